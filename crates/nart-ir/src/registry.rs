@@ -1,0 +1,509 @@
+//! Dialects and op definitions: each op is declared once, as a static [`OpDef`], and everything
+//! else (verification of its structure, generic docs, `--list-ops`, custom syntax) reads that one
+//! declaration.
+//!
+//! A dialect crate declares `pub static FOO: OpDef = OpDef { name: "d.foo", ..OpDef::DEFAULT }`
+//! for each op and registers them with [`Context::register_dialect`] from its `register` function.
+
+use rustc_hash::FxHashMap;
+
+use crate::diag::Diagnostic;
+use crate::{Attr, Context, Ident, Location, Op, Type};
+
+/// Properties an op declares about itself (MLIR's traits and a few interfaces).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Trait {
+    /// No side effects: can be removed when unused, deduplicated by CSE, hoisted.
+    Pure,
+    /// Operand order does not matter (`a op b == b op a`).
+    Commutative,
+    /// `op(op(x)) == op(x)`.
+    Idempotent,
+    /// `op(op(x)) == x`.
+    Involution,
+    /// Ends a block.
+    Terminator,
+    /// Returns control to the parent op (like `func.return`).
+    ReturnLike,
+    /// Regions cannot see values defined above the op.
+    IsolatedFromAbove,
+    /// All operands and results have one type.
+    SameOperandsAndResultType,
+    /// All operands and results have one shape (element types may differ).
+    SameOperandsAndResultShape,
+    /// All operands and results share the element type.
+    SameOperandsAndResultElementType,
+    /// The regions hold a symbol table.
+    SymbolTable,
+    /// The op defines a symbol (`sym_name`).
+    Symbol,
+    /// Blocks of the regions need no terminator.
+    NoTerminator,
+    /// Every region has at most one block.
+    SingleBlock,
+    /// Regions are graph regions: no dominance, forward references allowed.
+    GraphRegion,
+    /// Produces a constant; folding it yields its `value` attribute.
+    ConstantLike,
+    /// The op's operands are split into groups by an `operandSegmentSizes` property.
+    AttrSizedOperandSegments,
+    /// Like a function: has `function_type` and a body region whose entry arguments match it.
+    FunctionLike,
+    /// Has side effects of reading or writing memory (not pure).
+    MemoryEffects,
+    /// Elementwise: maps scalars to scalars, extended over shaped types.
+    Elementwise,
+    /// A call (has a callee symbol and forwarded operands).
+    CallLike,
+    /// Branches to successors.
+    BranchLike,
+}
+
+/// How many values an operand or result definition takes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Arity {
+    /// Exactly one.
+    Single,
+    /// Zero or one.
+    Optional,
+    /// Any number.
+    Variadic,
+}
+
+/// A predicate over types, with the text used in error messages
+/// ("must be signless-integer-like, but got 'f32'").
+#[derive(Clone, Copy)]
+pub struct TypeConstraint {
+    /// Description, e.g. `signless-integer-like`.
+    pub desc: &'static str,
+    /// The predicate.
+    pub check: fn(&Context, Type) -> bool,
+}
+
+impl std::fmt::Debug for TypeConstraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.desc)
+    }
+}
+
+/// A predicate over attributes, with the text used in error messages.
+#[derive(Clone, Copy)]
+pub struct AttrConstraint {
+    /// Description, e.g. `64-bit signless integer attribute`.
+    pub desc: &'static str,
+    /// The predicate.
+    pub check: fn(&Context, Attr) -> bool,
+}
+
+impl std::fmt::Debug for AttrConstraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.desc)
+    }
+}
+
+/// An operand or result of an op definition.
+#[derive(Clone, Copy, Debug)]
+pub struct ValueDef {
+    /// Name (used by accessors, docs and the assembly format: `$lhs`).
+    pub name: &'static str,
+    /// Type constraint.
+    pub constraint: TypeConstraint,
+    /// How many values.
+    pub arity: Arity,
+}
+
+/// An attribute of an op definition (an inherent attribute, stored as a property).
+#[derive(Clone, Copy, Debug)]
+pub struct AttrDef {
+    /// Name.
+    pub name: &'static str,
+    /// Constraint.
+    pub constraint: AttrConstraint,
+    /// Whether it may be absent.
+    pub optional: bool,
+    /// Description for the docs.
+    pub doc: &'static str,
+}
+
+/// A region of an op definition.
+#[derive(Clone, Copy, Debug)]
+pub struct RegionDef {
+    /// Name.
+    pub name: &'static str,
+    /// Whether the region must have at most one block.
+    pub single_block: bool,
+    /// Whether the region may be empty (no blocks).
+    pub may_be_empty: bool,
+}
+
+/// A value produced by folding: an attribute (a constant) or an existing value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FoldResult {
+    /// A constant; the driver materializes it through the dialect.
+    Attr(Attr),
+    /// An existing value.
+    Value(crate::Value),
+}
+
+/// What a folder did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FoldOutcome {
+    /// Nothing.
+    None,
+    /// The op was updated in place.
+    InPlace,
+    /// The op can be replaced by these values, one per result.
+    Replace(Vec<FoldResult>),
+}
+
+/// A folder: receives the op and, per operand, its constant value if known.
+pub type FoldFn = fn(&mut Context, Op, &[Option<Attr>]) -> FoldOutcome;
+
+/// A custom verifier.
+pub type VerifyFn = fn(&Context, Op) -> Result<(), Diagnostic>;
+
+/// Builds a constant op (detached) for `value` of type `ty` in a dialect.
+pub type MaterializeFn = fn(&mut Context, Attr, Type, Location) -> Option<Op>;
+
+/// The one declaration of an op.
+#[derive(Clone, Copy)]
+pub struct OpDef {
+    /// Full name, `dialect.mnemonic`.
+    pub name: &'static str,
+    /// One-line summary.
+    pub summary: &'static str,
+    /// Description in Markdown, with an IR example.
+    pub description: &'static str,
+    /// Operands.
+    pub operands: &'static [ValueDef],
+    /// Results.
+    pub results: &'static [ValueDef],
+    /// Inherent attributes.
+    pub attrs: &'static [AttrDef],
+    /// Regions.
+    pub regions: &'static [RegionDef],
+    /// Number of successors; `None` means any number.
+    pub num_successors: Option<usize>,
+    /// Traits.
+    pub traits: &'static [Trait],
+    /// The op must sit directly inside one of these ops.
+    pub parents: &'static [&'static str],
+    /// Extra verification after the structural checks.
+    pub verify: Option<VerifyFn>,
+    /// Folder.
+    pub fold: Option<FoldFn>,
+    /// Canonicalization patterns.
+    pub canonicalize: &'static [&'static dyn crate::rewrite::RewritePattern],
+    /// Declarative custom syntax (MLIR's assembly format), e.g. `$lhs `,` $rhs attr-dict `:` type($result)`.
+    pub assembly_format: Option<&'static str>,
+    /// Hand-written custom parser (used instead of `assembly_format` when set).
+    pub parse: Option<crate::asm::CustomParseFn>,
+    /// Hand-written custom printer.
+    pub print: Option<crate::asm::CustomPrintFn>,
+}
+
+impl std::fmt::Debug for OpDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpDef").field("name", &self.name).finish()
+    }
+}
+
+impl OpDef {
+    /// A definition with nothing declared; use as `..OpDef::DEFAULT`.
+    pub const DEFAULT: OpDef = OpDef {
+        name: "",
+        summary: "",
+        description: "",
+        operands: &[],
+        results: &[],
+        attrs: &[],
+        regions: &[],
+        num_successors: Some(0),
+        traits: &[],
+        parents: &[],
+        verify: None,
+        fold: None,
+        canonicalize: &[],
+        assembly_format: None,
+        parse: None,
+        print: None,
+    };
+
+    /// Whether the op declares `t`.
+    pub fn has_trait(&self, t: Trait) -> bool {
+        self.traits.contains(&t)
+    }
+
+    /// The mnemonic (name without the dialect prefix).
+    pub fn mnemonic(&self) -> &'static str {
+        self.name.split_once('.').map_or(self.name, |(_, m)| m)
+    }
+
+    /// Whether `name` is an inherent attribute of this op.
+    pub fn is_inherent(&self, name: &str) -> bool {
+        self.attrs.iter().any(|a| a.name == name) || name == "operandSegmentSizes"
+    }
+}
+
+/// The declaration of a dialect.
+#[derive(Clone)]
+pub struct DialectDef {
+    /// Namespace, e.g. `arith`.
+    pub name: &'static str,
+    /// One-line summary.
+    pub summary: &'static str,
+    /// Description in Markdown.
+    pub description: &'static str,
+    /// Its ops.
+    pub ops: &'static [&'static OpDef],
+    /// Builds constants for folding.
+    pub materialize_constant: Option<MaterializeFn>,
+}
+
+impl std::fmt::Debug for DialectDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DialectDef").field("name", &self.name).finish()
+    }
+}
+
+/// All registered dialects and ops.
+#[derive(Default, Debug)]
+pub struct Registry {
+    dialects: indexmap::IndexMap<&'static str, DialectDef>,
+    ops: FxHashMap<Ident, &'static OpDef>,
+}
+
+impl Registry {
+    /// Registered dialects, in registration order.
+    pub fn dialects(&self) -> impl Iterator<Item = &DialectDef> {
+        self.dialects.values()
+    }
+
+    /// A dialect by name.
+    pub fn dialect(&self, name: &str) -> Option<&DialectDef> {
+        self.dialects.get(name)
+    }
+
+    /// Whether a dialect of this name is registered.
+    pub fn has_dialect(&self, name: &str) -> bool {
+        self.dialects.contains_key(name)
+    }
+}
+
+impl Context {
+    /// Registers a dialect and its ops. Registering the same dialect twice is harmless.
+    pub fn register_dialect(&mut self, def: DialectDef) {
+        for &op in def.ops {
+            let id = self.ident(op.name);
+            self.registry.ops.insert(id, op);
+        }
+        self.registry.dialects.insert(def.name, def);
+    }
+
+    /// The definition of a registered op name.
+    pub fn op_def_by_name(&self, name: Ident) -> Option<&'static OpDef> {
+        self.registry.ops.get(&name).copied()
+    }
+
+    /// The definition of `op`, if its name is registered.
+    pub fn op_def(&self, op: Op) -> Option<&'static OpDef> {
+        self.op_def_by_name(self.op_name(op))
+    }
+
+    /// Whether `op` is registered and declares `t`.
+    pub fn op_has_trait(&self, op: Op, t: Trait) -> bool {
+        self.op_def(op).is_some_and(|d| d.has_trait(t))
+    }
+
+    /// The dialect `op` belongs to, if registered.
+    pub fn op_dialect(&self, op: Op) -> Option<&DialectDef> {
+        let name = self.op_name_str(op);
+        let ns = name.split_once('.').map_or(name, |(d, _)| d);
+        self.registry.dialects.get(ns)
+    }
+}
+
+/// Common type and attribute constraints.
+pub mod constraints {
+    use super::{AttrConstraint, TypeConstraint};
+    use crate::types::{Signedness, TypeData};
+    use crate::{AttrData, Context, Type};
+
+    fn elem(ctx: &Context, ty: Type) -> Type {
+        match ctx.type_data(ty) {
+            TypeData::RankedTensor { elem, .. }
+            | TypeData::UnrankedTensor { elem }
+            | TypeData::Vector { elem, .. } => *elem,
+            _ => ty,
+        }
+    }
+
+    /// Whether `ty` is a signless integer.
+    pub fn is_signless_int(ctx: &Context, ty: Type) -> bool {
+        matches!(
+            ctx.type_data(ty),
+            TypeData::Integer {
+                signedness: Signedness::Signless,
+                ..
+            }
+        )
+    }
+
+    /// Whether `ty` is a float.
+    pub fn is_float(ctx: &Context, ty: Type) -> bool {
+        matches!(ctx.type_data(ty), TypeData::Float(_))
+    }
+
+    /// Whether `ty` is `index`.
+    pub fn is_index(ctx: &Context, ty: Type) -> bool {
+        matches!(ctx.type_data(ty), TypeData::Index)
+    }
+
+    /// Any type.
+    pub const ANY: TypeConstraint = TypeConstraint {
+        desc: "any type",
+        check: |_, _| true,
+    };
+    /// `iN`, `index`, or a tensor/vector of them.
+    pub const SIGNLESS_INTEGER_LIKE: TypeConstraint = TypeConstraint {
+        desc: "signless-integer-like",
+        check: |ctx, ty| {
+            let e = elem(ctx, ty);
+            is_signless_int(ctx, e) || is_index(ctx, e)
+        },
+    };
+    /// A float, or a tensor/vector of floats.
+    pub const FLOAT_LIKE: TypeConstraint = TypeConstraint {
+        desc: "floating-point-like",
+        check: |ctx, ty| is_float(ctx, elem(ctx, ty)),
+    };
+    /// `i1`, or a tensor/vector of `i1`.
+    pub const BOOL_LIKE: TypeConstraint = TypeConstraint {
+        desc: "bool-like",
+        check: |ctx, ty| {
+            matches!(
+                ctx.type_data(elem(ctx, ty)),
+                TypeData::Integer {
+                    width: 1,
+                    signedness: Signedness::Signless
+                }
+            )
+        },
+    };
+    /// `index`.
+    pub const INDEX: TypeConstraint = TypeConstraint {
+        desc: "index",
+        check: is_index,
+    };
+    /// A ranked or unranked tensor.
+    pub const ANY_TENSOR: TypeConstraint = TypeConstraint {
+        desc: "tensor of any type values",
+        check: |ctx, ty| {
+            matches!(
+                ctx.type_data(ty),
+                TypeData::RankedTensor { .. } | TypeData::UnrankedTensor { .. }
+            )
+        },
+    };
+
+    /// Any attribute.
+    pub const ANY_ATTR: AttrConstraint = AttrConstraint {
+        desc: "any attribute",
+        check: |_, _| true,
+    };
+    /// A string attribute.
+    pub const STRING_ATTR: AttrConstraint = AttrConstraint {
+        desc: "string attribute",
+        check: |ctx, a| matches!(ctx.attr_data(a), AttrData::String { .. }),
+    };
+    /// A symbol name (string attribute).
+    pub const SYMBOL_NAME_ATTR: AttrConstraint = AttrConstraint {
+        desc: "string attribute",
+        check: |ctx, a| matches!(ctx.attr_data(a), AttrData::String { .. }),
+    };
+    /// `@sym`.
+    pub const FLAT_SYMBOL_REF_ATTR: AttrConstraint = AttrConstraint {
+        desc: "flat symbol reference attribute",
+        check: |ctx, a| ctx.attr_flat_symbol(a).is_some(),
+    };
+    /// A symbol reference, possibly nested.
+    pub const SYMBOL_REF_ATTR: AttrConstraint = AttrConstraint {
+        desc: "symbol reference attribute",
+        check: |ctx, a| matches!(ctx.attr_data(a), AttrData::SymbolRef { .. }),
+    };
+    /// A type attribute holding a function type.
+    pub const FUNCTION_TYPE_ATTR: AttrConstraint = AttrConstraint {
+        desc: "type attribute of function type",
+        check: |ctx, a| {
+            ctx.attr_type(a)
+                .is_some_and(|t| matches!(ctx.type_data(t), TypeData::Function { .. }))
+        },
+    };
+    /// A type attribute.
+    pub const TYPE_ATTR: AttrConstraint = AttrConstraint {
+        desc: "any type attribute",
+        check: |ctx, a| matches!(ctx.attr_data(a), AttrData::Type(_)),
+    };
+    /// An array attribute.
+    pub const ARRAY_ATTR: AttrConstraint = AttrConstraint {
+        desc: "array attribute",
+        check: |ctx, a| matches!(ctx.attr_data(a), AttrData::Array(_)),
+    };
+    /// An array of dictionary attributes.
+    pub const DICT_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+        desc: "Array of dictionary attributes",
+        check: |ctx, a| match ctx.attr_data(a) {
+            AttrData::Array(items) => items
+                .iter()
+                .all(|&i| matches!(ctx.attr_data(i), AttrData::Dictionary(_))),
+            _ => false,
+        },
+    };
+    /// An integer attribute of any integer type.
+    pub const INTEGER_ATTR: AttrConstraint = AttrConstraint {
+        desc: "integer attribute",
+        check: |ctx, a| matches!(ctx.attr_data(a), AttrData::Integer { .. }),
+    };
+    /// An attribute that carries a type (integer, float, dense elements, ...).
+    pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
+        desc: "TypedAttr instance",
+        check: |ctx, a| ctx.typed_attr_type(a).is_some(),
+    };
+    /// `unit`.
+    pub const UNIT_ATTR: AttrConstraint = AttrConstraint {
+        desc: "unit attribute",
+        check: |ctx, a| matches!(ctx.attr_data(a), AttrData::Unit),
+    };
+    /// A dense `i32` array.
+    pub const DENSE_I32_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+        desc: "i32 dense array attribute",
+        check: |ctx, a| match ctx.attr_data(a) {
+            AttrData::DenseArray { elem, .. } => matches!(
+                ctx.type_data(*elem),
+                TypeData::Integer {
+                    width: 32,
+                    signedness: Signedness::Signless
+                }
+            ),
+            _ => false,
+        },
+    };
+}
+
+impl Context {
+    /// The type carried by a typed attribute (integer, float, typed string, dense elements).
+    pub fn typed_attr_type(&self, attr: Attr) -> Option<Type> {
+        use crate::AttrData;
+        match self.attr_data(attr) {
+            AttrData::Integer { ty, .. } | AttrData::Float { ty, .. } => Some(*ty),
+            AttrData::String { ty, .. } => *ty,
+            AttrData::DenseElements { ty, .. } | AttrData::DenseResource { ty, .. } => Some(*ty),
+            _ => None,
+        }
+    }
+
+    /// Registers a dialect op-name lookup helper: the id for `name` (interning it).
+    pub fn op_ident(&mut self, name: &str) -> Ident {
+        self.ident(name)
+    }
+}

@@ -1,0 +1,680 @@
+//! The verifier: structural rules every op obeys, the constraints its [`OpDef`] declares,
+//! dominance, symbol uniqueness, and the op's own verifier.
+//!
+//! It collects every error it finds instead of stopping at the first; ops are checked before
+//! the ops nested in them, and an op whose own checks fail is not descended into.
+
+use rustc_hash::FxHashMap;
+
+use crate::printer::type_to_string;
+use crate::registry::{Arity, OpDef, Trait, ValueDef as DefValue};
+use crate::{AttrData, Block, Context, Diagnostic, Op, Region, Value, ValueDef};
+
+/// Verifies `root` and everything nested in it; returns every error found.
+pub fn verify(ctx: &Context, root: Op) -> Result<(), Vec<Diagnostic>> {
+    let mut v = Verifier {
+        ctx,
+        errors: Vec::new(),
+        order: FxHashMap::default(),
+    };
+    v.verify_op(root);
+    if v.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(v.errors)
+    }
+}
+
+struct Verifier<'a> {
+    ctx: &'a Context,
+    errors: Vec<Diagnostic>,
+    /// Position of each op within its block, filled per block on demand.
+    order: FxHashMap<Op, u32>,
+}
+
+/// Splits `n` values into the groups a definition declares, or explains why it cannot.
+fn segment(
+    ctx: &Context,
+    op: Op,
+    defs: &[DefValue],
+    n: usize,
+    segment_attr: Option<&str>,
+    what: &str,
+) -> Result<Vec<(usize, usize)>, String> {
+    if let Some(name) = segment_attr {
+        if let Some(a) = ctx.attr(op, name) {
+            if let AttrData::DenseArray {
+                data: crate::DenseArrayData::Int(sizes),
+                ..
+            } = ctx.attr_data(a)
+            {
+                if sizes.len() != defs.len() {
+                    return Err(format!(
+                        "'{name}' attribute for specifying {what} segments must have {} elements, but got {}",
+                        defs.len(),
+                        sizes.len()
+                    ));
+                }
+                let total: i64 = sizes.iter().sum();
+                if total != n as i64 || sizes.iter().any(|&s| s < 0) {
+                    return Err(format!(
+                        "{what} count ({n}) does not match with the total size ({total}) specified in attribute '{name}'"
+                    ));
+                }
+                let mut out = Vec::new();
+                let mut start = 0usize;
+                for &s in sizes {
+                    out.push((start, s as usize));
+                    start += s as usize;
+                }
+                return Ok(out);
+            }
+            return Err(format!("requires dense i32 array attribute '{name}'"));
+        }
+        return Err(format!("requires attribute '{name}'"));
+    }
+    let fixed = defs.iter().filter(|d| d.arity == Arity::Single).count();
+    let n_var = defs.iter().filter(|d| d.arity != Arity::Single).count();
+    let ok = if n_var == 0 {
+        n == fixed
+    } else {
+        n >= fixed
+    };
+    if !ok || n_var > 1 {
+        let expect = if n_var == 0 {
+            format!("{fixed}")
+        } else {
+            format!("{fixed} or more")
+        };
+        if n_var > 1 && ok {
+            return Err(format!(
+                "has more than one variadic {what} group but no segment sizes"
+            ));
+        }
+        return Err(format!("expected {expect} {what}s, but found {n}"));
+    }
+    let extra = n - fixed;
+    let mut out = Vec::new();
+    let mut start = 0;
+    for d in defs {
+        let len = match d.arity {
+            Arity::Single => 1,
+            _ => extra,
+        };
+        if d.arity == Arity::Optional && len > 1 {
+            return Err(format!("expected at most {} {what}s, but found {n}", fixed + 1));
+        }
+        out.push((start, len));
+        start += len;
+    }
+    Ok(out)
+}
+
+impl<'a> Verifier<'a> {
+    fn error(&mut self, op: Op, msg: impl std::fmt::Display) {
+        self.errors.push(self.ctx.op_error(op, msg));
+    }
+
+    fn verify_op(&mut self, op: Op) {
+        let ctx = self.ctx;
+        let n_errors = self.errors.len();
+        let def = ctx.op_def(op);
+        match def {
+            Some(def) => self.verify_against_def(op, def),
+            None => {
+                if !ctx.allow_unregistered {
+                    let name = ctx.op_name_str(op);
+                    let dialect = name.split_once('.').map_or(name, |(d, _)| d);
+                    if ctx.registry.has_dialect(dialect) {
+                        self.error(op, "is not registered in its dialect");
+                    } else {
+                        self.errors.push(Diagnostic::error(
+                            ctx.op_loc(op),
+                            format!(
+                                "operation '{name}' is from an unregistered dialect ('{dialect}'); \
+                                 use --allow-unregistered-dialect to accept it"
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        // Successors live in the same region as the op.
+        let parent_region = ctx
+            .op_parent_block(op)
+            .and_then(|b| ctx.block_parent_region(b));
+        for (i, &s) in ctx.successors(op).iter().enumerate() {
+            if ctx.block_parent_region(s) != parent_region || parent_region.is_none() {
+                self.error(
+                    op,
+                    format!("successor #{i} refers to a block defined in another region"),
+                );
+            }
+        }
+        if self.errors.len() != n_errors {
+            return;
+        }
+        if let Some(f) = def.and_then(|d| d.verify) {
+            if let Err(e) = f(ctx, op) {
+                self.errors.push(e);
+                return;
+            }
+        }
+        // Regions.
+        let graph = def.is_none_or(|d| d.has_trait(Trait::GraphRegion));
+        let isolated = def.is_some_and(|d| d.has_trait(Trait::IsolatedFromAbove));
+        for (ri, &r) in ctx.regions(op).iter().enumerate() {
+            self.verify_region(op, ri, r, def, graph, isolated);
+        }
+        if def.is_some_and(|d| d.has_trait(Trait::SymbolTable)) {
+            self.verify_symbol_table(op);
+        }
+    }
+
+    fn verify_against_def(&mut self, op: Op, def: &'static OpDef) {
+        let ctx = self.ctx;
+        let seg = if def.has_trait(Trait::AttrSizedOperandSegments) {
+            Some("operandSegmentSizes")
+        } else {
+            None
+        };
+        // Operands.
+        match segment(ctx, op, def.operands, ctx.operands(op).len(), seg, "operand") {
+            Err(m) => self.error(op, m),
+            Ok(groups) => {
+                for (d, (start, len)) in def.operands.iter().zip(groups) {
+                    for i in start..start + len {
+                        let ty = ctx.value_type(ctx.operand(op, i));
+                        if !(d.constraint.check)(ctx, ty) {
+                            self.error(
+                                op,
+                                format!(
+                                    "operand #{i} must be {}, but got '{}'",
+                                    d.constraint.desc,
+                                    type_to_string(ctx, ty)
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        match segment(ctx, op, def.results, ctx.results(op).len(), None, "result") {
+            Err(m) => self.error(op, m),
+            Ok(groups) => {
+                for (d, (start, len)) in def.results.iter().zip(groups) {
+                    for i in start..start + len {
+                        let ty = ctx.value_type(ctx.result(op, i));
+                        if !(d.constraint.check)(ctx, ty) {
+                            self.error(
+                                op,
+                                format!(
+                                    "result #{i} must be {}, but got '{}'",
+                                    d.constraint.desc,
+                                    type_to_string(ctx, ty)
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // Attributes.
+        for a in def.attrs {
+            match ctx.attr(op, a.name) {
+                None if !a.optional => {
+                    self.error(op, format!("requires attribute '{}'", a.name));
+                }
+                None => {}
+                Some(v) => {
+                    if !(a.constraint.check)(ctx, v) {
+                        self.error(
+                            op,
+                            format!(
+                                "attribute '{}' failed to satisfy constraint: {}",
+                                a.name, a.constraint.desc
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        // Regions and successors.
+        let n_regions = ctx.regions(op).len();
+        if n_regions != def.regions.len() {
+            self.error(
+                op,
+                format!(
+                    "requires {} region{}",
+                    def.regions.len(),
+                    if def.regions.len() == 1 { "" } else { "s" }
+                ),
+            );
+        } else {
+            for (i, (rd, &r)) in def.regions.iter().zip(ctx.regions(op)).enumerate() {
+                let nb = ctx.region_blocks(r).len();
+                if (rd.single_block || def.has_trait(Trait::SingleBlock)) && nb > 1 {
+                    self.error(
+                        op,
+                        format!("expects region #{i} to have 0 or 1 blocks"),
+                    );
+                }
+                if nb == 0 && !rd.may_be_empty {
+                    self.error(op, format!("region #{i} ('{}') failed to verify constraint: region with at least 1 blocks", rd.name));
+                }
+            }
+        }
+        if let Some(n) = def.num_successors {
+            if ctx.successors(op).len() != n {
+                self.error(
+                    op,
+                    format!(
+                        "requires {n} successor{}",
+                        if n == 1 { "" } else { "s" }
+                    ),
+                );
+            }
+        }
+        // Traits.
+        if def.has_trait(Trait::Terminator) {
+            let is_last = ctx
+                .op_parent_block(op)
+                .is_some_and(|b| ctx.block_last_op(b) == Some(op));
+            if !is_last {
+                self.error(op, "must be the last operation in the parent block");
+            }
+        }
+        if !def.parents.is_empty() {
+            let parent = ctx.op_parent_op(op).map(|p| ctx.op_name_str(p));
+            if !parent.is_some_and(|p| def.parents.contains(&p)) {
+                if def.parents.len() == 1 {
+                    self.error(op, format!("expects parent op '{}'", def.parents[0]));
+                } else {
+                    self.error(
+                        op,
+                        format!("expects parent op to be one of '{}'", def.parents.join(", ")),
+                    );
+                }
+            }
+        }
+        if def.has_trait(Trait::SameOperandsAndResultType) {
+            let mut tys = ctx
+                .operands(op)
+                .iter()
+                .chain(ctx.results(op))
+                .map(|&v| ctx.value_type(v));
+            if let Some(first) = tys.next() {
+                if tys.any(|t| t != first) {
+                    self.error(op, "requires the same type for all operands and results");
+                }
+            }
+        }
+        if def.has_trait(Trait::SameOperandsAndResultShape) {
+            let shapes: Vec<_> = ctx
+                .operands(op)
+                .iter()
+                .chain(ctx.results(op))
+                .map(|&v| ctx.shape_of(ctx.value_type(v)))
+                .collect();
+            if shapes.windows(2).any(|w| w[0] != w[1]) {
+                self.error(op, "requires the same shape for all operands and results");
+            }
+        }
+        if def.has_trait(Trait::SameOperandsAndResultElementType) {
+            let elems: Vec<_> = ctx
+                .operands(op)
+                .iter()
+                .chain(ctx.results(op))
+                .map(|&v| ctx.element_type(ctx.value_type(v)))
+                .collect();
+            if elems.windows(2).any(|w| w[0] != w[1]) {
+                self.error(
+                    op,
+                    "requires the same element type for all operands and results",
+                );
+            }
+        }
+    }
+
+    fn verify_region(
+        &mut self,
+        op: Op,
+        index: usize,
+        r: Region,
+        def: Option<&'static OpDef>,
+        graph: bool,
+        isolated: bool,
+    ) {
+        let ctx = self.ctx;
+        let blocks = ctx.region_blocks(r).to_vec();
+        if blocks.is_empty() {
+            return;
+        }
+        let needs_terminator = def.is_some_and(|d| !d.has_trait(Trait::NoTerminator));
+        // Predecessors of the entry block are not allowed.
+        let entry = blocks[0];
+        for &b in &blocks {
+            if let Some(t) = ctx.block_last_op(b) {
+                if ctx.successors(t).contains(&entry) {
+                    self.error(
+                        t,
+                        format!("entry block of region #{index} may not have predecessors"),
+                    );
+                }
+            }
+        }
+        for &b in &blocks {
+            if needs_terminator {
+                match ctx.block_last_op(b) {
+                    None => {
+                        self.error(op, format!("empty block: expect at least a terminator (in region #{index})"));
+                        continue;
+                    }
+                    Some(last) => {
+                        let is_term = ctx.op_def(last).is_none_or(|d| d.has_trait(Trait::Terminator));
+                        if !is_term {
+                            self.errors.push(
+                                ctx.op_error(last, "block with no terminator")
+                                    .with_note(ctx.op_loc(op), format!("in region #{index} of '{}'", ctx.op_name_str(op))),
+                            );
+                        }
+                    }
+                }
+            }
+            for inner in ctx.block_ops_iter(b) {
+                self.verify_op(inner);
+            }
+        }
+        // Values used inside must be visible: defined inside, or (unless isolated) above.
+        let dom = if graph {
+            None
+        } else {
+            Some(Dominance::compute(ctx, r))
+        };
+        for &b in &blocks {
+            for inner in ctx.block_ops_iter(b) {
+                self.check_uses(op, r, inner, isolated, dom.as_ref(), graph);
+            }
+        }
+    }
+
+    /// Checks every operand of `user` (and of ops nested in it) that is defined outside `user`.
+    fn check_uses(
+        &mut self,
+        region_op: Op,
+        region: Region,
+        user: Op,
+        isolated: bool,
+        dom: Option<&Dominance>,
+        graph: bool,
+    ) {
+        let ctx = self.ctx;
+        for nested in ctx.collect_ops(user, crate::WalkOrder::PreOrder) {
+            for (i, &v) in ctx.operands(nested).iter().enumerate() {
+                let Some(def_block) = ctx.value_parent_block(v) else {
+                    self.error(nested, format!("operand #{i} is not defined in any block"));
+                    continue;
+                };
+                // Defined inside `user` itself: that op's own region check handles it.
+                if nested != user && self.defined_inside(v, user) {
+                    continue;
+                }
+                let def_region = ctx.block_parent_region(def_block);
+                if def_region != Some(region) {
+                    // Defined above this region (or elsewhere entirely).
+                    if !self.region_is_ancestor(def_region, region) {
+                        self.error(nested, format!("operand #{i} does not dominate this use"));
+                    } else if isolated {
+                        self.errors.push(
+                            ctx.op_error(nested, "using value defined outside the region")
+                                .with_note(ctx.op_loc(region_op), "required by region isolation constraints"),
+                        );
+                    }
+                    continue;
+                }
+                if graph {
+                    continue;
+                }
+                // Defined in this region: must dominate `user` (the ancestor of `nested` here).
+                if let Some(dom) = dom {
+                    if !self.dominates_use(dom, v, def_block, user, nested) {
+                        self.errors.push(
+                            ctx.op_error(nested, format!("operand #{i} does not dominate this use"))
+                                .with_note(ctx.value_loc(v), "operand defined here"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn defined_inside(&self, v: Value, op: Op) -> bool {
+        let ctx = self.ctx;
+        match ctx.value_def(v) {
+            ValueDef::OpResult { op: d, .. } => d != op && ctx.is_ancestor(op, d),
+            ValueDef::BlockArg { block, .. } => {
+                ctx.block_parent_op(block).is_some_and(|p| ctx.is_ancestor(op, p))
+            }
+        }
+    }
+
+    fn region_is_ancestor(&self, maybe: Option<Region>, region: Region) -> bool {
+        let Some(anc) = maybe else { return false };
+        let ctx = self.ctx;
+        let mut cur = Some(region);
+        while let Some(r) = cur {
+            if r == anc {
+                return true;
+            }
+            cur = ctx
+                .region_parent_op(r)
+                .and_then(|o| ctx.op_parent_block(o))
+                .and_then(|b| ctx.block_parent_region(b));
+        }
+        false
+    }
+
+    fn position(&mut self, op: Op) -> u32 {
+        if let Some(&p) = self.order.get(&op) {
+            return p;
+        }
+        let ctx = self.ctx;
+        if let Some(b) = ctx.op_parent_block(op) {
+            for (i, o) in ctx.block_ops_iter(b).enumerate() {
+                self.order.insert(o, i as u32);
+            }
+        }
+        self.order.get(&op).copied().unwrap_or(0)
+    }
+
+    fn dominates_use(&mut self, dom: &Dominance, v: Value, def_block: Block, user: Op, nested: Op) -> bool {
+        let ctx = self.ctx;
+        let use_block = ctx.op_parent_block(user).expect("a user in a region sits in a block");
+        if def_block == use_block {
+            return match ctx.value_def(v) {
+                ValueDef::BlockArg { .. } => true,
+                ValueDef::OpResult { op: d, .. } => {
+                    if d == user {
+                        // An op may use its own results only from inside its regions.
+                        return nested != user;
+                    }
+                    self.position(d) < self.position(user)
+                }
+            };
+        }
+        dom.dominates(def_block, use_block)
+    }
+
+    fn verify_symbol_table(&mut self, op: Op) {
+        let ctx = self.ctx;
+        let mut seen: FxHashMap<&str, Op> = FxHashMap::default();
+        for &r in ctx.regions(op) {
+            for &b in ctx.region_blocks(r) {
+                for inner in ctx.block_ops_iter(b) {
+                    if let Some(name) = crate::symbol::symbol_name(ctx, inner) {
+                        if let Some(&prev) = seen.get(name) {
+                            self.errors.push(
+                                ctx.op_error(inner, format!("redefinition of symbol named '{name}'"))
+                                    .with_note(ctx.op_loc(prev), "see existing symbol definition here"),
+                            );
+                        } else {
+                            seen.insert(name, inner);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Block dominance within one region (Cooper, Harvey and Kennedy's iterative algorithm).
+pub struct Dominance {
+    index: FxHashMap<Block, usize>,
+    /// Immediate dominator by block index in reverse post-order; `usize::MAX` = unreachable.
+    idom: Vec<usize>,
+    rpo_number: Vec<usize>,
+}
+
+impl Dominance {
+    /// Computes dominance for the blocks of `region`, following the successors of each
+    /// block's last op.
+    pub fn compute(ctx: &Context, region: Region) -> Dominance {
+        let blocks = ctx.region_blocks(region);
+        let index: FxHashMap<Block, usize> = blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let n = blocks.len();
+        let succs: Vec<Vec<usize>> = blocks
+            .iter()
+            .map(|&b| {
+                ctx.block_last_op(b)
+                    .map(|t| {
+                        ctx.successors(t)
+                            .iter()
+                            .filter_map(|s| index.get(s).copied())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            })
+            .collect();
+        // Reverse post-order from the entry block.
+        let mut order = Vec::with_capacity(n);
+        let mut visited = vec![false; n];
+        if n > 0 {
+            let mut stack = vec![(0usize, 0usize)];
+            visited[0] = true;
+            while let Some(&mut (b, ref mut i)) = stack.last_mut() {
+                if *i < succs[b].len() {
+                    let s = succs[b][*i];
+                    *i += 1;
+                    if !visited[s] {
+                        visited[s] = true;
+                        stack.push((s, 0));
+                    }
+                } else {
+                    order.push(b);
+                    stack.pop();
+                }
+            }
+        }
+        order.reverse();
+        let mut rpo_number = vec![usize::MAX; n];
+        for (i, &b) in order.iter().enumerate() {
+            rpo_number[b] = i;
+        }
+        let mut preds = vec![Vec::new(); n];
+        for (b, ss) in succs.iter().enumerate() {
+            for &s in ss {
+                preds[s].push(b);
+            }
+        }
+        let mut idom = vec![usize::MAX; n];
+        if n > 0 {
+            idom[0] = 0;
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &b in order.iter().skip(1) {
+                let mut new_idom = usize::MAX;
+                for &p in &preds[b] {
+                    if idom[p] == usize::MAX {
+                        continue;
+                    }
+                    new_idom = if new_idom == usize::MAX {
+                        p
+                    } else {
+                        Self::intersect(&idom, &rpo_number, p, new_idom)
+                    };
+                }
+                if new_idom != usize::MAX && idom[b] != new_idom {
+                    idom[b] = new_idom;
+                    changed = true;
+                }
+            }
+        }
+        Dominance {
+            index,
+            idom,
+            rpo_number,
+        }
+    }
+
+    fn intersect(idom: &[usize], rpo: &[usize], mut a: usize, mut b: usize) -> usize {
+        while a != b {
+            while rpo[a] > rpo[b] {
+                a = idom[a];
+            }
+            while rpo[b] > rpo[a] {
+                b = idom[b];
+            }
+        }
+        a
+    }
+
+    /// Whether block `a` dominates block `b`. Unreachable blocks are dominated by everything.
+    pub fn dominates(&self, a: Block, b: Block) -> bool {
+        let (Some(&ia), Some(&ib)) = (self.index.get(&a), self.index.get(&b)) else {
+            return false;
+        };
+        if self.rpo_number[ib] == usize::MAX {
+            return true;
+        }
+        if self.rpo_number[ia] == usize::MAX {
+            return false;
+        }
+        let mut cur = ib;
+        loop {
+            if cur == ia {
+                return true;
+            }
+            let next = self.idom[cur];
+            if next == cur || next == usize::MAX {
+                return false;
+            }
+            cur = next;
+        }
+    }
+}
+
+impl Context {
+    /// The shape of a shaped type (`None` for unranked or non-shaped types).
+    pub fn shape_of(&self, ty: crate::Type) -> Option<&[i64]> {
+        match self.type_data(ty) {
+            crate::TypeData::RankedTensor { shape, .. }
+            | crate::TypeData::MemRef { shape, .. }
+            | crate::TypeData::Vector { shape, .. } => Some(shape),
+            _ => None,
+        }
+    }
+
+    /// The element type of a shaped type, or the type itself.
+    pub fn element_type(&self, ty: crate::Type) -> crate::Type {
+        match self.type_data(ty) {
+            crate::TypeData::RankedTensor { elem, .. }
+            | crate::TypeData::UnrankedTensor { elem }
+            | crate::TypeData::MemRef { elem, .. }
+            | crate::TypeData::UnrankedMemRef { elem, .. }
+            | crate::TypeData::Vector { elem, .. } => *elem,
+            _ => ty,
+        }
+    }
+}
