@@ -37,6 +37,8 @@ It is a symbol table, and may itself be named.\n\n\
         Trait::SingleBlock,
         Trait::GraphRegion,
     ],
+    parse: Some(crate::asm::parse_module),
+    print: Some(crate::asm::print_module),
     ..OpDef::DEFAULT
 };
 

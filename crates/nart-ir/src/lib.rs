@@ -15,6 +15,7 @@ pub mod builder;
 pub mod builtin;
 mod context;
 pub mod diag;
+pub mod docs;
 mod ir;
 pub mod parser;
 pub mod printer;

@@ -1,0 +1,734 @@
+//! [`OpAsmParser`]: what a custom op parser sees. See [`crate::asm`] for a worked example.
+
+use super::lexer::Tok;
+use super::{PResult, Parser};
+use crate::registry::OpDef;
+use crate::{
+    Attr, AttrData, Block, Context, Diagnostic, Location, NamedAttr, OperationState, Region, Type,
+    Value,
+};
+
+/// An SSA use (`%x` or `%x#1`) read but not yet given a type; resolve it with
+/// [`OpAsmParser::resolve_operand`] once its type is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnresolvedOperand {
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    pub(crate) number: u32,
+    pub(crate) pos: u32,
+}
+
+impl UnresolvedOperand {
+    pub(crate) fn name<'s>(&self, src: &'s str) -> &'s str {
+        src.get(self.start as usize..self.end as usize)
+            .unwrap_or("")
+    }
+
+    /// The result number (`#N`), 0 when absent.
+    pub fn number(&self) -> u32 {
+        self.number
+    }
+}
+
+/// A region argument declared in a signature: `%arg0: i32 {attrs} loc(...)`.
+#[derive(Clone, Debug)]
+pub struct Argument {
+    /// The name.
+    pub ssa: UnresolvedOperand,
+    /// The type (`none` until set when parsed without a type).
+    pub ty: Type,
+    /// The attribute dictionary written after the type, if any.
+    pub attrs: Option<Attr>,
+    /// The location written after it, if any.
+    pub loc: Option<Location>,
+}
+
+/// Brackets around a list.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Delimiter {
+    /// No brackets.
+    None,
+    /// `( ... )`.
+    Paren,
+    /// `[ ... ]`.
+    Square,
+    /// `< ... >`.
+    LessGreater,
+    /// `{ ... }`.
+    Braces,
+    /// `( ... )` if the list starts with `(`, otherwise nothing.
+    OptionalParen,
+    /// `[ ... ]` if present.
+    OptionalSquare,
+}
+
+/// The parser state exposed to custom op parsers.
+///
+/// The op name (and `%results =`) have been read when the hook runs; the hook reads the rest
+/// of the op (not the trailing `loc(...)`) and fills the [`OperationState`]. Methods named
+/// `parse_optional_*` return `Ok(None)`/`Ok(false)` when the construct is absent and consume
+/// nothing; the others fail with a located diagnostic.
+pub struct OpAsmParser<'a, 'c> {
+    pub(crate) p: &'a mut Parser<'c>,
+    def: &'static OpDef,
+    num_results: usize,
+}
+
+impl<'a, 'c> OpAsmParser<'a, 'c> {
+    pub(crate) fn new(p: &'a mut Parser<'c>, def: &'static OpDef, num_results: usize) -> Self {
+        OpAsmParser {
+            p,
+            def,
+            num_results,
+        }
+    }
+
+    /// The context (to build types and attributes).
+    pub fn ctx(&mut self) -> &mut Context {
+        self.p.ctx
+    }
+
+    /// The definition of the op being parsed.
+    pub fn op_def(&self) -> &'static OpDef {
+        self.def
+    }
+
+    /// How many results the text binds (`%a, %b:2 = ...` binds 3); 0 when none are named.
+    pub fn num_results(&self) -> usize {
+        self.num_results
+    }
+
+    /// The location of the current token.
+    pub fn current_location(&mut self) -> Location {
+        let pos = self.p.tok.start;
+        self.p.loc_at(pos)
+    }
+
+    /// An error at the current token.
+    pub fn emit_error(&mut self, msg: impl Into<String>) -> Diagnostic {
+        self.p.err(msg)
+    }
+
+    /// An error at the location of an operand.
+    pub fn emit_error_at(
+        &mut self,
+        operand: &UnresolvedOperand,
+        msg: impl Into<String>,
+    ) -> Diagnostic {
+        self.p.err_at(operand.pos, msg)
+    }
+
+    // ----- punctuation -----
+
+    fn punct(s: &str) -> Option<Tok> {
+        Some(match s {
+            "(" => Tok::LParen,
+            ")" => Tok::RParen,
+            "[" => Tok::LSquare,
+            "]" => Tok::RSquare,
+            "{" => Tok::LBrace,
+            "}" => Tok::RBrace,
+            "<" => Tok::Less,
+            ">" => Tok::Greater,
+            "," => Tok::Comma,
+            ":" => Tok::Colon,
+            "::" => Tok::ColonColon,
+            "=" => Tok::Equal,
+            "->" => Tok::Arrow,
+            "?" => Tok::Question,
+            "*" => Tok::Star,
+            "+" => Tok::Plus,
+            "-" => Tok::Minus,
+            "..." => Tok::Ellipsis,
+            "|" => Tok::Vertical,
+            _ => return None,
+        })
+    }
+
+    /// Consumes the punctuation or keyword `lit` if it is next (`"("`, `"->"`, `"to"`, ...).
+    pub fn parse_optional_literal(&mut self, lit: &str) -> bool {
+        match Self::punct(lit) {
+            Some(k) => self.p.consume_if(k),
+            None => {
+                if self.p.is_keyword(lit) {
+                    self.p.advance();
+                    true
+                } else {
+                    false
+                }
+            }
+        }
+    }
+
+    /// Requires the punctuation or keyword `lit`.
+    pub fn parse_literal(&mut self, lit: &str) -> PResult<()> {
+        if self.parse_optional_literal(lit) {
+            Ok(())
+        } else {
+            Err(self.p.err(format!("expected '{lit}'")))
+        }
+    }
+
+    /// `,`.
+    pub fn parse_comma(&mut self) -> PResult<()> {
+        self.parse_literal(",")
+    }
+    /// Optional `,`.
+    pub fn parse_optional_comma(&mut self) -> bool {
+        self.p.consume_if(Tok::Comma)
+    }
+    /// `:`.
+    pub fn parse_colon(&mut self) -> PResult<()> {
+        self.parse_literal(":")
+    }
+    /// Optional `:`.
+    pub fn parse_optional_colon(&mut self) -> bool {
+        self.p.consume_if(Tok::Colon)
+    }
+    /// `=`.
+    pub fn parse_equal(&mut self) -> PResult<()> {
+        self.parse_literal("=")
+    }
+    /// Optional `=`.
+    pub fn parse_optional_equal(&mut self) -> bool {
+        self.p.consume_if(Tok::Equal)
+    }
+    /// `->`.
+    pub fn parse_arrow(&mut self) -> PResult<()> {
+        self.parse_literal("->")
+    }
+    /// Optional `->`.
+    pub fn parse_optional_arrow(&mut self) -> bool {
+        self.p.consume_if(Tok::Arrow)
+    }
+    /// `(`.
+    pub fn parse_lparen(&mut self) -> PResult<()> {
+        self.parse_literal("(")
+    }
+    /// Optional `(`.
+    pub fn parse_optional_lparen(&mut self) -> bool {
+        self.p.consume_if(Tok::LParen)
+    }
+    /// `)`.
+    pub fn parse_rparen(&mut self) -> PResult<()> {
+        self.parse_literal(")")
+    }
+    /// Optional `)`.
+    pub fn parse_optional_rparen(&mut self) -> bool {
+        self.p.consume_if(Tok::RParen)
+    }
+    /// `[`.
+    pub fn parse_lsquare(&mut self) -> PResult<()> {
+        self.parse_literal("[")
+    }
+    /// Optional `[`.
+    pub fn parse_optional_lsquare(&mut self) -> bool {
+        self.p.consume_if(Tok::LSquare)
+    }
+    /// `]`.
+    pub fn parse_rsquare(&mut self) -> PResult<()> {
+        self.parse_literal("]")
+    }
+    /// `<`.
+    pub fn parse_less(&mut self) -> PResult<()> {
+        self.parse_literal("<")
+    }
+    /// Optional `<`.
+    pub fn parse_optional_less(&mut self) -> bool {
+        self.p.consume_if(Tok::Less)
+    }
+    /// `>`.
+    pub fn parse_greater(&mut self) -> PResult<()> {
+        self.parse_literal(">")
+    }
+
+    /// Requires the keyword `kw`.
+    pub fn parse_keyword(&mut self, kw: &str) -> PResult<()> {
+        self.p.expect_keyword(kw)
+    }
+
+    /// Consumes the keyword `kw` if it is next.
+    pub fn parse_optional_keyword(&mut self, kw: &str) -> bool {
+        if self.p.is_keyword(kw) {
+            self.p.advance();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Reads any bare keyword (`slt`, `to`, `private`).
+    pub fn parse_keyword_any(&mut self) -> PResult<String> {
+        match self.parse_optional_keyword_any() {
+            Some(s) => Ok(s),
+            None => Err(self.p.err("expected keyword")),
+        }
+    }
+
+    /// Reads a bare keyword if one is next.
+    pub fn parse_optional_keyword_any(&mut self) -> Option<String> {
+        if self.p.is(Tok::BareIdent) {
+            let s = self.p.tok_text().to_string();
+            self.p.advance();
+            Some(s)
+        } else {
+            None
+        }
+    }
+
+    /// Reads a keyword that must be one of `allowed`, returning its index
+    /// (for enum-like attributes such as `arith.cmpi`'s predicate).
+    pub fn parse_keyword_of(&mut self, allowed: &[&str]) -> PResult<usize> {
+        let pos = self.p.tok.start;
+        let kw = self.parse_keyword_any()?;
+        match allowed.iter().position(|a| *a == kw) {
+            Some(i) => Ok(i),
+            None => Err(self.p.err_at(
+                pos,
+                format!("expected one of [{}], got '{kw}'", allowed.join(", ")),
+            )),
+        }
+    }
+
+    /// Reads a string literal.
+    pub fn parse_string(&mut self) -> PResult<String> {
+        self.p.parse_string_lit()
+    }
+
+    /// Reads a string literal if one is next.
+    pub fn parse_optional_string(&mut self) -> PResult<Option<String>> {
+        if self.p.is(Tok::String) {
+            Ok(Some(self.p.parse_string_lit()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Reads an integer literal, optionally negative.
+    pub fn parse_integer(&mut self) -> PResult<i128> {
+        match self.parse_optional_integer()? {
+            Some(v) => Ok(v),
+            None => Err(self.p.err("expected integer value")),
+        }
+    }
+
+    /// Reads an integer literal if one is next.
+    pub fn parse_optional_integer(&mut self) -> PResult<Option<i128>> {
+        let neg_tok = self.p.tok;
+        if self.p.is(Tok::Minus) {
+            let next = super::lexer::lex(self.p.b, neg_tok.end as usize);
+            if next.kind != Tok::Integer {
+                return Ok(None);
+            }
+            self.p.advance();
+        } else if !self.p.is(Tok::Integer) {
+            return Ok(None);
+        }
+        let t = self.p.tok;
+        let v = self.p.int_value(t)?;
+        if v > i128::MAX as u128 {
+            return Err(self.p.err_at(t.start, "integer constant out of range"));
+        }
+        self.p.advance();
+        Ok(Some(if neg_tok.kind == Tok::Minus {
+            -(v as i128)
+        } else {
+            v as i128
+        }))
+    }
+
+    // ----- operands -----
+
+    /// Reads `%x` or `%x#N`.
+    pub fn parse_operand(&mut self) -> PResult<UnresolvedOperand> {
+        self.p.parse_unresolved_operand()
+    }
+
+    /// Reads an operand if `%` is next.
+    pub fn parse_optional_operand(&mut self) -> PResult<Option<UnresolvedOperand>> {
+        if self.p.is(Tok::PercentIdent) {
+            Ok(Some(self.p.parse_unresolved_operand()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Reads a comma-separated list of operands, possibly empty.
+    pub fn parse_operand_list(&mut self) -> PResult<Vec<UnresolvedOperand>> {
+        self.parse_operand_list_delimited(Delimiter::None)
+    }
+
+    /// Reads a comma-separated operand list inside the given brackets.
+    pub fn parse_operand_list_delimited(
+        &mut self,
+        delim: Delimiter,
+    ) -> PResult<Vec<UnresolvedOperand>> {
+        let close = match self.open(delim)? {
+            Some(c) => c,
+            None => return Ok(Vec::new()),
+        };
+        let mut out = Vec::new();
+        if self.p.is(Tok::PercentIdent) {
+            loop {
+                out.push(self.p.parse_unresolved_operand()?);
+                if !self.p.consume_if(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.close(close)?;
+        Ok(out)
+    }
+
+    /// Opens a delimiter; `Ok(None)` when an optional one is absent.
+    fn open(&mut self, delim: Delimiter) -> PResult<Option<Option<Tok>>> {
+        Ok(Some(match delim {
+            Delimiter::None => None,
+            Delimiter::Paren => {
+                self.p.expect(Tok::LParen, "'('")?;
+                Some(Tok::RParen)
+            }
+            Delimiter::Square => {
+                self.p.expect(Tok::LSquare, "'['")?;
+                Some(Tok::RSquare)
+            }
+            Delimiter::LessGreater => {
+                self.p.expect(Tok::Less, "'<'")?;
+                Some(Tok::Greater)
+            }
+            Delimiter::Braces => {
+                self.p.expect(Tok::LBrace, "'{'")?;
+                Some(Tok::RBrace)
+            }
+            Delimiter::OptionalParen => {
+                if !self.p.consume_if(Tok::LParen) {
+                    return Ok(None);
+                }
+                Some(Tok::RParen)
+            }
+            Delimiter::OptionalSquare => {
+                if !self.p.consume_if(Tok::LSquare) {
+                    return Ok(None);
+                }
+                Some(Tok::RSquare)
+            }
+        }))
+    }
+
+    fn close(&mut self, close: Option<Tok>) -> PResult<()> {
+        if let Some(c) = close {
+            let what = match c {
+                Tok::RParen => "')'",
+                Tok::RSquare => "']'",
+                Tok::Greater => "'>'",
+                _ => "'}'",
+            };
+            self.p.expect(c, what)?;
+        }
+        Ok(())
+    }
+
+    /// Gives `operand` its type and returns the value (creating a forward reference if the name
+    /// is defined later). Type mismatches with earlier uses are reported.
+    pub fn resolve_operand(&mut self, operand: &UnresolvedOperand, ty: Type) -> Value {
+        let name = operand.name(self.p.src);
+        self.p.resolve_value(name, operand.number, ty, operand.pos)
+    }
+
+    /// Resolves `operands` with one type each and appends them to `out`.
+    pub fn resolve_operands(
+        &mut self,
+        operands: &[UnresolvedOperand],
+        types: &[Type],
+        out: &mut Vec<Value>,
+    ) -> PResult<()> {
+        if operands.len() != types.len() {
+            let pos = operands.first().map_or(self.p.tok.start, |o| o.pos);
+            return Err(self.p.err_at(
+                pos,
+                format!(
+                    "{} operands present, but expected {}",
+                    operands.len(),
+                    types.len()
+                ),
+            ));
+        }
+        for (o, &t) in operands.iter().zip(types) {
+            let v = self.resolve_operand(o, t);
+            out.push(v);
+        }
+        Ok(())
+    }
+
+    /// Resolves every operand in `operands` with the same type `ty` and appends them to `out`.
+    pub fn resolve_operands_same(
+        &mut self,
+        operands: &[UnresolvedOperand],
+        ty: Type,
+        out: &mut Vec<Value>,
+    ) {
+        for o in operands {
+            let v = self.resolve_operand(o, ty);
+            out.push(v);
+        }
+    }
+
+    // ----- types -----
+
+    /// Reads a type.
+    pub fn parse_type(&mut self) -> PResult<Type> {
+        self.p.parse_type()
+    }
+
+    /// Reads a type if one is next.
+    pub fn parse_optional_type(&mut self) -> PResult<Option<Type>> {
+        if self.p.can_start_type() {
+            Ok(Some(self.p.parse_type()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Reads `: type`.
+    pub fn parse_colon_type(&mut self) -> PResult<Type> {
+        self.parse_colon()?;
+        self.parse_type()
+    }
+
+    /// Reads a comma-separated list of types (possibly empty).
+    pub fn parse_type_list(&mut self) -> PResult<Vec<Type>> {
+        let mut out = Vec::new();
+        if self.p.can_start_type() {
+            loop {
+                out.push(self.p.parse_type()?);
+                if !self.p.consume_if(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Reads `: t1, t2`.
+    pub fn parse_colon_type_list(&mut self) -> PResult<Vec<Type>> {
+        self.parse_colon()?;
+        self.parse_type_list()
+    }
+
+    /// Reads `(t1, t2)`.
+    pub fn parse_paren_type_list(&mut self) -> PResult<Vec<Type>> {
+        self.p.parse_paren_type_list()
+    }
+
+    /// Reads function results after an arrow: `t` or `(t1, t2)`.
+    pub fn parse_function_result_types(&mut self) -> PResult<Vec<Type>> {
+        self.p.parse_function_result_types()
+    }
+
+    /// Reads `-> results` if an arrow is next; otherwise returns an empty list.
+    pub fn parse_optional_arrow_type_list(&mut self) -> PResult<Vec<Type>> {
+        if self.p.consume_if(Tok::Arrow) {
+            self.p.parse_function_result_types()
+        } else {
+            Ok(Vec::new())
+        }
+    }
+
+    // ----- attributes -----
+
+    /// Reads an attribute.
+    pub fn parse_attribute(&mut self) -> PResult<Attr> {
+        self.p.parse_attribute()
+    }
+
+    /// Reads an attribute if one can start here.
+    pub fn parse_optional_attribute(&mut self) -> PResult<Option<Attr>> {
+        if self.p.can_start_attr() {
+            Ok(Some(self.p.parse_attribute()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Reads `{...}` if present, putting inherent attributes of the op into `state.props` and
+    /// the others into `state.attrs`.
+    pub fn parse_optional_attr_dict(&mut self, state: &mut OperationState) -> PResult<()> {
+        if !self.p.is(Tok::LBrace) {
+            return Ok(());
+        }
+        let entries = self.p.parse_attr_dict()?;
+        self.add_attrs(state, entries);
+        Ok(())
+    }
+
+    /// Reads `attributes {...}` if the keyword is present.
+    pub fn parse_optional_attr_dict_with_keyword(
+        &mut self,
+        state: &mut OperationState,
+    ) -> PResult<()> {
+        if self.parse_optional_keyword("attributes") {
+            if !self.p.is(Tok::LBrace) {
+                return Err(self.p.err("expected '{' after 'attributes'"));
+            }
+            return self.parse_optional_attr_dict(state);
+        }
+        Ok(())
+    }
+
+    /// Reads `{...}` and returns its entries in written order.
+    pub fn parse_attr_dict_entries(&mut self) -> PResult<Vec<NamedAttr>> {
+        self.p.parse_attr_dict()
+    }
+
+    pub(crate) fn add_attrs(&mut self, state: &mut OperationState, entries: Vec<NamedAttr>) {
+        for a in entries {
+            if self.def.is_inherent(self.p.ctx.str(a.name)) {
+                state.props.push(a);
+            } else {
+                state.attrs.push(a);
+            }
+        }
+    }
+
+    /// Reads `@name` or `@"name"` and returns the name.
+    pub fn parse_symbol_name(&mut self) -> PResult<String> {
+        self.p.parse_symbol_name_tok()
+    }
+
+    /// Reads `@name` if present.
+    pub fn parse_optional_symbol_name(&mut self) -> PResult<Option<String>> {
+        if self.p.is(Tok::AtIdent) {
+            Ok(Some(self.p.parse_symbol_name_tok()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Reads `@name` and returns it as a string attribute (the form `sym_name` is stored in).
+    pub fn parse_symbol_name_attr(&mut self) -> PResult<Attr> {
+        let s = self.parse_symbol_name()?;
+        Ok(self.p.ctx.string_attr(&s))
+    }
+
+    /// Reads `loc(...)`.
+    pub fn parse_location(&mut self) -> PResult<Location> {
+        self.p.parse_location()
+    }
+
+    // ----- regions, arguments and successors -----
+
+    /// Reads `%name: type {attrs} loc(...)`; with `allow_type` false just `%name`.
+    pub fn parse_argument(&mut self, allow_type: bool, allow_attrs: bool) -> PResult<Argument> {
+        let ssa = self.p.parse_unresolved_operand()?;
+        let mut ty = self.p.ctx.none_type();
+        let mut attrs = None;
+        let mut loc = None;
+        if allow_type {
+            self.p.expect(Tok::Colon, "':'")?;
+            ty = self.p.parse_type()?;
+        }
+        if allow_attrs && self.p.is(Tok::LBrace) {
+            let entries = self.p.parse_attr_dict()?;
+            attrs = Some(self.p.ctx.dict_attr(entries));
+        }
+        if self.p.is_keyword("loc") {
+            loc = Some(self.p.parse_location()?);
+        }
+        Ok(Argument {
+            ssa,
+            ty,
+            attrs,
+            loc,
+        })
+    }
+
+    /// Reads a comma-separated list of arguments in the given brackets.
+    pub fn parse_argument_list(
+        &mut self,
+        delim: Delimiter,
+        allow_type: bool,
+        allow_attrs: bool,
+    ) -> PResult<Vec<Argument>> {
+        let close = match self.open(delim)? {
+            Some(c) => c,
+            None => return Ok(Vec::new()),
+        };
+        let mut out = Vec::new();
+        if self.p.is(Tok::PercentIdent) {
+            loop {
+                out.push(self.parse_argument(allow_type, allow_attrs)?);
+                if !self.p.consume_if(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.close(close)?;
+        Ok(out)
+    }
+
+    /// Reads `{ ... }` into a new detached region whose entry block gets `args` as arguments
+    /// (pass `&[]` for none). Push the result into `state.regions`.
+    pub fn parse_region(&mut self, args: &[Argument]) -> PResult<Region> {
+        let isolated = Parser::is_isolated(Some(self.def));
+        let dd = Parser::default_dialect_for(self.def.name);
+        self.p.parse_region(isolated, dd, args)
+    }
+
+    /// Reads a region if `{` is next.
+    pub fn parse_optional_region(&mut self, args: &[Argument]) -> PResult<Option<Region>> {
+        if self.p.is(Tok::LBrace) {
+            Ok(Some(self.parse_region(args)?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Reads a successor `^bb1`.
+    pub fn parse_successor(&mut self) -> PResult<Block> {
+        self.p.parse_successor_ref()
+    }
+
+    /// Reads a successor if `^` is next.
+    pub fn parse_optional_successor(&mut self) -> PResult<Option<Block>> {
+        if self.p.is(Tok::CaretIdent) {
+            Ok(Some(self.p.parse_successor_ref()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Reads `^bb1` or `^bb1(%a, %b : i32, f32)` and returns the block and resolved operands.
+    pub fn parse_successor_and_use_list(&mut self) -> PResult<(Block, Vec<Value>)> {
+        let b = self.p.parse_successor_ref()?;
+        let mut vals = Vec::new();
+        if self.p.consume_if(Tok::LParen) {
+            let ops = self.parse_operand_list()?;
+            let types = if ops.is_empty() {
+                Vec::new()
+            } else {
+                self.parse_colon_type_list()?
+            };
+            self.resolve_operands(&ops, &types, &mut vals)?;
+            self.p.expect(Tok::RParen, "')'")?;
+        }
+        Ok((b, vals))
+    }
+
+    /// Whether the next token is `kind`-like text: `"{"`, `"("`, `"%"`, `"^"`, `"@"`, or a keyword.
+    pub fn peek_is(&self, what: &str) -> bool {
+        match what {
+            "%" => self.p.is(Tok::PercentIdent),
+            "^" => self.p.is(Tok::CaretIdent),
+            "@" => self.p.is(Tok::AtIdent),
+            _ => match Self::punct(what) {
+                Some(k) => self.p.is(k),
+                None => what == "{" && self.p.is(Tok::LBrace) || self.p.is_keyword(what),
+            },
+        }
+    }
+
+    /// Whether `attr` is a unit attribute (helper for optional keywords stored as `unit`).
+    pub fn is_unit(&self, attr: Attr) -> bool {
+        matches!(self.p.ctx.attr_data(attr), AttrData::Unit)
+    }
+}

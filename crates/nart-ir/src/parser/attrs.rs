@@ -1,0 +1,1034 @@
+//! Parsing of builtin attributes (numbers, strings, arrays, dictionaries, symbol references,
+//! dense elements, dense arrays, affine maps, strided layouts), locations and attribute aliases.
+
+use super::lexer::{scan_balanced, Tok};
+use super::num::{bits_to_float, float_storage_bytes, float_to_bits};
+use super::{decode_hex, PResult, Parser};
+use crate::types::{Signedness, TypeData};
+use crate::{
+    AffineExpr, AffineMap, Attr, AttrData, DenseArrayData, DenseData, LocData, Location, NamedAttr,
+    Type, DYNAMIC,
+};
+
+/// An element literal of `dense<...>` before its type is known.
+enum Lit {
+    Int { neg: bool, mag: u128, hex: bool },
+    Float(f64),
+    Bool(bool),
+    Str(Vec<u8>),
+    Complex(Box<Lit>, Box<Lit>),
+    List(Vec<Lit>),
+}
+
+/// Whether `name` can be printed without quotes as an attribute name.
+pub(crate) fn is_bare_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter().all(|&c| super::lexer::is_bare_char(c))
+}
+
+impl<'c> Parser<'c> {
+    /// Parses an attribute dictionary `{a = 1, b}` (current token `{`), in written order.
+    pub(crate) fn parse_attr_dict(&mut self) -> PResult<Vec<NamedAttr>> {
+        self.expect(Tok::LBrace, "'{'")?;
+        let mut out: Vec<NamedAttr> = Vec::new();
+        if !self.is(Tok::RBrace) {
+            loop {
+                let t = self.tok;
+                let name = match t.kind {
+                    Tok::BareIdent => {
+                        self.advance();
+                        self.ctx.ident(self.text(t))
+                    }
+                    Tok::String => {
+                        let s = self.parse_string_lit()?;
+                        if s.is_empty() {
+                            return Err(self.err_at(t.start, "expected valid attribute name"));
+                        }
+                        self.ctx.ident(&s)
+                    }
+                    _ => return Err(self.err("expected attribute name")),
+                };
+                if out.iter().any(|a| a.name == name) {
+                    let n = self.ctx.str(name).to_string();
+                    return Err(self.err_at(
+                        t.start,
+                        format!("duplicate key '{n}' in dictionary attribute"),
+                    ));
+                }
+                let value = if self.consume_if(Tok::Equal) {
+                    self.parse_attribute()?
+                } else {
+                    self.ctx.unit_attr()
+                };
+                out.push(NamedAttr { name, value });
+                if !self.consume_if(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RBrace, "'}' in attribute dictionary")?;
+        Ok(out)
+    }
+
+    /// Whether the current token can start an attribute.
+    pub(crate) fn can_start_attr(&self) -> bool {
+        matches!(
+            self.tok.kind,
+            Tok::Integer
+                | Tok::Float
+                | Tok::Minus
+                | Tok::String
+                | Tok::LSquare
+                | Tok::LBrace
+                | Tok::AtIdent
+                | Tok::HashIdent
+        ) || self.can_start_type()
+            || (self.is(Tok::BareIdent)
+                && matches!(
+                    self.tok_text(),
+                    "unit"
+                        | "true"
+                        | "false"
+                        | "dense"
+                        | "dense_resource"
+                        | "array"
+                        | "affine_map"
+                        | "affine_set"
+                        | "strided"
+                        | "loc"
+                        | "distinct"
+                        | "sparse"
+                ))
+    }
+
+    /// Parses an attribute.
+    pub(crate) fn parse_attribute(&mut self) -> PResult<Attr> {
+        self.enter()?;
+        let r = self.parse_attribute_inner();
+        self.leave();
+        r
+    }
+
+    fn parse_attribute_inner(&mut self) -> PResult<Attr> {
+        let t = self.tok;
+        match t.kind {
+            Tok::Integer | Tok::Float | Tok::Minus => self.parse_number_attr(),
+            Tok::String => {
+                let v = self.string_value(t)?;
+                self.advance();
+                let ty = if self.consume_if(Tok::Colon) {
+                    Some(self.parse_type()?)
+                } else {
+                    None
+                };
+                Ok(self.ctx.intern_attr(AttrData::String { value: v, ty }))
+            }
+            Tok::LSquare => {
+                self.advance();
+                let mut items = Vec::new();
+                if !self.is(Tok::RSquare) {
+                    loop {
+                        items.push(self.parse_attribute()?);
+                        if !self.consume_if(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RSquare, "']' in array attribute")?;
+                Ok(self.ctx.array_attr(items))
+            }
+            Tok::LBrace => {
+                let entries = self.parse_attr_dict()?;
+                Ok(self.ctx.dict_attr(entries))
+            }
+            Tok::AtIdent => {
+                let root = self.parse_symbol_name_tok()?;
+                let mut nested = Vec::new();
+                while self.consume_if(Tok::ColonColon) {
+                    if !self.is(Tok::AtIdent) {
+                        return Err(self.err("expected nested symbol reference identifier"));
+                    }
+                    nested.push(self.parse_symbol_name_tok()?);
+                }
+                let root = self.ctx.ident(&root);
+                let nested = nested.iter().map(|n| self.ctx.ident(n)).collect();
+                Ok(self.ctx.intern_attr(AttrData::SymbolRef { root, nested }))
+            }
+            Tok::HashIdent => {
+                let ident = &self.text(t)[1..];
+                let (dialect, body, pretty, end) = self.dialect_symbol(t.start, t.end, ident)?;
+                if dialect.is_empty() {
+                    let Some(&a) = self.attr_aliases.get(ident) else {
+                        return Err(
+                            self.err_at(t.start, format!("undefined symbol alias id '{ident}'"))
+                        );
+                    };
+                    self.advance();
+                    return Ok(a);
+                }
+                self.reset_to(end);
+                Ok(self.ctx.intern_attr(AttrData::Dialect {
+                    dialect: dialect.to_string(),
+                    body: body.to_string(),
+                    pretty,
+                }))
+            }
+            Tok::BareIdent => match self.text(t) {
+                "unit" => {
+                    self.advance();
+                    Ok(self.ctx.unit_attr())
+                }
+                "true" | "false" => {
+                    let v = self.text(t) == "true";
+                    self.advance();
+                    Ok(self.ctx.bool_attr(v))
+                }
+                "dense" => self.parse_dense(),
+                "dense_resource" => {
+                    self.advance();
+                    self.expect(Tok::Less, "'<' after 'dense_resource'")?;
+                    let k = self.tok;
+                    let key = match k.kind {
+                        Tok::BareIdent => {
+                            self.advance();
+                            self.text(k).to_string()
+                        }
+                        Tok::String => self.parse_string_lit()?,
+                        _ => return Err(self.err("expected resource handle")),
+                    };
+                    self.expect(Tok::Greater, "'>'")?;
+                    self.expect(Tok::Colon, "':' and shaped type after dense_resource")?;
+                    let ty = self.parse_type()?;
+                    Ok(self.ctx.intern_attr(AttrData::DenseResource { key, ty }))
+                }
+                "array" => self.parse_dense_array(),
+                "affine_map" => {
+                    self.advance();
+                    self.expect(Tok::Less, "'<' after 'affine_map'")?;
+                    let m = self.parse_affine_map()?;
+                    self.expect(Tok::Greater, "'>' after affine map")?;
+                    Ok(self.ctx.intern_attr(AttrData::AffineMap(m)))
+                }
+                "strided" => self.parse_strided(),
+                "loc" => {
+                    let l = self.parse_location()?;
+                    Ok(l.attr())
+                }
+                "affine_set" | "distinct" | "sparse" => self.parse_opaque_keyword_attr(),
+                _ if self.can_start_type() => {
+                    let ty = self.parse_type()?;
+                    Ok(self.ctx.type_attr(ty))
+                }
+                _ => Err(self.err("expected attribute value")),
+            },
+            Tok::ExclIdent | Tok::LParen => {
+                let ty = self.parse_type()?;
+                Ok(self.ctx.type_attr(ty))
+            }
+            _ => Err(self.err("expected attribute value")),
+        }
+    }
+
+    /// `affine_set<...>`, `distinct[0]<...>`, `sparse<...> : type` kept verbatim.
+    fn parse_opaque_keyword_attr(&mut self) -> PResult<Attr> {
+        let t = self.tok;
+        let kw = self.text(t);
+        let mut p = t.end as usize;
+        if kw == "distinct" {
+            if self.b.get(p) != Some(&b'[') {
+                return Err(self.err_at(p as u32, "expected '[' after 'distinct'"));
+            }
+            while p < self.b.len() && self.b[p] != b']' {
+                p += 1;
+            }
+            p += 1;
+        }
+        if self.b.get(p) != Some(&b'<') {
+            return Err(self.err_at(p as u32, format!("expected '<' after '{kw}'")));
+        }
+        let end =
+            scan_balanced(self.b, p).ok_or_else(|| self.err_at(p as u32, "unbalanced '<'"))?;
+        let mut text = self.src[t.start as usize..end].to_string();
+        self.reset_to(end);
+        if kw == "sparse" && self.consume_if(Tok::Colon) {
+            let ty = self.parse_type()?;
+            text.push_str(" : ");
+            text.push_str(&self.type_str(ty));
+        }
+        Ok(self.ctx.intern_attr(AttrData::Opaque(text)))
+    }
+
+    /// `@name` or `@"name"`: the symbol text.
+    pub(crate) fn parse_symbol_name_tok(&mut self) -> PResult<String> {
+        let t = self.expect(Tok::AtIdent, "symbol name")?;
+        let s = self.text(t);
+        if s.as_bytes().get(1) == Some(&b'"') {
+            let body = &self.b[t.start as usize + 2..t.end as usize - 1];
+            let v = super::lexer::unescape(body)
+                .ok_or_else(|| self.err_at(t.start, "invalid escape sequence"))?;
+            return String::from_utf8(v)
+                .map_err(|_| self.err_at(t.start, "expected UTF-8 symbol name"));
+        }
+        Ok(s[1..].to_string())
+    }
+
+    fn parse_number_attr(&mut self) -> PResult<Attr> {
+        let start = self.tok.start;
+        let neg = self.consume_if(Tok::Minus);
+        let t = self.tok;
+        match t.kind {
+            Tok::Integer => {
+                let hex = self.text(t).starts_with("0x");
+                let mag = self.int_value(t)?;
+                self.advance();
+                let ty = if self.consume_if(Tok::Colon) {
+                    self.parse_type()?
+                } else {
+                    self.ctx.i64_type()
+                };
+                self.int_attr_of(neg, mag, hex, ty, start)
+            }
+            Tok::Float => {
+                let v = self.float_value(t, neg)?;
+                self.advance();
+                let ty = if self.consume_if(Tok::Colon) {
+                    self.parse_type()?
+                } else {
+                    self.ctx.float_type(crate::FloatKind::F64)
+                };
+                if !matches!(self.ctx.type_data(ty), TypeData::Float(_)) {
+                    return Err(
+                        self.err_at(start, "floating point value not valid for specified type")
+                    );
+                }
+                Ok(self.ctx.float_attr(ty, v))
+            }
+            _ => Err(self.err("expected integer or floating point literal")),
+        }
+    }
+
+    fn float_value(&mut self, t: super::lexer::Token, neg: bool) -> PResult<f64> {
+        let v: f64 = self
+            .text(t)
+            .parse()
+            .map_err(|_| self.err_at(t.start, "invalid floating point literal"))?;
+        Ok(if neg { -v } else { v })
+    }
+
+    fn int_attr_of(
+        &mut self,
+        neg: bool,
+        mag: u128,
+        hex: bool,
+        ty: Type,
+        pos: u32,
+    ) -> PResult<Attr> {
+        match self.ctx.type_data(ty).clone() {
+            TypeData::Integer { width, signedness } => {
+                if neg && signedness == Signedness::Unsigned {
+                    return Err(self.err_at(
+                        pos,
+                        "negative integer literal not valid for unsigned integer type",
+                    ));
+                }
+                let limit_bits = if width >= 128 { 128 } else { width };
+                let fits = if neg {
+                    width >= 128
+                        || mag <= (1u128 << (limit_bits.max(1) - 1))
+                        || (signedness == Signedness::Signless && mag < (1u128 << limit_bits))
+                } else {
+                    width >= 128 || mag < (1u128 << limit_bits)
+                };
+                if !fits || mag > i128::MAX as u128 {
+                    return Err(self.err_at(pos, "integer constant out of range for attribute"));
+                }
+                let v = if neg { -(mag as i128) } else { mag as i128 };
+                Ok(self.ctx.int_attr(ty, v))
+            }
+            TypeData::Index => {
+                if mag > i64::MAX as u128 + neg as u128 {
+                    return Err(self.err_at(pos, "integer constant out of range for attribute"));
+                }
+                let v = if neg { -(mag as i128) } else { mag as i128 };
+                Ok(self.ctx.int_attr(ty, v))
+            }
+            TypeData::Float(kind) => {
+                if hex && !neg {
+                    let v = bits_to_float(kind, mag);
+                    return Ok(self.ctx.intern_attr(AttrData::Float {
+                        bits: v.to_bits(),
+                        ty,
+                    }));
+                }
+                let v = mag as f64;
+                Ok(self.ctx.float_attr(ty, if neg { -v } else { v }))
+            }
+            _ => Err(self.err_at(pos, "integer literal not valid for specified type")),
+        }
+    }
+
+    // ----- dense elements -----
+
+    fn parse_lit(&mut self, top: bool) -> PResult<Lit> {
+        self.enter()?;
+        let r = self.parse_lit_inner(top);
+        self.leave();
+        r
+    }
+
+    fn parse_lit_inner(&mut self, _top: bool) -> PResult<Lit> {
+        let t = self.tok;
+        match t.kind {
+            Tok::LSquare => {
+                self.advance();
+                let mut items = Vec::new();
+                if !self.is(Tok::RSquare) {
+                    loop {
+                        items.push(self.parse_lit(false)?);
+                        if !self.consume_if(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RSquare, "']'")?;
+                Ok(Lit::List(items))
+            }
+            Tok::LParen => {
+                self.advance();
+                let re = self.parse_lit(false)?;
+                self.expect(Tok::Comma, "',' in complex value")?;
+                let im = self.parse_lit(false)?;
+                self.expect(Tok::RParen, "')' in complex value")?;
+                Ok(Lit::Complex(Box::new(re), Box::new(im)))
+            }
+            Tok::String => {
+                let v = self.string_value(t)?;
+                self.advance();
+                Ok(Lit::Str(v))
+            }
+            Tok::BareIdent if matches!(self.text(t), "true" | "false") => {
+                self.advance();
+                Ok(Lit::Bool(self.text(t) == "true"))
+            }
+            Tok::Minus | Tok::Integer | Tok::Float => {
+                let neg = self.consume_if(Tok::Minus);
+                let n = self.tok;
+                match n.kind {
+                    Tok::Integer => {
+                        let hex = self.text(n).starts_with("0x");
+                        let mag = self.int_value(n)?;
+                        self.advance();
+                        Ok(Lit::Int { neg, mag, hex })
+                    }
+                    Tok::Float => {
+                        let v = self.float_value(n, neg)?;
+                        self.advance();
+                        Ok(Lit::Float(v))
+                    }
+                    _ => Err(self.err("expected integer or floating point literal")),
+                }
+            }
+            _ => Err(self.err("expected element literal of primitive type")),
+        }
+    }
+
+    fn parse_dense(&mut self) -> PResult<Attr> {
+        self.advance();
+        self.expect(Tok::Less, "'<' after 'dense'")?;
+        let lit_pos = self.tok.start;
+        let lit = if self.is(Tok::Greater) {
+            None
+        } else {
+            Some(self.parse_lit(true)?)
+        };
+        self.expect(Tok::Greater, "'>'")?;
+        self.expect(Tok::Colon, "':'")?;
+        let ty_pos = self.tok.start;
+        let ty = self.parse_type()?;
+        let (shape, elem) = match self.ctx.type_data(ty) {
+            TypeData::RankedTensor { shape, elem, .. } | TypeData::Vector { shape, elem, .. } => {
+                (shape.clone(), *elem)
+            }
+            _ => {
+                return Err(self.err_at(
+                    ty_pos,
+                    "elements literal must be a ranked tensor or vector type",
+                ))
+            }
+        };
+        if shape.contains(&DYNAMIC) {
+            return Err(self.err_at(ty_pos, "elements literal type must have static shape"));
+        }
+        let n: usize = shape.iter().map(|&d| d as usize).product();
+        let data = match lit {
+            None => {
+                if n != 0 {
+                    return Err(self.err_at(
+                        lit_pos,
+                        "expected non-empty elements literal for a non-empty shape",
+                    ));
+                }
+                DenseData::Elements(Vec::new())
+            }
+            Some(Lit::Str(s)) if s.starts_with(b"0x") && !self.is_string_elem(elem) => {
+                let hex = std::str::from_utf8(&s[2..]).ok().and_then(decode_hex);
+                let Some(bytes) = hex else {
+                    return Err(self.err_at(
+                        lit_pos,
+                        "elements hex string should start with '0x' and hold hex digits",
+                    ));
+                };
+                let esize = self.elem_bytes(elem).ok_or_else(|| {
+                    self.err_at(ty_pos, "unsupported element type for dense elements")
+                })?;
+                if bytes.len() == esize && n != 1 {
+                    DenseData::Splat(bytes)
+                } else if bytes.len() == esize * n {
+                    DenseData::Elements(bytes)
+                } else {
+                    return Err(self.err_at(
+                        lit_pos,
+                        "elements hex data size is invalid for provided type",
+                    ));
+                }
+            }
+            Some(lit) => {
+                if self.is_string_elem(elem) {
+                    let mut strs = Vec::new();
+                    let splat = !matches!(lit, Lit::List(_));
+                    self.flatten_strings(lit, &shape, 0, &mut strs, lit_pos)?;
+                    if !splat && strs.len() != n {
+                        return Err(self
+                            .err_at(lit_pos, "number of string elements does not match the type"));
+                    }
+                    DenseData::Strings {
+                        splat,
+                        values: strs,
+                    }
+                } else if let Lit::List(_) = lit {
+                    let mut bytes = Vec::new();
+                    let mut count = 0usize;
+                    self.flatten_lit(&lit, &shape, 0, elem, &mut bytes, &mut count, lit_pos)?;
+                    DenseData::Elements(bytes)
+                } else {
+                    let mut bytes = Vec::new();
+                    self.encode_elem(&lit, elem, &mut bytes, lit_pos)?;
+                    DenseData::Splat(bytes)
+                }
+            }
+        };
+        Ok(self.ctx.intern_attr(AttrData::DenseElements { ty, data }))
+    }
+
+    fn is_string_elem(&self, elem: Type) -> bool {
+        matches!(self.ctx.type_data(elem), TypeData::Dialect { .. })
+    }
+
+    pub(crate) fn elem_bytes(&self, elem: Type) -> Option<usize> {
+        elem_storage_bytes(self.ctx, elem)
+    }
+
+    fn flatten_strings(
+        &mut self,
+        lit: Lit,
+        shape: &[i64],
+        depth: usize,
+        out: &mut Vec<Vec<u8>>,
+        pos: u32,
+    ) -> PResult<()> {
+        match lit {
+            Lit::List(items) => {
+                if depth >= shape.len() || items.len() as i64 != shape[depth] {
+                    return Err(self.err_at(
+                        pos,
+                        "inferred shape of elements literal does not match the type",
+                    ));
+                }
+                for i in items {
+                    self.flatten_strings(i, shape, depth + 1, out, pos)?;
+                }
+                Ok(())
+            }
+            Lit::Str(s) => {
+                out.push(s);
+                Ok(())
+            }
+            _ => Err(self.err_at(pos, "expected string elements")),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn flatten_lit(
+        &mut self,
+        lit: &Lit,
+        shape: &[i64],
+        depth: usize,
+        elem: Type,
+        out: &mut Vec<u8>,
+        count: &mut usize,
+        pos: u32,
+    ) -> PResult<()> {
+        match lit {
+            Lit::List(items) => {
+                if depth >= shape.len() || items.len() as i64 != shape[depth] {
+                    let got = items.len();
+                    let want = shape.get(depth).copied().unwrap_or(0);
+                    return Err(self.err_at(
+                        pos,
+                        format!("inferred shape of elements literal ([{got}]) does not match type ([{want}])"),
+                    ));
+                }
+                for i in items {
+                    self.flatten_lit(i, shape, depth + 1, elem, out, count, pos)?;
+                }
+                Ok(())
+            }
+            _ => {
+                if depth != shape.len() {
+                    return Err(self.err_at(
+                        pos,
+                        "inferred shape of elements literal does not match the type's rank",
+                    ));
+                }
+                *count += 1;
+                self.encode_elem(lit, elem, out, pos)
+            }
+        }
+    }
+
+    fn encode_elem(&mut self, lit: &Lit, elem: Type, out: &mut Vec<u8>, pos: u32) -> PResult<()> {
+        match self.ctx.type_data(elem).clone() {
+            TypeData::Integer { width, signedness } => {
+                let v: i128 = match lit {
+                    Lit::Int { neg, mag, .. } => {
+                        if *mag > i128::MAX as u128 {
+                            return Err(self.err_at(pos, "integer constant out of range"));
+                        }
+                        if *neg {
+                            -(*mag as i128)
+                        } else {
+                            *mag as i128
+                        }
+                    }
+                    Lit::Bool(b) => *b as i128,
+                    _ => {
+                        return Err(self
+                            .err_at(pos, "expected integer elements, but parsed floating-point"))
+                    }
+                };
+                if width == 1 {
+                    if !(v == 0 || v == 1 || v == -1) {
+                        return Err(self.err_at(pos, "integer constant out of range for i1"));
+                    }
+                    out.push((v != 0) as u8);
+                    return Ok(());
+                }
+                let v = crate::util::normalize_int(v, width, signedness);
+                let nb = (width as usize).div_ceil(8).min(16);
+                out.extend_from_slice(&v.to_le_bytes()[..nb]);
+                Ok(())
+            }
+            TypeData::Index => match lit {
+                Lit::Int { neg, mag, .. } => {
+                    let v = if *neg { -(*mag as i128) } else { *mag as i128 } as i64;
+                    out.extend_from_slice(&v.to_le_bytes());
+                    Ok(())
+                }
+                _ => Err(self.err_at(pos, "expected integer elements")),
+            },
+            TypeData::Float(kind) => {
+                let bits = match lit {
+                    Lit::Float(v) => float_to_bits(kind, *v),
+                    Lit::Int {
+                        neg: false,
+                        mag,
+                        hex: true,
+                    } => *mag,
+                    Lit::Int { neg, mag, .. } => {
+                        let v = *mag as f64;
+                        float_to_bits(kind, if *neg { -v } else { v })
+                    }
+                    _ => return Err(self.err_at(pos, "expected floating-point elements")),
+                };
+                let nb = float_storage_bytes(kind);
+                out.extend_from_slice(&bits.to_le_bytes()[..nb]);
+                Ok(())
+            }
+            TypeData::Complex(inner) => match lit {
+                Lit::Complex(re, im) => {
+                    self.encode_elem(re, inner, out, pos)?;
+                    self.encode_elem(im, inner, out, pos)
+                }
+                _ => Err(self.err_at(pos, "expected complex element literal '(re, im)'")),
+            },
+            _ => Err(self.err_at(pos, "unsupported element type for dense elements")),
+        }
+    }
+
+    fn parse_dense_array(&mut self) -> PResult<Attr> {
+        self.advance();
+        self.expect(Tok::Less, "'<' after 'array'")?;
+        let elem = self.parse_type()?;
+        let is_float = match self.ctx.type_data(elem) {
+            TypeData::Float(_) => true,
+            TypeData::Integer { .. } => false,
+            _ => return Err(self.err("expected integer or float type for array elements")),
+        };
+        let mut ints = Vec::new();
+        let mut floats = Vec::new();
+        if self.consume_if(Tok::Colon) {
+            loop {
+                let pos = self.tok.start;
+                let lit = self.parse_lit(false)?;
+                if is_float {
+                    let v = match lit {
+                        Lit::Float(v) => v,
+                        Lit::Int { neg, mag, .. } => {
+                            if neg {
+                                -(mag as f64)
+                            } else {
+                                mag as f64
+                            }
+                        }
+                        _ => return Err(self.err_at(pos, "expected float literal")),
+                    };
+                    let v = match self.ctx.type_data(elem) {
+                        TypeData::Float(k) => crate::util::round_to_float_kind(v, *k),
+                        _ => v,
+                    };
+                    floats.push(v.to_bits());
+                } else {
+                    let v = match lit {
+                        Lit::Int { neg, mag, .. } => {
+                            if mag > i64::MAX as u128 + 1 || (!neg && mag > u64::MAX as u128) {
+                                return Err(self.err_at(pos, "integer constant out of range"));
+                            }
+                            if neg {
+                                (mag as i128).wrapping_neg() as i64
+                            } else {
+                                mag as u64 as i64
+                            }
+                        }
+                        Lit::Bool(b) => b as i64,
+                        _ => return Err(self.err_at(pos, "expected integer literal")),
+                    };
+                    ints.push(v);
+                }
+                if !self.consume_if(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::Greater, "'>' to close an array attribute")?;
+        let data = if is_float {
+            DenseArrayData::Float(floats)
+        } else {
+            DenseArrayData::Int(ints)
+        };
+        Ok(self.ctx.intern_attr(AttrData::DenseArray { elem, data }))
+    }
+
+    fn parse_strided(&mut self) -> PResult<Attr> {
+        self.advance();
+        self.expect(Tok::Less, "'<' after 'strided'")?;
+        self.expect(Tok::LSquare, "'['")?;
+        let mut strides = Vec::new();
+        if !self.is(Tok::RSquare) {
+            loop {
+                strides.push(self.parse_dyn_int()?);
+                if !self.consume_if(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RSquare, "']'")?;
+        let mut offset = 0;
+        if self.consume_if(Tok::Comma) {
+            self.expect_keyword("offset")?;
+            self.expect(Tok::Colon, "':' after 'offset'")?;
+            offset = self.parse_dyn_int()?;
+        }
+        self.expect(Tok::Greater, "'>'")?;
+        Ok(self
+            .ctx
+            .intern_attr(AttrData::StridedLayout { strides, offset }))
+    }
+
+    fn parse_dyn_int(&mut self) -> PResult<i64> {
+        if self.consume_if(Tok::Question) {
+            return Ok(DYNAMIC);
+        }
+        let neg = self.consume_if(Tok::Minus);
+        let t = self.expect(Tok::Integer, "integer or '?'")?;
+        let v = self.int_value(t)?;
+        if v > i64::MAX as u128 {
+            return Err(self.err_at(t.start, "integer out of range"));
+        }
+        Ok(if neg { -(v as i64) } else { v as i64 })
+    }
+
+    // ----- affine maps -----
+
+    pub(crate) fn parse_affine_map(&mut self) -> PResult<AffineMap> {
+        let mut names: Vec<(&'c str, AffineExpr)> = Vec::new();
+        let mut num_dims = 0u32;
+        let mut num_symbols = 0u32;
+        self.expect(Tok::LParen, "'(' at start of dimensional identifiers list")?;
+        if !self.is(Tok::RParen) {
+            loop {
+                let t = self.expect(Tok::BareIdent, "dimensional identifier name")?;
+                names.push((self.text(t), AffineExpr::Dim(num_dims)));
+                num_dims += 1;
+                if !self.consume_if(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "')'")?;
+        if self.consume_if(Tok::LSquare) {
+            if !self.is(Tok::RSquare) {
+                loop {
+                    let t = self.expect(Tok::BareIdent, "symbolic identifier name")?;
+                    names.push((self.text(t), AffineExpr::Symbol(num_symbols)));
+                    num_symbols += 1;
+                    if !self.consume_if(Tok::Comma) {
+                        break;
+                    }
+                }
+            }
+            self.expect(Tok::RSquare, "']'")?;
+        }
+        self.expect(Tok::Arrow, "'->' or '['")?;
+        self.expect(Tok::LParen, "'(' at start of affine map range")?;
+        let mut results = Vec::new();
+        if !self.is(Tok::RParen) {
+            loop {
+                results.push(self.parse_affine_expr(&names)?);
+                if !self.consume_if(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "')'")?;
+        Ok(AffineMap {
+            num_dims,
+            num_symbols,
+            results,
+        })
+    }
+
+    fn parse_affine_expr(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<AffineExpr> {
+        self.enter()?;
+        let mut lhs = self.parse_affine_term(names)?;
+        loop {
+            if self.consume_if(Tok::Plus) {
+                let rhs = self.parse_affine_term(names)?;
+                lhs = AffineExpr::Add(Box::new(lhs), Box::new(rhs));
+            } else if self.consume_if(Tok::Minus) {
+                let rhs = self.parse_affine_term(names)?;
+                lhs = AffineExpr::Add(Box::new(lhs), Box::new(negate(rhs)));
+            } else {
+                break;
+            }
+        }
+        self.leave();
+        Ok(lhs)
+    }
+
+    fn parse_affine_term(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<AffineExpr> {
+        let mut lhs = self.parse_affine_unary(names)?;
+        loop {
+            let op = if self.is(Tok::Star) {
+                0
+            } else if self.is_keyword("floordiv") {
+                1
+            } else if self.is_keyword("ceildiv") {
+                2
+            } else if self.is_keyword("mod") {
+                3
+            } else {
+                break;
+            };
+            self.advance();
+            let rhs = self.parse_affine_unary(names)?;
+            let (l, r) = (Box::new(lhs), Box::new(rhs));
+            lhs = match op {
+                0 => AffineExpr::Mul(l, r),
+                1 => AffineExpr::FloorDiv(l, r),
+                2 => AffineExpr::CeilDiv(l, r),
+                _ => AffineExpr::Mod(l, r),
+            };
+        }
+        Ok(lhs)
+    }
+
+    fn parse_affine_unary(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<AffineExpr> {
+        self.enter()?;
+        let r = match self.tok.kind {
+            Tok::Minus => {
+                self.advance();
+                let e = self.parse_affine_unary(names)?;
+                Ok(negate(e))
+            }
+            Tok::LParen => {
+                self.advance();
+                let e = self.parse_affine_expr(names)?;
+                self.expect(Tok::RParen, "')'")?;
+                Ok(e)
+            }
+            Tok::Integer => {
+                let t = self.tok;
+                let v = self.int_value(t)?;
+                if v > i64::MAX as u128 {
+                    return Err(self.err_at(t.start, "constant too large for index"));
+                }
+                self.advance();
+                Ok(AffineExpr::Const(v as i64))
+            }
+            Tok::BareIdent => {
+                let s = self.tok_text();
+                match names.iter().rev().find(|(n, _)| *n == s) {
+                    Some((_, e)) => {
+                        let e = e.clone();
+                        self.advance();
+                        Ok(e)
+                    }
+                    None => Err(self.err(format!("use of undeclared identifier '{s}'"))),
+                }
+            }
+            _ => Err(self.err("expected affine expression")),
+        };
+        self.leave();
+        r
+    }
+
+    // ----- locations -----
+
+    /// Parses `loc(...)` (current token `loc`).
+    pub(crate) fn parse_location(&mut self) -> PResult<Location> {
+        self.expect_keyword("loc")?;
+        self.expect(Tok::LParen, "'(' in inline location")?;
+        let l = self.parse_loc_inner()?;
+        self.expect(Tok::RParen, "')' in inline location")?;
+        Ok(l)
+    }
+
+    fn parse_loc_inner(&mut self) -> PResult<Location> {
+        self.enter()?;
+        let r = self.parse_loc_inner2();
+        self.leave();
+        r
+    }
+
+    fn parse_loc_inner2(&mut self) -> PResult<Location> {
+        let t = self.tok;
+        match t.kind {
+            Tok::BareIdent => match self.text(t) {
+                "unknown" => {
+                    self.advance();
+                    Ok(self.ctx.unknown_loc())
+                }
+                "loc" => self.parse_location(),
+                "callsite" => {
+                    self.advance();
+                    self.expect(Tok::LParen, "'(' in callsite location")?;
+                    let callee = self.parse_loc_inner()?;
+                    self.expect_keyword("at")?;
+                    let caller = self.parse_loc_inner()?;
+                    self.expect(Tok::RParen, "')' in callsite location")?;
+                    Ok(self.ctx.loc(LocData::CallSite { callee, caller }))
+                }
+                "fused" => {
+                    self.advance();
+                    let mut metadata = None;
+                    if self.consume_if(Tok::Less) {
+                        metadata = Some(self.parse_attribute()?);
+                        self.expect(Tok::Greater, "'>' after fused location metadata")?;
+                    }
+                    self.expect(Tok::LSquare, "'[' in fused location")?;
+                    let mut locs = Vec::new();
+                    if !self.is(Tok::RSquare) {
+                        loop {
+                            locs.push(self.parse_loc_inner()?);
+                            if !self.consume_if(Tok::Comma) {
+                                break;
+                            }
+                        }
+                    }
+                    self.expect(Tok::RSquare, "']' in fused location")?;
+                    Ok(self.ctx.loc(LocData::Fused { metadata, locs }))
+                }
+                _ => Err(self.err("expected location instance")),
+            },
+            Tok::String => {
+                let s = self.parse_string_lit()?;
+                if self.consume_if(Tok::Colon) {
+                    let line = self.parse_u32("line number")?;
+                    self.expect(Tok::Colon, "':' in FileLineColLoc")?;
+                    let col = self.parse_u32("column number")?;
+                    let mut end = None;
+                    if self.is_keyword("to") {
+                        self.advance();
+                        let end_line = if self.is(Tok::Integer) {
+                            self.parse_u32("line number")?
+                        } else {
+                            line
+                        };
+                        self.expect(Tok::Colon, "':' in location range")?;
+                        let end_col = self.parse_u32("column number")?;
+                        end = Some((end_line, end_col));
+                    }
+                    let file = self.ctx.ident(&s);
+                    return Ok(self.ctx.loc(LocData::FileLineCol {
+                        file,
+                        line,
+                        col,
+                        end,
+                    }));
+                }
+                let name = self.ctx.ident(&s);
+                let mut child = None;
+                if self.consume_if(Tok::LParen) {
+                    let c = self.parse_loc_inner()?;
+                    self.expect(Tok::RParen, "')' after child location of NameLoc")?;
+                    child = Some(c);
+                }
+                Ok(self.ctx.loc(LocData::Name { name, child }))
+            }
+            Tok::HashIdent => {
+                let a = self.parse_attribute()?;
+                match self.ctx.as_location(a) {
+                    Some(l) => Ok(l),
+                    None => Err(self.err_at(t.start, "expected location attribute")),
+                }
+            }
+            _ => Err(self.err("expected location instance")),
+        }
+    }
+
+    fn parse_u32(&mut self, what: &str) -> PResult<u32> {
+        let t = self.expect(Tok::Integer, what)?;
+        let v = self.int_value(t)?;
+        u32::try_from(v).map_err(|_| self.err_at(t.start, format!("{what} out of range")))
+    }
+}
+
+fn negate(e: AffineExpr) -> AffineExpr {
+    match e {
+        AffineExpr::Const(c) => AffineExpr::Const(c.wrapping_neg()),
+        e => AffineExpr::Mul(Box::new(e), Box::new(AffineExpr::Const(-1))),
+    }
+}
+
+/// Storage bytes of one dense element of type `elem`.
+pub(crate) fn elem_storage_bytes(ctx: &crate::Context, elem: Type) -> Option<usize> {
+    match ctx.type_data(elem) {
+        TypeData::Integer { width, .. } => Some((*width as usize).div_ceil(8).min(16)),
+        TypeData::Index => Some(8),
+        TypeData::Float(k) => Some(float_storage_bytes(*k)),
+        TypeData::Complex(inner) => elem_storage_bytes(ctx, *inner).map(|n| 2 * n),
+        _ => None,
+    }
+}

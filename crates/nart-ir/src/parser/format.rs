@@ -1,0 +1,387 @@
+//! Reads an op in the custom form described by its declarative assembly format.
+
+use super::lexer::Tok;
+use super::{OpAsmParser, PResult, Parser, UnresolvedOperand};
+use crate::asm::{compiled_format, FElem};
+use crate::registry::{Arity, OpDef, Trait};
+use crate::{NamedAttr, OperationState, Region, Type};
+
+#[derive(Default)]
+struct St {
+    operands: Vec<Option<Vec<UnresolvedOperand>>>,
+    all_operands: Option<Vec<UnresolvedOperand>>,
+    operand_types: Vec<Option<Vec<Type>>>,
+    all_operand_types: Option<Vec<Type>>,
+    result_types: Vec<Option<Vec<Type>>>,
+    all_result_types: Option<Vec<Type>>,
+    regions: Vec<Option<Region>>,
+    all_regions: Vec<Region>,
+}
+
+pub(crate) fn parse_custom(
+    p: &mut Parser<'_>,
+    def: &'static OpDef,
+    _fmt: &str,
+    state: &mut OperationState,
+    pos: u32,
+) -> PResult<()> {
+    let compiled = compiled_format(def).expect("the op has an assembly format");
+    let elems = match &*compiled {
+        Ok(e) => e.clone(),
+        Err(msg) => {
+            return Err(p.err_at(
+                pos,
+                format!(
+                    "custom op '{}' has an unsupported assembly format: {msg}",
+                    def.name
+                ),
+            ))
+        }
+    };
+    let mut st = St {
+        operands: vec![None; def.operands.len()],
+        operand_types: vec![None; def.operands.len()],
+        result_types: vec![None; def.results.len()],
+        regions: vec![None; def.regions.len()],
+        ..St::default()
+    };
+    let mut ap = OpAsmParser::new(p, def, 0);
+    parse_elems(&mut ap, def, &elems, &mut st, state)?;
+    finish(&mut ap, def, st, state, pos)
+}
+
+fn parse_elems(
+    ap: &mut OpAsmParser<'_, '_>,
+    def: &'static OpDef,
+    elems: &[FElem],
+    st: &mut St,
+    state: &mut OperationState,
+) -> PResult<()> {
+    for e in elems {
+        parse_elem(ap, def, e, st, state)?;
+    }
+    Ok(())
+}
+
+fn parse_types(ap: &mut OpAsmParser<'_, '_>, arity: Arity) -> PResult<Vec<Type>> {
+    Ok(match arity {
+        Arity::Single => vec![ap.parse_type()?],
+        Arity::Optional => ap.parse_optional_type()?.into_iter().collect(),
+        Arity::Variadic => ap.parse_type_list()?,
+    })
+}
+
+fn assign_types(
+    ap: &mut OpAsmParser<'_, '_>,
+    def: &OpDef,
+    target: &FElem,
+    st: &mut St,
+) -> PResult<()> {
+    match target {
+        FElem::Operand(i) => {
+            let t = parse_types(ap, def.operands[*i].arity)?;
+            st.operand_types[*i] = Some(t);
+        }
+        FElem::Result(i) => {
+            let t = parse_types(ap, def.results[*i].arity)?;
+            st.result_types[*i] = Some(t);
+        }
+        FElem::Operands => st.all_operand_types = Some(ap.parse_type_list()?),
+        FElem::Results => st.all_result_types = Some(ap.parse_type_list()?),
+        _ => {}
+    }
+    Ok(())
+}
+
+fn parse_elem(
+    ap: &mut OpAsmParser<'_, '_>,
+    def: &'static OpDef,
+    e: &FElem,
+    st: &mut St,
+    state: &mut OperationState,
+) -> PResult<()> {
+    match e {
+        FElem::Lit(s) => {
+            if !s.trim().is_empty() && s != "\\n" {
+                ap.parse_literal(s.trim())?;
+            }
+        }
+        FElem::Operand(i) => {
+            let ops = match def.operands[*i].arity {
+                Arity::Single => vec![ap.parse_operand()?],
+                Arity::Optional => ap.parse_optional_operand()?.into_iter().collect(),
+                Arity::Variadic => ap.parse_operand_list()?,
+            };
+            st.operands[*i] = Some(ops);
+        }
+        FElem::Attr(i) => {
+            let a = &def.attrs[*i];
+            let value = if a.name == "sym_name" {
+                ap.parse_symbol_name_attr()?
+            } else {
+                ap.parse_attribute()?
+            };
+            let name = ap.ctx().ident(a.name);
+            state.props.push(NamedAttr { name, value });
+        }
+        FElem::Region(i) => {
+            let r = ap.parse_region(&[])?;
+            st.regions[*i] = Some(r);
+        }
+        FElem::Successor(_) => {
+            let b = ap.parse_successor()?;
+            state.successors.push(b);
+        }
+        FElem::AttrDict(kw) => {
+            if *kw {
+                ap.parse_optional_attr_dict_with_keyword(state)?;
+            } else {
+                ap.parse_optional_attr_dict(state)?;
+            }
+        }
+        FElem::Operands => st.all_operands = Some(ap.parse_operand_list()?),
+        FElem::Results | FElem::Result(_) => {}
+        FElem::Regions => {
+            while ap.p.is(Tok::LBrace) {
+                let r = ap.parse_region(&[])?;
+                st.all_regions.push(r);
+                if !ap.parse_optional_comma() {
+                    break;
+                }
+            }
+        }
+        FElem::Successors => {
+            if ap.p.is(Tok::CaretIdent) {
+                loop {
+                    let b = ap.parse_successor()?;
+                    state.successors.push(b);
+                    if !ap.parse_optional_comma() {
+                        break;
+                    }
+                }
+            }
+        }
+        FElem::Type(t) => assign_types(ap, def, t, st)?,
+        FElem::FunctionalType(a, b) => {
+            let inputs = ap.parse_paren_type_list()?;
+            ap.parse_arrow()?;
+            let results = ap.parse_function_result_types()?;
+            set_type_list(def, a, inputs, st);
+            set_type_list(def, b, results, st);
+        }
+        FElem::Optional { elems, anchor } => {
+            let present = match &elems[0] {
+                FElem::Lit(s) => ap.parse_optional_literal(s.trim()),
+                FElem::Operand(_) | FElem::Operands => ap.peek_is("%"),
+                FElem::Attr(i) => {
+                    if def.attrs[*i].name == "sym_name" {
+                        ap.peek_is("@")
+                    } else {
+                        ap.p.can_start_attr()
+                    }
+                }
+                FElem::Region(_) | FElem::Regions => ap.peek_is("{"),
+                FElem::Successor(_) | FElem::Successors => ap.peek_is("^"),
+                FElem::Type(_) => ap.p.can_start_type(),
+                FElem::FunctionalType(..) => ap.peek_is("("),
+                _ => false,
+            };
+            if present {
+                let rest = if matches!(elems[0], FElem::Lit(_)) {
+                    &elems[1..]
+                } else {
+                    &elems[..]
+                };
+                parse_elems(ap, def, rest, st, state)?;
+                if let FElem::Attr(i) = **anchor {
+                    let a = &def.attrs[i];
+                    let written = state.props.iter().any(|p| ap.p.ctx.str(p.name) == a.name);
+                    if !written && a.constraint.desc == "unit attribute" {
+                        let name = ap.ctx().ident(a.name);
+                        let value = ap.ctx().unit_attr();
+                        state.props.push(NamedAttr { name, value });
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn set_type_list(_def: &OpDef, target: &FElem, types: Vec<Type>, st: &mut St) {
+    match target {
+        FElem::Operand(i) => st.operand_types[*i] = Some(types),
+        FElem::Result(i) => st.result_types[*i] = Some(types),
+        FElem::Operands => st.all_operand_types = Some(types),
+        FElem::Results => st.all_result_types = Some(types),
+        _ => {}
+    }
+}
+
+/// Splits `types` over definitions with the given arities; `None` if ambiguous.
+fn split(arities: &[Arity], types: &[Type]) -> Option<Vec<Vec<Type>>> {
+    let fixed = arities.iter().filter(|a| **a == Arity::Single).count();
+    let var = arities.len() - fixed;
+    if var == 0 && types.len() != fixed || var > 1 || types.len() < fixed {
+        return None;
+    }
+    let extra = types.len() - fixed;
+    let mut out = Vec::new();
+    let mut at = 0;
+    for a in arities {
+        let n = if *a == Arity::Single { 1 } else { extra };
+        out.push(types[at..at + n].to_vec());
+        at += n;
+    }
+    Some(out)
+}
+
+fn finish(
+    ap: &mut OpAsmParser<'_, '_>,
+    def: &'static OpDef,
+    st: St,
+    state: &mut OperationState,
+    pos: u32,
+) -> PResult<()> {
+    let same = def.has_trait(Trait::SameOperandsAndResultType);
+    let res_arities: Vec<Arity> = def.results.iter().map(|r| r.arity).collect();
+    let op_arities: Vec<Arity> = def.operands.iter().map(|r| r.arity).collect();
+    // Result types.
+    let mut result_types: Vec<Type> = Vec::new();
+    let mut results_known = true;
+    if let Some(all) = &st.all_result_types {
+        result_types = all.clone();
+    } else {
+        for (i, t) in st.result_types.iter().enumerate() {
+            match t {
+                Some(t) => result_types.extend(t),
+                None => {
+                    if def.results[i].arity == Arity::Single {
+                        results_known = false;
+                    }
+                }
+            }
+        }
+    }
+    // Operands and their types.
+    let operand_groups: Vec<Vec<UnresolvedOperand>> = match &st.all_operands {
+        Some(all) => vec![all.clone()],
+        None => st
+            .operands
+            .iter()
+            .map(|o| o.clone().unwrap_or_default())
+            .collect(),
+    };
+    let flat_ops: Vec<UnresolvedOperand> = operand_groups.iter().flatten().copied().collect();
+    let mut operand_types: Option<Vec<Type>> = None;
+    if let Some(all) = &st.all_operand_types {
+        operand_types = Some(all.clone());
+    } else if st.all_operands.is_none()
+        && st
+            .operand_types
+            .iter()
+            .zip(&st.operands)
+            .all(|(t, o)| t.is_some() || o.as_ref().is_none_or(|o| o.is_empty()))
+    {
+        let mut v = Vec::new();
+        for t in st.operand_types.iter().flatten() {
+            v.extend(t);
+        }
+        operand_types = Some(v);
+    }
+    if operand_types
+        .as_ref()
+        .is_some_and(|t| t.len() != flat_ops.len())
+        && st.all_operands.is_none()
+        && st.all_operand_types.is_none()
+    {
+        operand_types = None;
+    }
+    if operand_types.is_none() && same {
+        let ty = result_types
+            .first()
+            .copied()
+            .or_else(|| st.operand_types.iter().flatten().flatten().next().copied());
+        if let Some(ty) = ty {
+            operand_types = Some(vec![ty; flat_ops.len()]);
+        }
+    }
+    if !results_known && same {
+        if let Some(t) = operand_types.as_ref().and_then(|t| t.first()) {
+            result_types = vec![*t; def.results.len()];
+            results_known = true;
+        }
+    }
+    if !results_known && def.results.len() == 1 {
+        // Like MLIR's type inference for constants: the single result takes the type of the
+        // typed attribute the format spelled (`arith.constant 1 : i32`).
+        let ty = def.attrs.iter().find_map(|a| {
+            let p = state
+                .props
+                .iter()
+                .find(|p| ap.p.ctx.str(p.name) == a.name)?;
+            ap.p.ctx.typed_attr_type(p.value)
+        });
+        if let Some(t) = ty {
+            result_types = vec![t];
+            results_known = true;
+        }
+    }
+    if !results_known {
+        return Err(ap.p.err_at(
+            pos,
+            format!(
+                "custom op '{}': cannot infer the result types from its format",
+                def.name
+            ),
+        ));
+    }
+    let Some(types) = operand_types else {
+        return Err(ap.p.err_at(
+            pos,
+            format!(
+                "custom op '{}': cannot infer the operand types from its format",
+                def.name
+            ),
+        ));
+    };
+    if st.all_result_types.is_some()
+        && split(&res_arities, &result_types).is_none()
+        && !def.results.is_empty()
+    {
+        return Err(ap.p.err_at(
+            pos,
+            format!("custom op '{}': wrong number of result types", def.name),
+        ));
+    }
+    let mut values = Vec::new();
+    ap.resolve_operands(&flat_ops, &types, &mut values)?;
+    state.operands.extend(values);
+    state.result_types.extend(result_types);
+    if def.has_trait(Trait::AttrSizedOperandSegments) && st.all_operands.is_none() {
+        let sizes: Vec<i64> = operand_groups.iter().map(|g| g.len() as i64).collect();
+        let i32t = ap.ctx().int_type(32);
+        let value = ap.ctx().intern_attr(crate::AttrData::DenseArray {
+            elem: i32t,
+            data: crate::DenseArrayData::Int(sizes),
+        });
+        let name = ap.ctx().ident("operandSegmentSizes");
+        state.props.push(NamedAttr { name, value });
+    }
+    let _ = op_arities;
+    if !st.all_regions.is_empty() {
+        state.regions.extend(st.all_regions);
+    } else {
+        for (i, r) in st.regions.into_iter().enumerate() {
+            match r {
+                Some(r) => state.regions.push(r),
+                None => {
+                    let _ = i;
+                    let r = ap.ctx().create_region();
+                    state.regions.push(r);
+                }
+            }
+        }
+    }
+    Ok(())
+}

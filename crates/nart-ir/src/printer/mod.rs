@@ -1,0 +1,634 @@
+//! The MLIR text printer: custom forms where an op has one, the generic form otherwise (or
+//! always, with [`PrintOptions::generic`]).
+//!
+//! Values are named as upstream MLIR 22 names them in the custom form: `%argN` for entry block
+//! arguments, `%N` for other values; a region first numbers its own values, then each nested
+//! region continues from the counters reached at the end of its parent region, so sibling
+//! regions reuse numbers (isolated-from-above ops do not restart the count). Ops with several results print as `%0:2` and their results are used as
+//! `%0#1`. Blocks are `^bbN` per region; the entry block label is omitted when it has no
+//! arguments to show. Attributes print in sorted order, so output is deterministic.
+//!
+//! Custom op printers receive an [`OpAsmPrinter`]; see [`crate::asm`] for an example.
+
+mod format;
+mod text;
+
+use std::fmt::Write as _;
+
+use rustc_hash::FxHashMap;
+
+use crate::asm::compiled_format;
+use crate::context::ResourceValue;
+use crate::registry::OpDef;
+use crate::{Attr, Block, Context, NamedAttr, Op, Region, Type, Value};
+use text::AttrOpts;
+
+/// How to print.
+#[derive(Clone, Debug, Default)]
+pub struct PrintOptions {
+    /// Print every op in the generic form (`--mlir-print-op-generic`).
+    pub generic: bool,
+    /// Print locations (`--mlir-print-debuginfo`).
+    pub debug_info: bool,
+    /// Elide dense elements attributes with more elements than this
+    /// (`--mlir-elide-elementsattrs-if-larger=N`).
+    pub elide_elements_larger_than: Option<usize>,
+}
+
+#[derive(Clone, Copy)]
+struct ValueName {
+    id: u32,
+    /// Result number within a multi-result op, `u32::MAX` when the op has one result.
+    sub: u32,
+    arg: bool,
+}
+
+/// The printer state exposed to custom op printers.
+///
+/// Everything is written to an internal buffer; the methods never fail. Print hooks return
+/// `Ok(())` when done.
+pub struct OpAsmPrinter<'a> {
+    ctx: &'a Context,
+    opts: &'a PrintOptions,
+    out: String,
+    names: FxHashMap<Value, ValueName>,
+    block_ids: FxHashMap<Block, u32>,
+    indent: usize,
+    default_dialect: Vec<&'static str>,
+}
+
+/// Prints `op` (usually a module) and everything in it, ending with a newline. For a top-level
+/// op (one without a parent) the resource section of the context follows, if it has entries.
+pub fn print_op(ctx: &Context, op: Op, opts: &PrintOptions) -> String {
+    let mut p = OpAsmPrinter::new(ctx, opts);
+    p.number_root(op);
+    // The default dialect of the enclosing ops.
+    let mut parents = Vec::new();
+    let mut cur = ctx.op_parent_op(op);
+    while let Some(o) = cur {
+        parents.push(crate::parser::Parser::default_dialect_for(
+            ctx.op_name_str(o),
+        ));
+        cur = ctx.op_parent_op(o);
+    }
+    if let Some(&d) = parents.first() {
+        p.default_dialect.push(d);
+    }
+    p.print_op_line(op);
+    if ctx.op_parent_block(op).is_none() {
+        p.print_resources();
+    }
+    p.out
+}
+
+/// Prints a type in MLIR syntax.
+pub fn type_to_string(ctx: &Context, ty: Type) -> String {
+    let mut s = String::new();
+    text::write_type(ctx, &mut s, ty);
+    s
+}
+
+/// Prints an attribute in MLIR syntax.
+pub fn attr_to_string(ctx: &Context, attr: Attr) -> String {
+    let mut s = String::new();
+    text::write_attr(ctx, &mut s, attr, None);
+    s
+}
+
+/// Prints a location as `loc(...)`.
+pub fn loc_to_string(ctx: &Context, loc: crate::Location) -> String {
+    let mut s = String::new();
+    text::write_loc(ctx, &mut s, loc);
+    s
+}
+
+impl std::fmt::Write for OpAsmPrinter<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.out.push_str(s);
+        Ok(())
+    }
+}
+
+impl<'a> OpAsmPrinter<'a> {
+    fn new(ctx: &'a Context, opts: &'a PrintOptions) -> Self {
+        OpAsmPrinter {
+            ctx,
+            opts,
+            out: String::with_capacity(4096),
+            names: FxHashMap::default(),
+            block_ids: FxHashMap::default(),
+            indent: 0,
+            default_dialect: Vec::new(),
+        }
+    }
+
+    fn attr_opts(&self) -> Option<AttrOpts> {
+        Some(AttrOpts {
+            elide_larger_than: self.opts.elide_elements_larger_than,
+        })
+    }
+
+    // ----- naming -----
+
+    fn number_root(&mut self, op: Op) {
+        let mut next = 0u32;
+        self.name_results(op, &mut next);
+        for &r in self.ctx.regions(op) {
+            self.number_region(r, next, 0);
+        }
+    }
+
+    fn name_results(&mut self, op: Op, next: &mut u32) {
+        let results = self.ctx.results(op);
+        if results.is_empty() {
+            return;
+        }
+        let id = *next;
+        *next += 1;
+        let multi = results.len() > 1;
+        for (i, &r) in results.iter().enumerate() {
+            self.names.insert(
+                r,
+                ValueName {
+                    id,
+                    sub: if multi { i as u32 } else { u32::MAX },
+                    arg: false,
+                },
+            );
+        }
+    }
+
+    fn number_region(&mut self, region: Region, mut next: u32, mut next_arg: u32) {
+        let ctx = self.ctx;
+        let blocks = ctx.region_blocks(region);
+        for (bi, &b) in blocks.iter().enumerate() {
+            self.block_ids.insert(b, bi as u32);
+            for &a in ctx.block_args(b) {
+                let name = if bi == 0 {
+                    next_arg += 1;
+                    ValueName {
+                        id: next_arg - 1,
+                        sub: u32::MAX,
+                        arg: true,
+                    }
+                } else {
+                    next += 1;
+                    ValueName {
+                        id: next - 1,
+                        sub: u32::MAX,
+                        arg: false,
+                    }
+                };
+                self.names.insert(a, name);
+            }
+            for op in ctx.block_ops_iter(b) {
+                self.name_results(op, &mut next);
+            }
+        }
+        for &b in blocks {
+            for op in ctx.block_ops_iter(b) {
+                let regions = ctx.regions(op);
+                if regions.is_empty() {
+                    continue;
+                }
+                for &r in regions {
+                    self.number_region(r, next, next_arg);
+                }
+            }
+        }
+    }
+
+    // ----- public API for hooks -----
+
+    /// The context.
+    pub fn ctx(&self) -> &'a Context {
+        self.ctx
+    }
+
+    /// The print options.
+    pub fn options(&self) -> &PrintOptions {
+        self.opts
+    }
+
+    /// Writes raw text.
+    pub fn write_str(&mut self, s: &str) {
+        self.out.push_str(s);
+    }
+
+    /// Writes a bare keyword (`slt`, `to`).
+    pub fn print_keyword(&mut self, kw: &str) {
+        self.out.push_str(kw);
+    }
+
+    /// Writes a newline and the current indentation.
+    pub fn print_newline(&mut self) {
+        self.out.push('\n');
+        self.write_indent();
+    }
+
+    fn write_indent(&mut self) {
+        for _ in 0..self.indent {
+            self.out.push(' ');
+        }
+    }
+
+    /// Writes `%name` of a value (`%0`, `%arg1`, `%3#1`).
+    pub fn print_operand(&mut self, v: Value) {
+        match self.names.get(&v) {
+            Some(n) => {
+                self.out.push('%');
+                if n.arg {
+                    self.out.push_str("arg");
+                }
+                let _ = write!(self.out, "{}", n.id);
+                if n.sub != u32::MAX {
+                    let _ = write!(self.out, "#{}", n.sub);
+                }
+            }
+            None => self.out.push_str("<<UNKNOWN SSA VALUE>>"),
+        }
+    }
+
+    /// Writes values separated by `, `.
+    pub fn print_operands(&mut self, vs: &[Value]) {
+        for (i, &v) in vs.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.print_operand(v);
+        }
+    }
+
+    /// Writes a type.
+    pub fn print_type(&mut self, ty: Type) {
+        text::write_type(self.ctx, &mut self.out, ty);
+    }
+
+    /// Writes types separated by `, `.
+    pub fn print_types(&mut self, tys: &[Type]) {
+        text::write_type_list(self.ctx, &mut self.out, tys);
+    }
+
+    /// Writes the types of `vs` separated by `, `.
+    pub fn print_value_types(&mut self, vs: &[Value]) {
+        for (i, &v) in vs.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            let t = self.ctx.value_type(v);
+            self.print_type(t);
+        }
+    }
+
+    /// Writes `(inputs) -> results`.
+    pub fn print_functional_type(&mut self, inputs: &[Type], results: &[Type]) {
+        self.out.push('(');
+        self.print_types(inputs);
+        self.out.push_str(") -> ");
+        text::write_result_types(self.ctx, &mut self.out, results);
+    }
+
+    /// Writes ` -> t` or ` -> (t1, t2)`; nothing for an empty list.
+    pub fn print_arrow_type_list(&mut self, results: &[Type]) {
+        if results.is_empty() {
+            return;
+        }
+        self.out.push_str(" -> ");
+        text::write_result_types(self.ctx, &mut self.out, results);
+    }
+
+    /// Writes an attribute (with its type where it has one).
+    pub fn print_attribute(&mut self, a: Attr) {
+        let o = self.attr_opts();
+        text::write_attr(self.ctx, &mut self.out, a, o);
+    }
+
+    /// Writes an integer or float attribute without its `: type` suffix.
+    pub fn print_attribute_without_type(&mut self, a: Attr) {
+        match self.ctx.attr_data(a) {
+            crate::AttrData::Integer { value, .. } => {
+                let _ = write!(self.out, "{value}");
+            }
+            crate::AttrData::Float { bits, ty } => {
+                let kind = match self.ctx.type_data(*ty) {
+                    crate::TypeData::Float(k) => *k,
+                    _ => crate::FloatKind::F64,
+                };
+                text::write_float(&mut self.out, kind, f64::from_bits(*bits));
+            }
+            crate::AttrData::String { value, .. } => text::write_escaped(&mut self.out, value),
+            _ => self.print_attribute(a),
+        }
+    }
+
+    /// Writes `@name` (quoted when needed).
+    pub fn print_symbol_name(&mut self, name: &str) {
+        text::write_symbol(&mut self.out, name);
+    }
+
+    /// Writes a string literal with MLIR escapes.
+    pub fn print_string(&mut self, s: &str) {
+        text::write_escaped(&mut self.out, s.as_bytes());
+    }
+
+    /// Writes ` {a = 1, b}` with the op's properties and attributes except those named in
+    /// `elided` (and `operandSegmentSizes`); nothing when none are left.
+    pub fn print_optional_attr_dict(&mut self, op: Op, elided: &[&str]) {
+        self.print_attr_dict_impl(op, elided, false);
+    }
+
+    /// Like [`print_optional_attr_dict`](Self::print_optional_attr_dict), with the `attributes`
+    /// keyword before the dictionary.
+    pub fn print_optional_attr_dict_with_keyword(&mut self, op: Op, elided: &[&str]) {
+        self.print_attr_dict_impl(op, elided, true);
+    }
+
+    fn print_attr_dict_impl(&mut self, op: Op, elided: &[&str], keyword: bool) {
+        let ctx = self.ctx;
+        let mut entries: Vec<NamedAttr> = ctx
+            .props(op)
+            .iter()
+            .chain(ctx.attrs(op))
+            .filter(|a| {
+                let n = ctx.str(a.name);
+                n != "operandSegmentSizes" && !elided.contains(&n)
+            })
+            .copied()
+            .collect();
+        if entries.is_empty() {
+            return;
+        }
+        ctx.sort_named(&mut entries);
+        self.out
+            .push_str(if keyword { " attributes {" } else { " {" });
+        let o = self.attr_opts();
+        text::write_dict_entries(ctx, &mut self.out, entries.into_iter(), o);
+        self.out.push('}');
+    }
+
+    /// Writes ` {a = 1}` for a list of named attributes, skipping `elided`.
+    pub fn print_attr_dict_entries(&mut self, entries: &[NamedAttr], elided: &[&str]) {
+        let ctx = self.ctx;
+        let list: Vec<NamedAttr> = entries
+            .iter()
+            .filter(|a| !elided.contains(&ctx.str(a.name)))
+            .copied()
+            .collect();
+        if list.is_empty() {
+            return;
+        }
+        self.out.push_str(" {");
+        let o = self.attr_opts();
+        text::write_dict_entries(ctx, &mut self.out, list.into_iter(), o);
+        self.out.push('}');
+    }
+
+    /// Writes `^bbN`.
+    pub fn print_successor(&mut self, b: Block) {
+        match self.block_ids.get(&b) {
+            Some(id) => {
+                let _ = write!(self.out, "^bb{id}");
+            }
+            None => self.out.push_str("<<UNKNOWN BLOCK>>"),
+        }
+    }
+
+    /// Writes `^bbN` or `^bbN(%a, %b : i32, f32)`.
+    pub fn print_successor_and_use_list(&mut self, b: Block, operands: &[Value]) {
+        self.print_successor(b);
+        if operands.is_empty() {
+            return;
+        }
+        self.out.push('(');
+        self.print_operands(operands);
+        self.out.push_str(" : ");
+        self.print_value_types(operands);
+        self.out.push(')');
+    }
+
+    /// Writes a block argument declaration `%arg0: i32` (with `loc(...)` under debug info).
+    pub fn print_block_arg_decl(&mut self, v: Value) {
+        self.print_operand(v);
+        self.out.push_str(": ");
+        let t = self.ctx.value_type(v);
+        self.print_type(t);
+        if self.opts.debug_info {
+            self.out.push(' ');
+            let l = self.ctx.value_loc(v);
+            text::write_loc(self.ctx, &mut self.out, l);
+        }
+    }
+
+    /// Writes a region `{ ... }` at the current indentation. `print_entry_args`: show the
+    /// entry block's label and arguments (when it has arguments); `print_empty_block`: show the
+    /// label of an empty entry block.
+    pub fn print_region(
+        &mut self,
+        region: Region,
+        print_entry_args: bool,
+        print_empty_block: bool,
+    ) {
+        let ctx = self.ctx;
+        self.out.push_str("{\n");
+        let parent = ctx.region_parent_op(region);
+        let dd = parent.map_or("", |o| {
+            crate::parser::Parser::default_dialect_for(ctx.op_name_str(o))
+        });
+        self.default_dialect.push(dd);
+        self.indent += 2;
+        for (i, &b) in ctx.region_blocks(region).iter().enumerate() {
+            let header = i > 0
+                || (print_entry_args && !ctx.block_args(b).is_empty())
+                || (print_empty_block && ctx.block_is_empty(b));
+            if header {
+                for _ in 0..self.indent.saturating_sub(2) {
+                    self.out.push(' ');
+                }
+                self.print_successor(b);
+                let args = ctx.block_args(b);
+                if !args.is_empty() {
+                    self.out.push('(');
+                    for (j, &a) in args.iter().enumerate() {
+                        if j > 0 {
+                            self.out.push_str(", ");
+                        }
+                        self.print_block_arg_decl(a);
+                    }
+                    self.out.push(')');
+                }
+                self.out.push_str(":\n");
+            }
+            for op in ctx.block_ops_iter(b) {
+                self.print_op_line(op);
+            }
+        }
+        self.indent -= 2;
+        self.default_dialect.pop();
+        self.write_indent();
+        self.out.push('}');
+    }
+
+    // ----- ops -----
+
+    fn custom_form(&self, op: Op) -> Option<&'static OpDef> {
+        if self.opts.generic {
+            return None;
+        }
+        let def = self.ctx.op_def(op)?;
+        if def.print.is_some() {
+            return Some(def);
+        }
+        let c = compiled_format(def)?;
+        let elems = c.as_ref().as_ref().ok()?;
+        format::applicable(self.ctx, def, elems, op).then_some(def)
+    }
+
+    fn print_op_line(&mut self, op: Op) {
+        self.write_indent();
+        let ctx = self.ctx;
+        let results = ctx.results(op);
+        if let Some(&r0) = results.first() {
+            if let Some(n) = self.names.get(&r0).copied() {
+                let _ = write!(self.out, "%{}", n.id);
+            } else {
+                self.out.push_str("%<<UNKNOWN>>");
+            }
+            if results.len() > 1 {
+                let _ = write!(self.out, ":{}", results.len());
+            }
+            self.out.push_str(" = ");
+        }
+        match self.custom_form(op) {
+            Some(def) => {
+                let name = def.name;
+                let dd = self.default_dialect.last().copied().unwrap_or("");
+                let shown = match name.split_once('.') {
+                    Some(("builtin", rest)) => rest,
+                    Some((d, rest)) if !dd.is_empty() && d == dd => rest,
+                    _ => name,
+                };
+                self.out.push_str(shown);
+                if let Some(hook) = def.print {
+                    let _ = hook(self, op);
+                } else if let Some(c) = compiled_format(def) {
+                    if let Ok(elems) = c.as_ref() {
+                        format::print(self, def, elems, op);
+                    }
+                }
+            }
+            None => self.print_generic(op),
+        }
+        if self.opts.debug_info {
+            self.out.push(' ');
+            text::write_loc(ctx, &mut self.out, ctx.op_loc(op));
+        }
+        self.out.push('\n');
+    }
+
+    fn print_generic(&mut self, op: Op) {
+        let ctx = self.ctx;
+        text::write_escaped(&mut self.out, ctx.op_name_str(op).as_bytes());
+        self.out.push('(');
+        let n_succ_operands = 0;
+        let operands = ctx.operands(op);
+        self.print_operands(&operands[..operands.len() - n_succ_operands]);
+        self.out.push(')');
+        let succ = ctx.successors(op);
+        if !succ.is_empty() {
+            self.out.push('[');
+            for (i, &b) in succ.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.print_successor(b);
+            }
+            self.out.push(']');
+        }
+        let props = ctx.props(op);
+        if !props.is_empty() {
+            self.out.push_str(" <{");
+            let o = self.attr_opts();
+            text::write_dict_entries(ctx, &mut self.out, props.iter().copied(), o);
+            self.out.push_str("}>");
+        }
+        let regions = ctx.regions(op);
+        if !regions.is_empty() {
+            self.out.push_str(" (");
+            for (i, &r) in regions.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.print_region(r, true, true);
+            }
+            self.out.push(')');
+        }
+        let attrs = ctx.attrs(op);
+        if !attrs.is_empty() {
+            self.out.push_str(" {");
+            let o = self.attr_opts();
+            text::write_dict_entries(ctx, &mut self.out, attrs.iter().copied(), o);
+            self.out.push('}');
+        }
+        self.out.push_str(" : (");
+        self.print_value_types(operands);
+        self.out.push_str(") -> ");
+        let rt: Vec<Type> = ctx.results(op).iter().map(|&r| ctx.value_type(r)).collect();
+        text::write_result_types(ctx, &mut self.out, &rt);
+    }
+
+    fn print_resources(&mut self) {
+        let res = &self.ctx.resources;
+        if res.dialect.is_empty() && res.external.is_empty() {
+            return;
+        }
+        self.out.push_str("\n{-#\n");
+        let mut first = true;
+        for (section, map) in [
+            ("dialect_resources", &res.dialect),
+            ("external_resources", &res.external),
+        ] {
+            if map.is_empty() {
+                continue;
+            }
+            if !first {
+                self.out.push_str(",\n");
+            }
+            first = false;
+            let _ = writeln!(self.out, "  {section}: {{");
+            for (gi, (group, entries)) in map.iter().enumerate() {
+                self.out.push_str("    ");
+                text::write_attr_name(&mut self.out, group);
+                self.out.push_str(": {\n");
+                for (ei, (key, value)) in entries.iter().enumerate() {
+                    self.out.push_str("      ");
+                    text::write_attr_name(&mut self.out, key);
+                    self.out.push_str(": ");
+                    match value {
+                        ResourceValue::Blob { alignment, data } => {
+                            self.out.push_str("\"0x");
+                            for b in alignment.to_le_bytes().iter().chain(data) {
+                                let _ = write!(self.out, "{b:02X}");
+                            }
+                            self.out.push('"');
+                        }
+                        ResourceValue::String(s) => {
+                            text::write_escaped(&mut self.out, s.as_bytes())
+                        }
+                        ResourceValue::Bool(b) => {
+                            self.out.push_str(if *b { "true" } else { "false" })
+                        }
+                    }
+                    self.out
+                        .push_str(if ei + 1 < entries.len() { ",\n" } else { "\n" });
+                }
+                self.out.push_str(if gi + 1 < map.len() {
+                    "    },\n"
+                } else {
+                    "    }\n"
+                });
+            }
+            self.out.push_str("  }");
+        }
+        self.out.push_str("\n#-}\n");
+    }
+}

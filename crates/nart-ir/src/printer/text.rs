@@ -1,0 +1,790 @@
+//! Writing types, attributes, locations and numbers in MLIR syntax.
+
+use std::fmt::Write;
+
+use crate::parser::num::{bits_to_float, float_storage_bytes, float_to_bits};
+use crate::types::{FloatKind, Signedness, TypeData, DYNAMIC};
+use crate::{
+    AffineExpr, AffineMap, Attr, AttrData, Context, DenseArrayData, DenseData, LocData, Location,
+    Type,
+};
+
+/// Above this many elements, dense elements print as a hex blob (as MLIR does).
+const HEX_THRESHOLD: usize = 100;
+
+/// Writes `s` as a quoted MLIR string literal.
+pub(crate) fn write_escaped(out: &mut String, s: &[u8]) {
+    out.push('"');
+    for &c in s {
+        match c {
+            b'\\' => out.push_str("\\\\"),
+            b'"' => out.push_str("\\22"),
+            0x20..=0x7e => out.push(c as char),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789ABCDEF";
+                out.push('\\');
+                out.push(HEX[(c >> 4) as usize] as char);
+                out.push(HEX[(c & 15) as usize] as char);
+            }
+        }
+    }
+    out.push('"');
+}
+
+/// Writes a symbol name `@name`, quoted when it is not a bare identifier.
+pub(crate) fn write_symbol(out: &mut String, name: &str) {
+    out.push('@');
+    if crate::parser::is_bare_ident(name) {
+        out.push_str(name);
+    } else {
+        write_escaped(out, name.as_bytes());
+    }
+}
+
+/// Writes an attribute name, quoted when needed.
+pub(crate) fn write_attr_name(out: &mut String, name: &str) {
+    if crate::parser::is_bare_ident(name) {
+        out.push_str(name);
+    } else {
+        write_escaped(out, name.as_bytes());
+    }
+}
+
+fn mlir_exponent(s: &str) -> String {
+    // Rust writes `1.5e0` / `1.5e-7`; MLIR writes `1.500000e+00` / `1.5e-07`.
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let (sign, digits) = match e.strip_prefix('-') {
+                Some(d) => ('-', d),
+                None => ('+', e),
+            };
+            let mut m = m.to_string();
+            if !m.contains('.') {
+                m.push_str(".0");
+            }
+            if digits.len() < 2 {
+                format!("{m}e{sign}0{digits}")
+            } else {
+                format!("{m}e{sign}{digits}")
+            }
+        }
+        None => s.to_string(),
+    }
+}
+
+fn rounds_back(s: &str, kind: FloatKind, v: f64) -> bool {
+    s.parse::<f64>()
+        .is_ok_and(|p| crate::util::round_to_float_kind(p, kind).to_bits() == v.to_bits())
+}
+
+/// Writes a float of format `kind` so that it parses back to the same value: MLIR's
+/// `1.000000e+00` form when exact, else the shortest decimal that round-trips, else (NaN and
+/// infinities) the hex bit pattern.
+pub(crate) fn write_float(out: &mut String, kind: FloatKind, v: f64) {
+    if v.is_finite() {
+        let s = mlir_exponent(&format!("{v:.6e}"));
+        if rounds_back(&s, kind, v) {
+            out.push_str(&s);
+            return;
+        }
+        let short32 = mlir_exponent(&format!("{:e}", v as f32));
+        if kind.width() <= 32 && rounds_back(&short32, kind, v) {
+            out.push_str(&short32);
+            return;
+        }
+        let short = mlir_exponent(&format!("{v:e}"));
+        if rounds_back(&short, kind, v) {
+            out.push_str(&short);
+            return;
+        }
+    }
+    write_float_hex(out, kind, v);
+}
+
+fn write_float_hex(out: &mut String, kind: FloatKind, v: f64) {
+    let bits = float_to_bits(kind, v);
+    let digits = (kind.width() as usize).div_ceil(4);
+    let _ = write!(out, "0x{bits:0digits$X}");
+}
+
+/// Writes a type.
+pub(crate) fn write_type(ctx: &Context, out: &mut String, ty: Type) {
+    match ctx.type_data(ty) {
+        TypeData::Integer { width, signedness } => {
+            let p = match signedness {
+                Signedness::Signless => "i",
+                Signedness::Signed => "si",
+                Signedness::Unsigned => "ui",
+            };
+            let _ = write!(out, "{p}{width}");
+        }
+        TypeData::Index => out.push_str("index"),
+        TypeData::Float(k) => out.push_str(k.keyword()),
+        TypeData::None => out.push_str("none"),
+        TypeData::Function { inputs, results } => {
+            out.push('(');
+            write_type_list(ctx, out, inputs);
+            out.push_str(") -> ");
+            write_result_types(ctx, out, results);
+        }
+        TypeData::RankedTensor {
+            shape,
+            elem,
+            encoding,
+        } => {
+            out.push_str("tensor<");
+            write_shape(out, shape, None);
+            write_type(ctx, out, *elem);
+            if let Some(e) = encoding {
+                out.push_str(", ");
+                write_attr(ctx, out, *e, None);
+            }
+            out.push('>');
+        }
+        TypeData::UnrankedTensor { elem } => {
+            out.push_str("tensor<*x");
+            write_type(ctx, out, *elem);
+            out.push('>');
+        }
+        TypeData::MemRef {
+            shape,
+            elem,
+            layout,
+            memory_space,
+        } => {
+            out.push_str("memref<");
+            write_shape(out, shape, None);
+            write_type(ctx, out, *elem);
+            if let Some(l) = layout {
+                out.push_str(", ");
+                write_attr(ctx, out, *l, None);
+            }
+            if let Some(m) = memory_space {
+                out.push_str(", ");
+                write_memory_space(ctx, out, *m);
+            }
+            out.push('>');
+        }
+        TypeData::UnrankedMemRef { elem, memory_space } => {
+            out.push_str("memref<*x");
+            write_type(ctx, out, *elem);
+            if let Some(m) = memory_space {
+                out.push_str(", ");
+                write_memory_space(ctx, out, *m);
+            }
+            out.push('>');
+        }
+        TypeData::Vector {
+            shape,
+            scalable,
+            elem,
+        } => {
+            out.push_str("vector<");
+            write_shape(out, shape, Some(scalable));
+            write_type(ctx, out, *elem);
+            out.push('>');
+        }
+        TypeData::Tuple(items) => {
+            out.push_str("tuple<");
+            write_type_list(ctx, out, items);
+            out.push('>');
+        }
+        TypeData::Complex(e) => {
+            out.push_str("complex<");
+            write_type(ctx, out, *e);
+            out.push('>');
+        }
+        TypeData::Dialect {
+            dialect,
+            body,
+            pretty,
+        } => {
+            out.push('!');
+            out.push_str(dialect);
+            if *pretty {
+                out.push('.');
+                out.push_str(body);
+            } else {
+                out.push('<');
+                out.push_str(body);
+                out.push('>');
+            }
+        }
+    }
+}
+
+fn write_memory_space(ctx: &Context, out: &mut String, a: Attr) {
+    match ctx.attr_data(a) {
+        AttrData::Integer { value, ty }
+            if matches!(
+                ctx.type_data(*ty),
+                TypeData::Integer {
+                    width: 64,
+                    signedness: Signedness::Signless
+                }
+            ) =>
+        {
+            let _ = write!(out, "{value}");
+        }
+        _ => write_attr(ctx, out, a, None),
+    }
+}
+
+fn write_shape(out: &mut String, shape: &[i64], scalable: Option<&Vec<bool>>) {
+    for (i, &d) in shape.iter().enumerate() {
+        let sc = scalable.is_some_and(|s| s.get(i).copied().unwrap_or(false));
+        if sc {
+            out.push('[');
+        }
+        if d == DYNAMIC {
+            out.push('?');
+        } else {
+            let _ = write!(out, "{d}");
+        }
+        if sc {
+            out.push(']');
+        }
+        out.push('x');
+    }
+}
+
+/// Writes types separated by `, `.
+pub(crate) fn write_type_list(ctx: &Context, out: &mut String, types: &[Type]) {
+    for (i, &t) in types.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_type(ctx, out, t);
+    }
+}
+
+/// Writes function results: `t`, or `(t1, t2)`, `()`, or `((a) -> b)`.
+pub(crate) fn write_result_types(ctx: &Context, out: &mut String, results: &[Type]) {
+    if results.len() == 1 && !matches!(ctx.type_data(results[0]), TypeData::Function { .. }) {
+        write_type(ctx, out, results[0]);
+    } else {
+        out.push('(');
+        write_type_list(ctx, out, results);
+        out.push(')');
+    }
+}
+
+/// Options that change how attributes print.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct AttrOpts {
+    pub elide_larger_than: Option<usize>,
+}
+
+/// Writes an attribute.
+pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Option<AttrOpts>) {
+    match ctx.attr_data(attr) {
+        AttrData::Unit => out.push_str("unit"),
+        AttrData::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        AttrData::Integer { value, ty } => {
+            if matches!(
+                ctx.type_data(*ty),
+                TypeData::Integer {
+                    width: 1,
+                    signedness: Signedness::Signless
+                }
+            ) {
+                out.push_str(if *value != 0 { "true" } else { "false" });
+                return;
+            }
+            let _ = write!(out, "{value} : ");
+            write_type(ctx, out, *ty);
+        }
+        AttrData::Float { bits, ty } => {
+            let v = f64::from_bits(*bits);
+            let kind = match ctx.type_data(*ty) {
+                TypeData::Float(k) => *k,
+                _ => FloatKind::F64,
+            };
+            write_float(out, kind, v);
+            out.push_str(" : ");
+            write_type(ctx, out, *ty);
+        }
+        AttrData::String { value, ty } => {
+            write_escaped(out, value);
+            if let Some(t) = ty {
+                out.push_str(" : ");
+                write_type(ctx, out, *t);
+            }
+        }
+        AttrData::Array(items) => {
+            out.push('[');
+            for (i, &a) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_attr(ctx, out, a, opts);
+            }
+            out.push(']');
+        }
+        AttrData::Dictionary(entries) => {
+            out.push('{');
+            write_dict_entries(ctx, out, entries.iter().copied(), opts);
+            out.push('}');
+        }
+        AttrData::Type(t) => write_type(ctx, out, *t),
+        AttrData::SymbolRef { root, nested } => {
+            write_symbol(out, ctx.str(*root));
+            for n in nested {
+                out.push_str("::");
+                write_symbol(out, ctx.str(*n));
+            }
+        }
+        AttrData::DenseElements { ty, data } => write_dense(ctx, out, *ty, data, opts),
+        AttrData::DenseResource { key, ty } => {
+            out.push_str("dense_resource<");
+            if crate::parser::is_bare_ident(key) {
+                out.push_str(key);
+            } else {
+                write_escaped(out, key.as_bytes());
+            }
+            out.push_str("> : ");
+            write_type(ctx, out, *ty);
+        }
+        AttrData::DenseArray { elem, data } => {
+            out.push_str("array<");
+            write_type(ctx, out, *elem);
+            let is_bool = matches!(ctx.type_data(*elem), TypeData::Integer { width: 1, .. });
+            match data {
+                DenseArrayData::Int(v) if !v.is_empty() => {
+                    out.push_str(": ");
+                    for (i, x) in v.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        if is_bool {
+                            out.push_str(if *x != 0 { "true" } else { "false" });
+                        } else {
+                            let _ = write!(out, "{x}");
+                        }
+                    }
+                }
+                DenseArrayData::Float(v) if !v.is_empty() => {
+                    let kind = match ctx.type_data(*elem) {
+                        TypeData::Float(k) => *k,
+                        _ => FloatKind::F64,
+                    };
+                    out.push_str(": ");
+                    for (i, x) in v.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        write_float(out, kind, f64::from_bits(*x));
+                    }
+                }
+                _ => {}
+            }
+            out.push('>');
+        }
+        AttrData::AffineMap(m) => {
+            out.push_str("affine_map<");
+            write_affine_map(out, m);
+            out.push('>');
+        }
+        AttrData::StridedLayout { strides, offset } => {
+            out.push_str("strided<[");
+            for (i, &s) in strides.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_dyn(out, s);
+            }
+            out.push(']');
+            if *offset != 0 {
+                out.push_str(", offset: ");
+                write_dyn(out, *offset);
+            }
+            out.push('>');
+        }
+        AttrData::Location(_) => {
+            let loc = ctx.as_location(attr).expect("location attribute");
+            write_loc(ctx, out, loc);
+        }
+        AttrData::Dialect {
+            dialect,
+            body,
+            pretty,
+        } => {
+            out.push('#');
+            out.push_str(dialect);
+            if *pretty {
+                out.push('.');
+                out.push_str(body);
+            } else {
+                out.push('<');
+                out.push_str(body);
+                out.push('>');
+            }
+        }
+        AttrData::Opaque(text) => out.push_str(text),
+    }
+}
+
+fn write_dyn(out: &mut String, v: i64) {
+    if v == DYNAMIC {
+        out.push('?');
+    } else {
+        let _ = write!(out, "{v}");
+    }
+}
+
+/// Writes `a = 1, b` (unit values as bare names).
+pub(crate) fn write_dict_entries(
+    ctx: &Context,
+    out: &mut String,
+    entries: impl Iterator<Item = crate::NamedAttr>,
+    opts: Option<AttrOpts>,
+) {
+    for (i, e) in entries.enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_attr_name(out, ctx.str(e.name));
+        if !matches!(ctx.attr_data(e.value), AttrData::Unit) {
+            out.push_str(" = ");
+            write_attr(ctx, out, e.value, opts);
+        }
+    }
+}
+
+/// Writes a location as `loc(...)`.
+pub(crate) fn write_loc(ctx: &Context, out: &mut String, loc: Location) {
+    out.push_str("loc(");
+    write_loc_inner(ctx, out, loc);
+    out.push(')');
+}
+
+fn write_loc_inner(ctx: &Context, out: &mut String, loc: Location) {
+    match ctx.loc_data(loc) {
+        LocData::Unknown => out.push_str("unknown"),
+        LocData::FileLineCol {
+            file,
+            line,
+            col,
+            end,
+        } => {
+            write_escaped(out, ctx.str(*file).as_bytes());
+            let _ = write!(out, ":{line}:{col}");
+            if let Some((l, c)) = end {
+                let _ = write!(out, " to {l}:{c}");
+            }
+        }
+        LocData::Name { name, child } => {
+            write_escaped(out, ctx.str(*name).as_bytes());
+            if let Some(c) = child {
+                if !matches!(ctx.loc_data(*c), LocData::Unknown) {
+                    out.push('(');
+                    write_loc_inner(ctx, out, *c);
+                    out.push(')');
+                }
+            }
+        }
+        LocData::CallSite { callee, caller } => {
+            out.push_str("callsite(");
+            write_loc_inner(ctx, out, *callee);
+            out.push_str(" at ");
+            write_loc_inner(ctx, out, *caller);
+            out.push(')');
+        }
+        LocData::Fused { metadata, locs } => {
+            out.push_str("fused");
+            if let Some(m) = metadata {
+                out.push('<');
+                write_attr(ctx, out, *m, None);
+                out.push('>');
+            }
+            out.push('[');
+            for (i, l) in locs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_loc_inner(ctx, out, *l);
+            }
+            out.push(']');
+        }
+    }
+}
+
+// ----- affine maps -----
+
+fn write_affine_map(out: &mut String, m: &AffineMap) {
+    out.push('(');
+    for i in 0..m.num_dims {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "d{i}");
+    }
+    out.push(')');
+    if m.num_symbols > 0 {
+        out.push('[');
+        for i in 0..m.num_symbols {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "s{i}");
+        }
+        out.push(']');
+    }
+    out.push_str(" -> (");
+    for (i, e) in m.results.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_affine(out, e);
+    }
+    out.push(')');
+}
+
+fn is_additive(e: &AffineExpr) -> bool {
+    matches!(e, AffineExpr::Add(..))
+}
+
+fn is_binary(e: &AffineExpr) -> bool {
+    !matches!(
+        e,
+        AffineExpr::Dim(_) | AffineExpr::Symbol(_) | AffineExpr::Const(_)
+    )
+}
+
+fn write_affine(out: &mut String, e: &AffineExpr) {
+    match e {
+        AffineExpr::Dim(i) => {
+            let _ = write!(out, "d{i}");
+        }
+        AffineExpr::Symbol(i) => {
+            let _ = write!(out, "s{i}");
+        }
+        AffineExpr::Const(c) => {
+            let _ = write!(out, "{c}");
+        }
+        AffineExpr::Add(l, r) => {
+            write_affine(out, l);
+            match &**r {
+                AffineExpr::Mul(x, c) if **c == AffineExpr::Const(-1) => {
+                    out.push_str(" - ");
+                    write_affine_operand(out, x, true);
+                }
+                AffineExpr::Const(c) if *c < 0 && *c != i64::MIN => {
+                    let _ = write!(out, " - {}", -c);
+                }
+                r => {
+                    out.push_str(" + ");
+                    write_affine_operand(out, r, true);
+                }
+            }
+        }
+        AffineExpr::Mul(l, r)
+        | AffineExpr::Mod(l, r)
+        | AffineExpr::FloorDiv(l, r)
+        | AffineExpr::CeilDiv(l, r) => {
+            let op = match e {
+                AffineExpr::Mul(..) => " * ",
+                AffineExpr::Mod(..) => " mod ",
+                AffineExpr::FloorDiv(..) => " floordiv ",
+                _ => " ceildiv ",
+            };
+            if is_additive(l) {
+                out.push('(');
+                write_affine(out, l);
+                out.push(')');
+            } else {
+                write_affine(out, l);
+            }
+            out.push_str(op);
+            write_affine_operand(out, r, false);
+        }
+    }
+}
+
+/// Writes the right operand of a binary expression, in parentheses when precedence needs it.
+fn write_affine_operand(out: &mut String, e: &AffineExpr, additive_ctx: bool) {
+    let paren = if additive_ctx {
+        is_additive(e)
+    } else {
+        is_binary(e)
+    };
+    if paren {
+        out.push('(');
+        write_affine(out, e);
+        out.push(')');
+    } else {
+        write_affine(out, e);
+    }
+}
+
+// ----- dense elements -----
+
+fn write_dense(
+    ctx: &Context,
+    out: &mut String,
+    ty: Type,
+    data: &DenseData,
+    opts: Option<AttrOpts>,
+) {
+    let (shape, elem) = match ctx.type_data(ty) {
+        TypeData::RankedTensor { shape, elem, .. } | TypeData::Vector { shape, elem, .. } => {
+            (shape.clone(), *elem)
+        }
+        _ => (Vec::new(), ty),
+    };
+    let n: usize = shape.iter().map(|&d| d.max(0) as usize).product();
+    if let Some(limit) = opts.and_then(|o| o.elide_larger_than) {
+        let count = match data {
+            DenseData::Splat(_) => 1,
+            DenseData::Strings { splat: true, .. } => 1,
+            _ => n,
+        };
+        if count > limit {
+            out.push_str("dense_resource<__elided__> : ");
+            write_type(ctx, out, ty);
+            return;
+        }
+    }
+    out.push_str("dense<");
+    match data {
+        DenseData::Splat(bytes) => write_elem(ctx, out, elem, bytes),
+        DenseData::Elements(bytes) => {
+            let esize = crate::parser::elem_storage_bytes(ctx, elem)
+                .unwrap_or(1)
+                .max(1);
+            if n > HEX_THRESHOLD && !bytes.is_empty() {
+                out.push_str("\"0x");
+                for b in bytes {
+                    let _ = write!(out, "{b:02X}");
+                }
+                out.push('"');
+            } else if n > 0 && bytes.len() == n * esize {
+                write_nested(out, &shape, 0, &mut 0, &mut |out, i| {
+                    write_elem(ctx, out, elem, &bytes[i * esize..(i + 1) * esize])
+                });
+            } else if !bytes.is_empty() {
+                out.push_str("\"0x");
+                for b in bytes {
+                    let _ = write!(out, "{b:02X}");
+                }
+                out.push('"');
+            }
+        }
+        DenseData::Strings { splat, values } => {
+            if *splat || shape.is_empty() {
+                if let Some(v) = values.first() {
+                    write_escaped(out, v);
+                }
+            } else if n > 0 && values.len() == n {
+                write_nested(out, &shape, 0, &mut 0, &mut |out, i| {
+                    write_escaped(out, &values[i])
+                });
+            }
+        }
+    }
+    out.push_str("> : ");
+    write_type(ctx, out, ty);
+}
+
+fn write_nested(
+    out: &mut String,
+    shape: &[i64],
+    depth: usize,
+    idx: &mut usize,
+    f: &mut dyn FnMut(&mut String, usize),
+) {
+    if depth == shape.len() {
+        f(out, *idx);
+        *idx += 1;
+        return;
+    }
+    out.push('[');
+    for i in 0..shape[depth].max(0) {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_nested(out, shape, depth + 1, idx, f);
+    }
+    out.push(']');
+}
+
+fn read_le(bytes: &[u8]) -> u128 {
+    let mut v = 0u128;
+    for (i, &b) in bytes.iter().enumerate().take(16) {
+        v |= (b as u128) << (8 * i);
+    }
+    v
+}
+
+fn write_elem(ctx: &Context, out: &mut String, elem: Type, bytes: &[u8]) {
+    match ctx.type_data(elem) {
+        TypeData::Integer { width, signedness } => {
+            if *width == 1 {
+                out.push_str(if bytes.first().copied().unwrap_or(0) != 0 {
+                    "true"
+                } else {
+                    "false"
+                });
+                return;
+            }
+            let raw = read_le(bytes) as i128;
+            let v = crate::util::normalize_int(raw, (*width).min(128), *signedness);
+            let _ = write!(out, "{v}");
+        }
+        TypeData::Index => {
+            let v = read_le(bytes) as u64 as i64;
+            let _ = write!(out, "{v}");
+        }
+        TypeData::Float(k) => {
+            let nb = float_storage_bytes(*k);
+            let bits = read_le(&bytes[..nb.min(bytes.len())]);
+            let v = bits_to_float(*k, bits);
+            if v.is_nan() {
+                // Keep the exact NaN payload.
+                let digits = (k.width() as usize).div_ceil(4);
+                let _ = write!(out, "0x{bits:0digits$X}");
+            } else {
+                write_float(out, *k, v);
+            }
+        }
+        TypeData::Complex(inner) => {
+            let half = bytes.len() / 2;
+            out.push('(');
+            write_elem(ctx, out, *inner, &bytes[..half]);
+            out.push(',');
+            write_elem(ctx, out, *inner, &bytes[half..]);
+            out.push(')');
+        }
+        _ => out.push('0'),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(kind: FloatKind, v: f64) -> String {
+        let mut s = String::new();
+        write_float(&mut s, kind, v);
+        s
+    }
+
+    #[test]
+    fn floats_print_like_mlir() {
+        assert_eq!(f(FloatKind::F32, 1.0), "1.000000e+00");
+        assert_eq!(f(FloatKind::F64, 0.1), "1.000000e-01");
+        assert_eq!(f(FloatKind::F64, 0.123456789), "1.23456789e-01");
+        assert_eq!(f(FloatKind::F32, 0.1f32 as f64), "1.000000e-01");
+        assert_eq!(f(FloatKind::F32, f64::NAN), "0x7FC00000");
+        assert_eq!(f(FloatKind::F64, f64::INFINITY), "0x7FF0000000000000");
+        assert_eq!(f(FloatKind::F16, f64::NEG_INFINITY), "0xFC00");
+        assert_eq!(f(FloatKind::F64, 1e300), "1.000000e+300");
+    }
+
+    #[test]
+    fn escapes_strings() {
+        let mut s = String::new();
+        write_escaped(&mut s, b"a\"b\\\n");
+        assert_eq!(s, r#""a\22b\\\0A""#);
+    }
+}

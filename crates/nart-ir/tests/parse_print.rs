@@ -1,0 +1,633 @@
+//! Round-trip, snapshot and error tests of the MLIR text parser and printer.
+
+use nart_ir::parser::parse_source;
+use nart_ir::printer::{print_op, PrintOptions};
+use nart_ir::{Context, SourceMgr};
+
+fn ctx() -> Context {
+    let mut c = Context::new();
+    c.allow_unregistered = true;
+    c
+}
+
+fn print(src: &str, opts: &PrintOptions) -> String {
+    let mut c = ctx();
+    match parse_source(&mut c, "in.mlir", src) {
+        Ok(m) => print_op(&c, m, opts),
+        Err(errs) => {
+            let mut sm = SourceMgr::new();
+            sm.add("in.mlir", src);
+            let text: String = errs.iter().map(|e| sm.render(&c, e)).collect();
+            panic!("parse failed:\n{text}\ninput:\n{src}");
+        }
+    }
+}
+
+/// Parses, prints, parses the output and prints again: the two printouts must be equal.
+fn round_trip(src: &str, opts: &PrintOptions) -> String {
+    let once = print(src, opts);
+    let twice = print(&once, opts);
+    assert_eq!(once, twice, "not a fixpoint; first print:\n{once}");
+    once
+}
+
+const INPUTS: &[&str] = &[
+    // Generic op syntax.
+    r#"%r:2, %s = "d.op"() : () -> (i32, f32, i64)
+"d.use"(%r#1, %s, %r#0) : (f32, i64, i32) -> ()"#,
+    r#""d.op"() ({
+^bb0(%a: i32, %b: f32):
+  "d.br"(%a)[^bb1] : (i32) -> ()
+^bb1(%x: i32):
+  "d.ret"(%x) : (i32) -> ()
+}, {
+}) {attr = 2 : i32} : () -> ()"#,
+    r#""d.fwd"(%later) : (i32) -> ()
+%later = "d.def"() : () -> i32"#,
+    r#""d.outer"() ({
+  %v = "d.def"() : () -> i32
+  "d.inner"() ({
+    "d.use"(%v) : (i32) -> ()
+  }) : () -> ()
+}) : () -> ()"#,
+    r#""d.r"() ({
+  "d.succ"()[^bb1, ^bb2] : () -> ()
+^bb1:
+  "d.x"() : () -> ()
+^bb2:
+  "d.y"()[^bb1] : () -> ()
+}) : () -> ()"#,
+    r#""d.p"() <{prop = 1 : i64}> {attr = "x"} : () -> ()"#,
+    r#"%0 = "d.loc"() : () -> i32 loc("f.mlir":3:4)
+"d.loc2"() : () -> () loc(unknown)
+"d.loc3"() : () -> () loc("f":1:2 to 3:4)
+"d.loc4"() : () -> () loc("name")
+"d.loc5"() : () -> () loc("name"("f":1:1))
+"d.loc6"() : () -> () loc(callsite("a" at "b":1:2))
+"d.loc7"() : () -> () loc(fused["a", "b":1:2])
+"d.loc8"() : () -> () loc(fused<"meta">["a"])
+"d.loc9"() : () -> () loc(#l)
+#l = loc("aliased":7:8)"#,
+    // Types.
+    r#""d.t"() {a = i1, b = si8, c = ui4, d = index, e = f16, f = bf16, g = f32, h = f64, i = f8E4M3FN, j = f8E5M2, k = none, l = tf32, m = f80, n = f128, o = f4E2M1FN, p = f8E8M0FNU} : () -> ()"#,
+    r#""d.t"() {a = (i32, f32) -> i64, b = () -> (), c = (i32) -> (i32, f32), d = ((i32) -> i32) -> ((i32) -> i32)} : () -> ()"#,
+    r#""d.t"() {a = tensor<2x?x3xf32>, b = tensor<*xf32>, c = tensor<4xf32, #enc.x>, d = tensor<f32>, e = tensor<0x3xi8>} : () -> ()"#,
+    r#""d.t"() {a = memref<2x4xf32, strided<[4, 1], offset: ?>, 1>, b = memref<*xf32>, c = memref<?xi8, affine_map<(d0) -> (d0 + 1)>>, d = memref<*xf32, 2>, e = memref<4xf32, "gpu">} : () -> ()"#,
+    r#""d.t"() {a = vector<4x[8]xf32>, b = vector<f32>, c = tuple<>, d = tuple<i32, tuple<f32>>, e = complex<f32>} : () -> ()"#,
+    r#"!alias = tensor<4xi32>
+"d.t"() {a = !alias, b = !quant.uniform<i8:f32, 0.0125:-3>, c = !llvm.ptr, d = !d<"opaque">, e = !x.y<a<b>, "s>">} : () -> !alias"#,
+    // Attributes.
+    r#""d.a"() {a = 1, b = -5 : i8, c = 0x1F : i32, d = true, e = false, f = 7 : index, g = 255 : ui8, h = -1 : si16, i = 1 : i1} : () -> ()"#,
+    r#""d.a"() {a = 1.5, b = 2.0 : f32, c = 1.0e-10 : f64, d = 0x7FC00000 : f32, e = 0x7FF0000000000000 : f64, f = -0.0 : f16, g = 0.1 : bf16, h = 3.0e38 : f32, i = 0.123456789 : f64, j = 448.0 : f8E4M3FN} : () -> ()"#,
+    r#""d.a"() {a = "s\n\t\"\\\41", b = unit, c = [1, "x", [i32]], d = {y = 1, x = 2}, e = "typed" : i32, "quoted name" = 3} : () -> ()"#,
+    r#""d.a"() {a = @sym, b = @a::@b::@c, c = @"quoted sym", d = f32} : () -> ()"#,
+    r#""d.a"() {a = dense<1.0> : tensor<2x2xf32>, b = dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>, c = dense<"0x0100000002000000"> : tensor<2xi32>, d = dense<[true, false]> : tensor<2xi1>, e = dense<[(1.0, 2.0)]> : tensor<1xcomplex<f32>>, f = dense<["a", "b"]> : tensor<2x!d.str>, g = dense<> : tensor<0xi32>, h = dense<5> : tensor<i64>, i = dense<[1.5, -2.0]> : vector<2xf16>, j = dense<0x7FC00000> : tensor<2xf32>} : () -> ()"#,
+    r#""d.a"() {a = dense_resource<blob1> : tensor<3xi64>, b = array<i64: 1, 2>, c = array<f32: 1.0, 2.5>, d = array<i32>, e = array<i1: true, false>} : () -> ()
+{-#
+  dialect_resources: {
+    builtin: {
+      blob1: "0x08000000010000000000000002000000000000000300000000000000"
+    }
+  },
+  external_resources: {
+    tool: {
+      flag: true,
+      name: "text"
+    }
+  }
+#-}"#,
+    r#"#map = affine_map<(d0, d1)[s0] -> (d0 + s0 * 2, d0 mod 4, d0 floordiv 2, d1 ceildiv 3, d0 - d1, -d0, (d0 + d1) * 3, d0 * (s0 + 1))>
+"d.a"() {a = #map, b = affine_map<() -> (0)>, c = affine_map<(i, j) -> (j, i)>, d = affine_set<(d0) : (d0 - 1 >= 0)>, e = strided<[?, 1]>, f = #d.pretty<x>, g = #d<"opaque">} : () -> ()"#,
+    // Modules.
+    r#"module @m attributes {d.x = 1 : i32} {
+  "d.op"() : () -> ()
+}"#,
+    r#""builtin.module"() ({
+  module {
+    "d.inner"() : () -> ()
+  }
+}) {sym_name = "outer"} : () -> ()"#,
+    "module {\n}",
+    "",
+    // Nested isolated regions restart numbering; multi-result groups.
+    r#"module {
+  %0:3 = "d.three"() : () -> (i32, i32, i32)
+  "d.region"() ({
+  ^bb0(%a: i32):
+    %1 = "d.x"(%a, %0#2) : (i32, i32) -> i32
+    "d.region"() ({
+    ^bb0(%b: i32):
+      "d.y"(%b, %1) : (i32, i32) -> ()
+    }) : () -> ()
+  }) : () -> ()
+  module {
+    %2 = "d.z"() : () -> i1
+  }
+}"#,
+];
+
+#[test]
+fn round_trips_generic_inputs() {
+    let opts = PrintOptions::default();
+    for src in INPUTS {
+        round_trip(src, &opts);
+    }
+}
+
+#[test]
+fn round_trips_generic_form_and_debug_info() {
+    let opts = PrintOptions {
+        generic: true,
+        debug_info: true,
+        ..Default::default()
+    };
+    for src in INPUTS {
+        round_trip(src, &opts);
+    }
+}
+
+#[test]
+fn elides_large_elements() {
+    let opts = PrintOptions {
+        elide_elements_larger_than: Some(2),
+        ..Default::default()
+    };
+    let out = print(
+        r#""d.a"() {a = dense<[1, 2, 3]> : tensor<3xi32>, b = dense<1> : tensor<8xi32>} : () -> ()"#,
+        &opts,
+    );
+    assert!(
+        out.contains("a = dense_resource<__elided__> : tensor<3xi32>"),
+        "{out}"
+    );
+    assert!(out.contains("b = dense<1> : tensor<8xi32>"), "{out}");
+}
+
+#[test]
+fn large_dense_prints_hex() {
+    let items: Vec<String> = (0..101).map(|i| i.to_string()).collect();
+    let src = format!(
+        "\"d.a\"() {{a = dense<[{}]> : tensor<101xi8>}} : () -> ()",
+        items.join(", ")
+    );
+    let out = round_trip(&src, &PrintOptions::default());
+    assert!(out.contains("dense<\"0x000102"), "{out}");
+}
+
+#[test]
+fn snapshots() {
+    let opts = PrintOptions::default();
+    insta::assert_snapshot!("cfg_generic", round_trip(INPUTS[1], &opts));
+    insta::assert_snapshot!("attributes", round_trip(INPUTS[17], &opts));
+    insta::assert_snapshot!("numbering", round_trip(INPUTS.last().unwrap(), &opts));
+    insta::assert_snapshot!("resources", round_trip(INPUTS[18], &opts));
+}
+
+/// Bad inputs and the exact rendered first diagnostic.
+const ERRORS: &[(&str, &str)] = &[
+    ("\"d.use\"(%x) : (i32) -> ()", "in.mlir:1:9: error: use of undeclared SSA value name"),
+    (
+        "%x = \"d.a\"() : () -> i32\n%x = \"d.b\"() : () -> i32",
+        "in.mlir:2:1: error: redefinition of SSA value '%x'",
+    ),
+    (
+        "%x = \"d.a\"() : () -> f32\n\"d.u\"(%x) : (i32) -> ()",
+        "in.mlir:2:7: error: use of value '%x' expects different type than prior uses: 'i32' vs 'f32'",
+    ),
+    ("\"d.a\"() : () -> ()\n  foo.bar", "in.mlir:2:3: error: custom op 'foo.bar' is unknown"),
+    ("\"d.a\"(", "in.mlir:1:7: error: expected SSA operand"),
+    ("\"d.a\"() : () -> tensor<2x>", "in.mlir:1:26: error: expected non-function type"),
+    ("\"d.a\"() {a = dense<[1, 2]> : tensor<3xi32>} : () -> ()", "in.mlir:1:20: error: inferred shape of elements literal ([2]) does not match type ([3])"),
+    ("\"d.a\"()[^bb9] : () -> ()", "in.mlir:1:9: error: reference to an undefined block '^bb9'"),
+    ("\"d.a\"() {a = #nope} : () -> ()", "in.mlir:1:14: error: undefined symbol alias id 'nope'"),
+    ("\"d.a\"() : () -> () loc(#missing)", "in.mlir:1:24: error: operation location alias was never defined"),
+    ("\"d.a\"() {a = \"unterminated} : () -> ()", "in.mlir:1:14: error: expected '\"' in string literal"),
+    ("%0:2 = \"d.a\"() : () -> i32", "in.mlir:1:1: error: operation defines 1 results but was provided 2 to bind"),
+    ("\"d.a\"(%0) : () -> ()", "in.mlir:1:13: error: expected 1 operand type but had 0"),
+    ("\"d.a\"() {a = 300 : i8} : () -> ()", "in.mlir:1:14: error: integer constant out of range for attribute"),
+    ("\"d.a\"() ({\n^bb0:\n^bb0:\n}) : () -> ()", "in.mlir:3:1: error: redefinition of block '^bb0'"),
+];
+
+#[test]
+fn reports_errors_with_locations() {
+    for (src, want) in ERRORS {
+        let mut c = ctx();
+        let errs = parse_source(&mut c, "in.mlir", src).expect_err(src);
+        let mut sm = SourceMgr::new();
+        sm.add("in.mlir", src);
+        let text = sm.render(&c, &errs[0]);
+        let first = text.lines().next().unwrap_or("");
+        assert_eq!(first, *want, "input: {src}\nfull:\n{text}");
+    }
+}
+
+#[test]
+fn unregistered_ops_need_permission() {
+    let mut c = Context::new();
+    let errs = parse_source(&mut c, "in.mlir", "\"d.a\"() : () -> ()").unwrap_err();
+    assert!(errs[0]
+        .message
+        .starts_with("operation being parsed with an unregistered dialect"));
+    let errs = parse_source(&mut c, "in.mlir", "\"builtin.nope\"() : () -> ()").unwrap_err();
+    assert!(errs[0]
+        .message
+        .starts_with("unregistered operation 'builtin.nope'"));
+}
+
+#[test]
+fn single_module_is_returned_and_others_are_wrapped() {
+    let mut c = ctx();
+    let m = parse_source(&mut c, "in.mlir", "module @x {\n}").unwrap();
+    assert_eq!(nart_ir::symbol::symbol_name(&c, m), Some("x"));
+    let m = parse_source(&mut c, "w.mlir", "module {\n}\nmodule {\n}").unwrap();
+    assert_eq!(c.loc_file_line_col(c.op_loc(m)), Some(("w.mlir", 1, 1)));
+}
+
+/// With `NART_DUMP_DIR` set, writes every input in both forms there (to check them against
+/// upstream `mlir-opt` by hand).
+#[test]
+fn dump_for_upstream_check() {
+    let Ok(dir) = std::env::var("NART_DUMP_DIR") else {
+        return;
+    };
+    for (i, src) in INPUTS.iter().enumerate() {
+        for generic in [false, true] {
+            let opts = PrintOptions {
+                generic,
+                debug_info: generic,
+                ..Default::default()
+            };
+            let out = print(src, &opts);
+            let path = format!("{dir}/in{i}_{}.mlir", if generic { "g" } else { "c" });
+            std::fs::write(path, out).expect("write dump");
+        }
+    }
+}
+
+/// With `NART_PARSE_FILE` set, parses that file (for example upstream `mlir-opt` output) and
+/// prints it to `$NART_PARSE_FILE.out`.
+#[test]
+fn parse_file_from_env() {
+    let Ok(path) = std::env::var("NART_PARSE_FILE") else {
+        return;
+    };
+    let src = std::fs::read_to_string(&path).expect("read input");
+    let out = print(&src, &PrintOptions::default());
+    std::fs::write(format!("{path}.out"), out).expect("write output");
+}
+
+// ----- registered ops with custom syntax -----
+
+mod custom {
+    use nart_ir::asm::{Delimiter, OpAsmParser, OpAsmPrinter};
+    use nart_ir::registry::{
+        constraints as c, Arity, AttrDef, DialectDef, OpDef, RegionDef, Trait, ValueDef,
+    };
+    use nart_ir::{Diagnostic, NamedAttr, Op, OperationState};
+
+    const fn v(name: &'static str, arity: Arity) -> ValueDef {
+        ValueDef {
+            name,
+            constraint: c::ANY,
+            arity,
+        }
+    }
+
+    pub static ADD: OpDef = OpDef {
+        name: "t.add",
+        operands: &[v("lhs", Arity::Single), v("rhs", Arity::Single)],
+        results: &[v("result", Arity::Single)],
+        traits: &[Trait::Pure, Trait::SameOperandsAndResultType],
+        assembly_format: Some("$lhs `,` $rhs attr-dict `:` type($result)"),
+        ..OpDef::DEFAULT
+    };
+    pub static CONST: OpDef = OpDef {
+        name: "t.const",
+        results: &[v("result", Arity::Single)],
+        attrs: &[AttrDef {
+            name: "value",
+            constraint: c::TYPED_ATTR,
+            optional: false,
+            doc: "",
+        }],
+        assembly_format: Some("attr-dict $value"),
+        ..OpDef::DEFAULT
+    };
+    pub static CAST: OpDef = OpDef {
+        name: "t.cast",
+        operands: &[v("in", Arity::Variadic)],
+        results: &[v("out", Arity::Variadic)],
+        assembly_format: Some("($in^ `:` type($in))? `to` type($out) attr-dict"),
+        ..OpDef::DEFAULT
+    };
+    pub static CALL: OpDef = OpDef {
+        name: "t.call",
+        operands: &[v("args", Arity::Variadic)],
+        results: &[v("res", Arity::Variadic)],
+        attrs: &[AttrDef {
+            name: "callee",
+            constraint: c::FLAT_SYMBOL_REF_ATTR,
+            optional: false,
+            doc: "",
+        }],
+        assembly_format: Some(
+            "$callee `(` $args `)` attr-dict `:` functional-type($args, results)",
+        ),
+        ..OpDef::DEFAULT
+    };
+    pub static BR: OpDef = OpDef {
+        name: "t.br",
+        operands: &[v("dest_operands", Arity::Variadic)],
+        num_successors: Some(1),
+        traits: &[Trait::Terminator],
+        assembly_format: Some(
+            "$dest (`(` $dest_operands^ `:` type($dest_operands) `)`)? attr-dict",
+        ),
+        ..OpDef::DEFAULT
+    };
+    pub static CMP: OpDef = OpDef {
+        name: "t.cmp",
+        operands: &[v("lhs", Arity::Single), v("rhs", Arity::Single)],
+        results: &[v("result", Arity::Single)],
+        attrs: &[AttrDef {
+            name: "predicate",
+            constraint: c::INTEGER_ATTR,
+            optional: false,
+            doc: "",
+        }],
+        parse: Some(parse_cmp),
+        print: Some(print_cmp),
+        ..OpDef::DEFAULT
+    };
+    pub static FUNC: OpDef = OpDef {
+        name: "func.func",
+        attrs: &[
+            AttrDef {
+                name: "sym_name",
+                constraint: c::SYMBOL_NAME_ATTR,
+                optional: false,
+                doc: "",
+            },
+            AttrDef {
+                name: "function_type",
+                constraint: c::FUNCTION_TYPE_ATTR,
+                optional: false,
+                doc: "",
+            },
+        ],
+        regions: &[RegionDef {
+            name: "body",
+            single_block: false,
+            may_be_empty: true,
+        }],
+        traits: &[Trait::IsolatedFromAbove, Trait::Symbol],
+        parse: Some(parse_func),
+        print: Some(print_func),
+        ..OpDef::DEFAULT
+    };
+    pub static RETURN: OpDef = OpDef {
+        name: "func.return",
+        operands: &[v("operands", Arity::Variadic)],
+        traits: &[Trait::Terminator, Trait::ReturnLike],
+        assembly_format: Some("attr-dict ($operands^ `:` type($operands))?"),
+        ..OpDef::DEFAULT
+    };
+    static T_OPS: [&OpDef; 6] = [&ADD, &CONST, &CAST, &CALL, &BR, &CMP];
+    static F_OPS: [&OpDef; 2] = [&FUNC, &RETURN];
+
+    const PREDS: [&str; 3] = ["eq", "ne", "slt"];
+
+    fn parse_cmp(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> Result<(), Diagnostic> {
+        let pred = p.parse_keyword_of(&PREDS)?;
+        p.parse_comma()?;
+        let lhs = p.parse_operand()?;
+        p.parse_comma()?;
+        let rhs = p.parse_operand()?;
+        p.parse_optional_attr_dict(st)?;
+        let ty = p.parse_colon_type()?;
+        let i64t = p.ctx().i64_type();
+        let value = p.ctx().int_attr(i64t, pred as i128);
+        let name = p.ctx().ident("predicate");
+        st.props.push(NamedAttr { name, value });
+        p.resolve_operands_same(&[lhs, rhs], ty, &mut st.operands);
+        let i1 = p.ctx().i1_type();
+        st.result_types.push(i1);
+        Ok(())
+    }
+
+    fn print_cmp(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
+        let ctx = p.ctx();
+        let pred = ctx
+            .attr(op, "predicate")
+            .and_then(|a| ctx.attr_int(a))
+            .unwrap_or(0);
+        p.write_str(" ");
+        p.print_keyword(PREDS[pred as usize]);
+        p.write_str(", ");
+        p.print_operands(ctx.operands(op));
+        p.print_optional_attr_dict(op, &["predicate"]);
+        p.write_str(" : ");
+        p.print_type(ctx.value_type(ctx.operand(op, 0)));
+        Ok(())
+    }
+
+    fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> Result<(), Diagnostic> {
+        let name = p.parse_symbol_name_attr()?;
+        let args = p.parse_argument_list(Delimiter::Paren, true, false)?;
+        let results = p.parse_optional_arrow_type_list()?;
+        p.parse_optional_attr_dict_with_keyword(st)?;
+        let inputs = args.iter().map(|a| a.ty).collect();
+        let fty = p.ctx().function_type(inputs, results);
+        let fty = p.ctx().type_attr(fty);
+        let (n1, n2) = (p.ctx().ident("sym_name"), p.ctx().ident("function_type"));
+        st.props.push(NamedAttr {
+            name: n1,
+            value: name,
+        });
+        st.props.push(NamedAttr {
+            name: n2,
+            value: fty,
+        });
+        let r = match p.parse_optional_region(&args)? {
+            Some(r) => r,
+            None => p.ctx().create_region(),
+        };
+        st.regions.push(r);
+        Ok(())
+    }
+
+    fn print_func(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
+        let ctx = p.ctx();
+        p.write_str(" ");
+        p.print_symbol_name(nart_ir::symbol::symbol_name(ctx, op).unwrap_or(""));
+        let fty = ctx.attr(op, "function_type").and_then(|a| ctx.attr_type(a));
+        let (inputs, results) = match fty.map(|t| ctx.type_data(t)) {
+            Some(nart_ir::TypeData::Function { inputs, results }) => {
+                (inputs.clone(), results.clone())
+            }
+            _ => (Vec::new(), Vec::new()),
+        };
+        let body = ctx.region(op, 0);
+        p.write_str("(");
+        match ctx.region_blocks(body).first() {
+            Some(&entry) => {
+                for (i, &a) in ctx.block_args(entry).iter().enumerate() {
+                    if i > 0 {
+                        p.write_str(", ");
+                    }
+                    p.print_block_arg_decl(a);
+                }
+            }
+            None => p.print_types(&inputs),
+        }
+        p.write_str(")");
+        p.print_arrow_type_list(&results);
+        p.print_optional_attr_dict_with_keyword(op, &["sym_name", "function_type"]);
+        if !ctx.region_blocks(body).is_empty() {
+            p.write_str(" ");
+            p.print_region(body, false, false);
+        }
+        Ok(())
+    }
+
+    pub fn register(ctx: &mut nart_ir::Context) {
+        ctx.register_dialect(DialectDef {
+            name: "t",
+            summary: "",
+            description: "",
+            ops: &T_OPS,
+            materialize_constant: None,
+        });
+        ctx.register_dialect(DialectDef {
+            name: "func",
+            summary: "",
+            description: "",
+            ops: &F_OPS,
+            materialize_constant: None,
+        });
+    }
+}
+
+const CUSTOM: &str = r#"module {
+  func.func @f(%arg0: i32, %arg1: i32) -> i1 attributes {d.x} {
+    %0 = t.const 1 : i32
+    %1 = t.add %arg0, %0 : i32
+    %2 = t.add %1, %arg1 {d.tag = 3 : i64} : i32
+    %3 = t.cmp slt, %2, %arg1 : i32
+    %4:2 = t.cast %1, %2 : i32, i32 to f32, f32
+    %5 = t.cast to i8
+    %6 = t.call @g(%4#0, %5) : (f32, i8) -> i64
+    t.br ^bb1(%3 : i1)
+  ^bb1(%7: i1):
+    t.br ^bb2
+  ^bb2:
+    return %7 : i1
+  }
+  func.func @g(%arg0: f32, %arg1: i8) -> i64 {
+    %0 = t.const 7 : i64
+    return %0 : i64
+  }
+  func.func @h() {
+    return
+  }
+}
+"#;
+
+fn custom_ctx() -> Context {
+    let mut c = Context::new();
+    custom::register(&mut c);
+    c
+}
+
+#[test]
+fn custom_forms_round_trip_exactly() {
+    let mut c = custom_ctx();
+    let m = parse_source(&mut c, "in.mlir", CUSTOM).unwrap_or_else(|e| panic!("{e:?}"));
+    if let Err(errs) = nart_ir::verify::verify(&c, m) {
+        panic!("verify: {errs:?}");
+    }
+    let out = print_op(&c, m, &PrintOptions::default());
+    assert_eq!(out, CUSTOM);
+    // The generic form parses back to the same custom printout.
+    let generic = print_op(
+        &c,
+        m,
+        &PrintOptions {
+            generic: true,
+            ..Default::default()
+        },
+    );
+    insta::assert_snapshot!("custom_generic", generic);
+    let mut c2 = custom_ctx();
+    let m2 = parse_source(&mut c2, "in.mlir", &generic).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(print_op(&c2, m2, &PrintOptions::default()), CUSTOM);
+}
+
+#[test]
+fn inherent_attrs_in_generic_dict_become_properties() {
+    let mut c = custom_ctx();
+    let src = "%0 = \"t.const\"() {value = 1 : i32, other = 2 : i32} : () -> i32";
+    let m = parse_source(&mut c, "in.mlir", src).unwrap();
+    let op = c.block_ops(nart_ir::builtin::module_body(&c, m))[0];
+    assert_eq!(c.props(op).len(), 1);
+    assert_eq!(c.attrs(op).len(), 1);
+    let out = print_op(
+        &c,
+        m,
+        &PrintOptions {
+            generic: true,
+            ..Default::default()
+        },
+    );
+    assert!(
+        out.contains("\"t.const\"() <{value = 1 : i32}> {other = 2 : i32} : () -> i32"),
+        "{out}"
+    );
+}
+
+#[test]
+fn custom_op_errors() {
+    let mut c = custom_ctx();
+    let cases = [
+        ("%0 = t.nope 1", "custom op 't.nope' is unknown"),
+        (
+            "%0 = t.cmp sgt, %a, %b : i32",
+            "expected one of [eq, ne, slt], got 'sgt'",
+        ),
+        (
+            "%0 = t.const 1 : i32\n%1 = t.add %0, %0 : f32",
+            "use of value '%0' expects different type than prior uses: 'f32' vs 'i32'",
+        ),
+    ];
+    for (src, want) in cases {
+        let errs = parse_source(&mut c, "in.mlir", src).unwrap_err();
+        assert_eq!(errs[0].message, want, "{src}");
+    }
+}
+
+/// With `NART_BENCH_FILE` set, times parse + verify + print of that file (run with
+/// `--release`); prints the medians of 5 runs.
+#[test]
+fn bench_file_from_env() {
+    let Ok(path) = std::env::var("NART_BENCH_FILE") else {
+        return;
+    };
+    let src = std::fs::read_to_string(&path).expect("read input");
+    let mut times = Vec::new();
+    let mut out_len = 0;
+    for _ in 0..5 {
+        let t = std::time::Instant::now();
+        let mut c = ctx();
+        let m = parse_source(&mut c, &path, &src).unwrap_or_else(|e| panic!("{:?}", e[0]));
+        let t1 = t.elapsed();
+        nart_ir::verify::verify(&c, m).unwrap_or_else(|e| panic!("{:?}", e[0]));
+        let t2 = t.elapsed();
+        let out = print_op(&c, m, &PrintOptions::default());
+        let t3 = t.elapsed();
+        out_len = out.len();
+        times.push((t1, t2 - t1, t3 - t2, t3));
+    }
+    times.sort_by_key(|t| t.3);
+    let (p, v, w, all) = times[2];
+    eprintln!("bench {path}: parse {p:?}, verify {v:?}, print {w:?}, total {all:?} (median of 5), {out_len} bytes out");
+}
