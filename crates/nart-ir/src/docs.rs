@@ -84,7 +84,11 @@ fn render_op(out: &mut String, op: &OpDef) {
             let _ = writeln!(out, "operation ::= `{}` {fmt}", op.name);
         }
         (None, true) => {
-            let _ = writeln!(out, "operation ::= `{}` (custom syntax, see the description)", op.name);
+            let _ = writeln!(
+                out,
+                "operation ::= `{}` (custom syntax, see the description)",
+                op.name
+            );
         }
         (None, false) => {
             let _ = writeln!(out, "operation ::= generic form only");
@@ -242,7 +246,10 @@ mod tests {
     #[test]
     fn builtin_docs_are_up_to_date() {
         let ctx = crate::Context::new();
-        let def = ctx.registry.dialect("builtin").expect("builtin is registered");
+        let def = ctx
+            .registry
+            .dialect("builtin")
+            .expect("builtin is registered");
         let text = render_dialect_docs(def);
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/dialects/builtin.md");
         if let Err(e) = check_generated_file(&path, &text, "nart-ir") {
@@ -253,7 +260,10 @@ mod tests {
     #[test]
     fn renders_sections() {
         let ctx = crate::Context::new();
-        let def = ctx.registry.dialect("builtin").expect("builtin is registered");
+        let def = ctx
+            .registry
+            .dialect("builtin")
+            .expect("builtin is registered");
         let text = render_dialect_docs(def);
         assert!(text.starts_with(GENERATED_HEADER));
         assert!(text.contains("### `builtin.module`"));

@@ -1,0 +1,189 @@
+//! The `arith` dialect: integer and floating-point arithmetic, comparisons, `select` and casts
+//! on scalars and, elementwise, on tensors and vectors of them.
+//!
+//! Ops, attribute names and semantics follow upstream MLIR's `arith` dialect, so that upstream
+//! `mlir-opt` reads the generic form nart prints and the other way round.
+//! Folders are in [`fold`], canonicalization patterns in [`canonicalize`], and constants for
+//! folding are built by [`materialize_constant`].
+
+#![deny(missing_docs)]
+
+pub mod canonicalize;
+pub mod consts;
+pub mod fold;
+pub mod ops;
+pub mod syntax;
+
+use nart_ir::registry::{DialectDef, OpDef};
+use nart_ir::{Attr, AttrData, Context, Location, NamedAttr, Op, OperationState, Type, Value};
+
+pub use ops::*;
+
+static OPS: [&OpDef; 49] = [
+    &CONSTANT,
+    &ADDI,
+    &SUBI,
+    &MULI,
+    &DIVSI,
+    &DIVUI,
+    &CEILDIVSI,
+    &CEILDIVUI,
+    &FLOORDIVSI,
+    &REMSI,
+    &REMUI,
+    &ANDI,
+    &ORI,
+    &XORI,
+    &SHLI,
+    &SHRSI,
+    &SHRUI,
+    &MAXSI,
+    &MAXUI,
+    &MINSI,
+    &MINUI,
+    &ADDUI_EXTENDED,
+    &MULSI_EXTENDED,
+    &MULUI_EXTENDED,
+    &ADDF,
+    &SUBF,
+    &MULF,
+    &DIVF,
+    &REMF,
+    &NEGF,
+    &MAXIMUMF,
+    &MINIMUMF,
+    &MAXNUMF,
+    &MINNUMF,
+    &CMPI,
+    &CMPF,
+    &SELECT,
+    &EXTSI,
+    &EXTUI,
+    &TRUNCI,
+    &EXTF,
+    &TRUNCF,
+    &SITOFP,
+    &UITOFP,
+    &FPTOSI,
+    &FPTOUI,
+    &BITCAST,
+    &INDEX_CAST,
+    &INDEX_CASTUI,
+];
+
+/// The declaration of the dialect.
+pub fn dialect() -> DialectDef {
+    DialectDef {
+        name: "arith",
+        summary: "Basic integer and floating-point arithmetic.",
+        description: "The `arith` dialect holds the arithmetic of signless integers (`iN` and \
+`index`) and floats: binary operations, comparisons, `select`, constants and casts.\n\
+Every op also applies elementwise to tensors and vectors of its scalar types.\n\
+Integer ops read their operands as signed or unsigned as their name says; the integer types \
+themselves carry no sign.\n\n\
+```mlir\n%c1 = arith.constant 1 : i32\n%0 = arith.addi %arg0, %c1 : i32\n\
+%1 = arith.cmpi slt, %0, %arg1 : i32\n%2 = arith.select %1, %0, %arg1 : i32\n```",
+        ops: &OPS,
+        materialize_constant: Some(materialize_constant),
+    }
+}
+
+/// Registers the `arith` dialect.
+pub fn register(ctx: &mut Context) {
+    ctx.register_dialect(dialect());
+}
+
+/// `#arith.overflow<none>`, the default of `overflowFlags`.
+pub fn overflow_none(ctx: &mut Context) -> Attr {
+    ctx.intern_attr(AttrData::Dialect {
+        dialect: "arith".into(),
+        body: "overflow<none>".into(),
+        pretty: true,
+    })
+}
+
+/// `#arith.fastmath<none>`, the default of `fastmath`.
+pub fn fastmath_none(ctx: &mut Context) -> Attr {
+    ctx.intern_attr(AttrData::Dialect {
+        dialect: "arith".into(),
+        body: "fastmath<none>".into(),
+        pretty: true,
+    })
+}
+
+/// The properties upstream MLIR stores on an op of this dialect when the text leaves them out:
+/// `overflowFlags = #arith.overflow<none>` and `fastmath = #arith.fastmath<none>` where the op
+/// declares them with a default.
+pub fn default_props(ctx: &mut Context, op_name: &str) -> Vec<NamedAttr> {
+    let Some(def) = OPS.iter().find(|d| d.name == op_name) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for a in def.attrs {
+        let value = match (a.name, a.doc.contains("defaults to")) {
+            ("overflowFlags", true) => overflow_none(ctx),
+            ("fastmath", true) => fastmath_none(ctx),
+            _ => continue,
+        };
+        let name = ctx.ident(a.name);
+        out.push(NamedAttr { name, value });
+    }
+    out
+}
+
+/// An [`OperationState`] for arith op `name` with its default properties.
+pub fn op_state(
+    ctx: &mut Context,
+    name: &str,
+    operands: &[Value],
+    results: &[Type],
+    loc: Location,
+) -> OperationState {
+    let props = default_props(ctx, name);
+    let mut state = OperationState::new(ctx, name, loc)
+        .operands(operands)
+        .results(results);
+    state.props = props;
+    state
+}
+
+/// Creates a detached arith op `name(operands) : results` with its default properties.
+pub fn build(
+    ctx: &mut Context,
+    name: &str,
+    operands: &[Value],
+    results: &[Type],
+    loc: Location,
+) -> Op {
+    let state = op_state(ctx, name, operands, results, loc);
+    ctx.create_op(state)
+}
+
+/// Creates a detached `arith.constant` holding `value` of type `ty`.
+pub fn build_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Location) -> Op {
+    let state = OperationState::new(ctx, "arith.constant", loc)
+        .results(&[ty])
+        .prop(ctx, "value", value);
+    ctx.create_op(state)
+}
+
+/// Builds the `arith.constant` for a folded value: integer, float or dense elements attributes
+/// whose type is `ty`; anything else is not this dialect's to materialize.
+pub fn materialize_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Location) -> Option<Op> {
+    let value = match *ctx.attr_data(value) {
+        // `true`/`false` are `i1` constants.
+        AttrData::Bool(b) => {
+            let i1 = ctx.i1_type();
+            ctx.int_attr(i1, -i128::from(b))
+        }
+        _ => value,
+    };
+    let ok = matches!(
+        ctx.attr_data(value),
+        AttrData::Integer { .. } | AttrData::Float { .. } | AttrData::DenseElements { .. }
+    ) && ctx.typed_attr_type(value) == Some(ty);
+    ok.then(|| build_constant(ctx, value, ty, loc))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,588 @@
+//! The ops of the `cf` dialect, each declared once, with their verifiers.
+
+use nart_ir::printer::type_to_string;
+use nart_ir::registry::{constraints as c, Arity, AttrDef, OpDef, Trait, TypeConstraint, ValueDef};
+use nart_ir::{
+    AttrData, Block, Context, DenseArrayData, Diagnostic, Op, Signedness, TypeData, Value,
+};
+
+use crate::canonicalize;
+
+const I1: TypeConstraint = TypeConstraint {
+    desc: "1-bit signless integer",
+    check: |ctx, ty| {
+        matches!(
+            ctx.type_data(ty),
+            TypeData::Integer {
+                width: 1,
+                signedness: Signedness::Signless
+            }
+        )
+    },
+};
+
+const ANY_INTEGER: TypeConstraint = TypeConstraint {
+    desc: "integer",
+    check: |ctx, ty| matches!(ctx.type_data(ty), TypeData::Integer { .. }),
+};
+
+const INT_ELEMENTS_ATTR: nart_ir::registry::AttrConstraint = nart_ir::registry::AttrConstraint {
+    desc: "integer elements attribute",
+    check: |ctx, a| match ctx.attr_data(a) {
+        AttrData::DenseElements { ty, .. } => {
+            matches!(
+                ctx.type_data(ctx.element_type(*ty)),
+                TypeData::Integer { .. }
+            )
+        }
+        _ => false,
+    },
+};
+
+/// `cf.assert`: aborts with a message when its condition is false.
+pub static ASSERT: OpDef = OpDef {
+    name: "cf.assert",
+    summary: "Assert operation with message attribute",
+    description: "Checks at run time that `arg` is true; when it is false, execution stops and \
+`msg` is reported.\n\
+An assertion on a constant `true` is removed by canonicalization.\n\n\
+```mlir\ncf.assert %cond, \"index out of bounds\"\n```",
+    operands: &[ValueDef {
+        name: "arg",
+        constraint: I1,
+        arity: Arity::Single,
+    }],
+    attrs: &[AttrDef {
+        name: "msg",
+        constraint: c::STRING_ATTR,
+        optional: false,
+        doc: "The message reported when the assertion fails.",
+    }],
+    traits: &[Trait::MemoryEffects],
+    canonicalize: &[&canonicalize::AssertTrue],
+    parse: Some(crate::syntax::parse_assert),
+    print: Some(crate::syntax::print_assert),
+    assembly_format: Some("$arg `,` $msg attr-dict"),
+    ..OpDef::DEFAULT
+};
+
+/// `cf.br`: an unconditional branch.
+pub static BR: OpDef = OpDef {
+    name: "cf.br",
+    summary: "Branch operation",
+    description: "Transfers control to the successor block, passing `destOperands` as its \
+arguments.\n\
+The operand count and types must match the successor's arguments.\n\n\
+```mlir\n^bb2:\n  %2 = call @someFn() : () -> i32\n  cf.br ^bb3(%2 : i32)\n\
+^bb3(%3: i32):\n  return %3 : i32\n```",
+    operands: &[ValueDef {
+        name: "destOperands",
+        constraint: c::ANY,
+        arity: Arity::Variadic,
+    }],
+    num_successors: Some(1),
+    traits: &[Trait::Pure, Trait::Terminator, Trait::BranchLike],
+    verify: Some(verify_branch),
+    canonicalize: &[&canonicalize::BranchToSinglePredBlock],
+    assembly_format: Some("$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict"),
+    ..OpDef::DEFAULT
+};
+
+/// `cf.cond_br`: a two-way conditional branch.
+pub static COND_BR: OpDef = OpDef {
+    name: "cf.cond_br",
+    summary: "Conditional branch operation",
+    description: "Branches to `trueDest` when `condition` is true and to `falseDest` otherwise, \
+passing the matching operand group as the successor's arguments.\n\
+The operand groups are delimited by `operandSegmentSizes`.\n\
+A branch on a constant condition, or to the same block with the same operands either way, is \
+rewritten to `cf.br` by canonicalization.\n\n\
+```mlir\ncf.cond_br %cond, ^bb1(%a : i32), ^bb2\n```",
+    operands: &[
+        ValueDef {
+            name: "condition",
+            constraint: I1,
+            arity: Arity::Single,
+        },
+        ValueDef {
+            name: "trueDestOperands",
+            constraint: c::ANY,
+            arity: Arity::Variadic,
+        },
+        ValueDef {
+            name: "falseDestOperands",
+            constraint: c::ANY,
+            arity: Arity::Variadic,
+        },
+    ],
+    attrs: &[AttrDef {
+        name: "branch_weights",
+        constraint: c::DENSE_I32_ARRAY_ATTR,
+        optional: true,
+        doc: "Relative weights of the true and false branches.",
+    }],
+    num_successors: Some(2),
+    traits: &[
+        Trait::Pure,
+        Trait::Terminator,
+        Trait::BranchLike,
+        Trait::AttrSizedOperandSegments,
+    ],
+    verify: Some(verify_branch),
+    parse: Some(crate::syntax::parse_cond_br),
+    print: Some(crate::syntax::print_cond_br),
+    canonicalize: &[
+        &canonicalize::CondBranchConstantCondition,
+        &canonicalize::CondBranchIdenticalSuccessors,
+    ],
+    assembly_format: Some(
+        "$condition (`weights` `(` $branch_weights^ `)` )? `,` \
+$trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` \
+$falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
+    ),
+    ..OpDef::DEFAULT
+};
+
+/// `cf.switch`: a multi-way branch on an integer.
+pub static SWITCH: OpDef = OpDef {
+    name: "cf.switch",
+    summary: "Switch operation",
+    description: "Branches to the case destination whose value in `case_values` equals `flag`, \
+or to the default destination when none does.\n\
+The first successor is the default destination; the others are the case destinations in the \
+order of `case_values`.\n\
+`operandSegmentSizes` splits the operands into the flag, the default operands and all case \
+operands, and `case_operand_segments` splits the case operands per case.\n\n\
+```mlir\ncf.switch %flag : i32, [\n  default: ^bb1(%a : i32),\n  42: ^bb1(%b : i32),\n  \
+43: ^bb3(%c : i32)\n]\n```",
+    operands: &[
+        ValueDef {
+            name: "flag",
+            constraint: ANY_INTEGER,
+            arity: Arity::Single,
+        },
+        ValueDef {
+            name: "defaultOperands",
+            constraint: c::ANY,
+            arity: Arity::Variadic,
+        },
+        ValueDef {
+            name: "caseOperands",
+            constraint: c::ANY,
+            arity: Arity::Variadic,
+        },
+    ],
+    attrs: &[
+        AttrDef {
+            name: "case_values",
+            constraint: INT_ELEMENTS_ATTR,
+            optional: true,
+            doc: "The value of each case, as a vector of the flag's type.",
+        },
+        AttrDef {
+            name: "case_operand_segments",
+            constraint: c::DENSE_I32_ARRAY_ATTR,
+            optional: false,
+            doc: "The number of operands passed to each case destination.",
+        },
+    ],
+    num_successors: None,
+    traits: &[
+        Trait::Pure,
+        Trait::Terminator,
+        Trait::BranchLike,
+        Trait::AttrSizedOperandSegments,
+    ],
+    verify: Some(verify_switch),
+    parse: Some(crate::syntax::parse_switch),
+    print: Some(crate::syntax::print_switch),
+    canonicalize: &[
+        &canonicalize::SwitchConstantFlag,
+        &canonicalize::SwitchNoCases,
+    ],
+    assembly_format: Some(
+        "$flag `:` type($flag) `,` `[` `\\n` custom<SwitchOpCases>(ref(type($flag)),\
+$defaultDestination, $defaultOperands, type($defaultOperands), $case_values, \
+$caseDestinations, $caseOperands, type($caseOperands)) `]` attr-dict",
+    ),
+    ..OpDef::DEFAULT
+};
+
+/// The sizes in a dense `i32` array attribute named `name`.
+pub fn dense_i32_array(ctx: &Context, op: Op, name: &str) -> Option<Vec<i64>> {
+    match ctx.attr_data(ctx.attr(op, name)?) {
+        AttrData::DenseArray {
+            data: DenseArrayData::Int(v),
+            ..
+        } => Some(v.clone()),
+        _ => None,
+    }
+}
+
+/// The case values of a `cf.switch`, sign-extended, or `None` when the attribute is malformed.
+pub fn switch_case_values(ctx: &Context, op: Op) -> Option<Vec<i128>> {
+    let Some(attr) = ctx.attr(op, "case_values") else {
+        return Some(Vec::new());
+    };
+    let AttrData::DenseElements { ty, data } = ctx.attr_data(attr) else {
+        return None;
+    };
+    let n: i64 = ctx.shape_of(*ty)?.iter().product();
+    let TypeData::Integer { width, .. } = *ctx.type_data(ctx.element_type(*ty)) else {
+        return None;
+    };
+    let bytes = (width as usize).div_ceil(8).max(1);
+    let read = |chunk: &[u8]| {
+        let mut v: u128 = 0;
+        for (i, &b) in chunk.iter().enumerate().take(16) {
+            v |= (b as u128) << (8 * i);
+        }
+        nart_ir::util::normalize_int(v as i128, width, Signedness::Signless)
+    };
+    match data {
+        nart_ir::DenseData::Splat(b) => Some(vec![read(b); n as usize]),
+        nart_ir::DenseData::Elements(b) => {
+            Some(b.chunks(bytes).map(read).collect::<Vec<_>>()).filter(|v| v.len() == n as usize)
+        }
+        nart_ir::DenseData::Strings { .. } => None,
+    }
+}
+
+/// For each successor of a branch op of this dialect, the block and the operands passed to it.
+/// Returns `None` when the operand segments are malformed (the verifier reports that).
+pub fn successor_operands(ctx: &Context, op: Op) -> Option<Vec<(Block, Vec<Value>)>> {
+    let succs = ctx.successors(op);
+    let operands = ctx.operands(op);
+    match ctx.op_name_str(op) {
+        "cf.br" => Some(vec![(succs[0], operands.to_vec())]),
+        "cf.cond_br" => {
+            let seg = dense_i32_array(ctx, op, "operandSegmentSizes")?;
+            let (nt, nf) = (*seg.get(1)? as usize, *seg.get(2)? as usize);
+            if operands.len() != 1 + nt + nf || succs.len() != 2 {
+                return None;
+            }
+            Some(vec![
+                (succs[0], operands[1..1 + nt].to_vec()),
+                (succs[1], operands[1 + nt..].to_vec()),
+            ])
+        }
+        "cf.switch" => {
+            let seg = dense_i32_array(ctx, op, "operandSegmentSizes")?;
+            let nd = usize::try_from(*seg.get(1)?).ok()?;
+            let cases = dense_i32_array(ctx, op, "case_operand_segments")?;
+            if succs.is_empty() || cases.len() != succs.len() - 1 {
+                return None;
+            }
+            let mut out = vec![(succs[0], operands.get(1..1 + nd)?.to_vec())];
+            let mut start = 1 + nd;
+            for (i, &n) in cases.iter().enumerate() {
+                let n = usize::try_from(n).ok()?;
+                out.push((succs[i + 1], operands.get(start..start + n)?.to_vec()));
+                start += n;
+            }
+            (start == operands.len()).then_some(out)
+        }
+        _ => None,
+    }
+}
+
+fn check_successor_operands(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let Some(groups) = successor_operands(ctx, op) else {
+        return Err(ctx.op_error(op, "has malformed operand segments"));
+    };
+    for (i, (block, values)) in groups.iter().enumerate() {
+        let args = ctx.block_args(*block);
+        if args.len() != values.len() {
+            return Err(ctx.op_error(
+                op,
+                format!(
+                    "branch has {} operands for successor #{i}, but target block has {}",
+                    values.len(),
+                    args.len()
+                ),
+            ));
+        }
+        for (j, (&v, &a)) in values.iter().zip(args).enumerate() {
+            let (vt, at) = (ctx.value_type(v), ctx.value_type(a));
+            if vt != at {
+                return Err(ctx.op_error(
+                    op,
+                    format!(
+                        "type mismatch for bb argument #{j} of successor #{i}: '{}' vs '{}'",
+                        type_to_string(ctx, vt),
+                        type_to_string(ctx, at)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn verify_branch(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    check_successor_operands(ctx, op)
+}
+
+fn verify_switch(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let n_dests = ctx.successors(op).len();
+    if n_dests == 0 {
+        return Err(ctx.op_error(op, "requires a default destination"));
+    }
+    let n_cases = n_dests - 1;
+    let flag_ty = ctx.value_type(ctx.operand(op, 0));
+    if let Some(attr) = ctx.attr(op, "case_values") {
+        if let AttrData::DenseElements { ty, .. } = ctx.attr_data(attr) {
+            let elem = ctx.element_type(*ty);
+            if elem != flag_ty {
+                return Err(ctx.op_error(
+                    op,
+                    format!(
+                        "'flag' type ('{}') should match case value type ('{}')",
+                        type_to_string(ctx, flag_ty),
+                        type_to_string(ctx, elem)
+                    ),
+                ));
+            }
+        }
+        let n_values = switch_case_values(ctx, op)
+            .ok_or_else(|| ctx.op_error(op, "has malformed 'case_values'"))?
+            .len();
+        if n_values != n_cases {
+            return Err(ctx.op_error(
+                op,
+                format!(
+                    "number of case values ({n_values}) should match number of case destinations ({n_cases})"
+                ),
+            ));
+        }
+    } else if n_cases != 0 {
+        return Err(ctx.op_error(
+            op,
+            "number of case values (0) should match number of case destinations",
+        ));
+    }
+    let segs = dense_i32_array(ctx, op, "case_operand_segments").unwrap_or_default();
+    if segs.len() != n_cases {
+        return Err(ctx.op_error(
+            op,
+            format!(
+                "'case_operand_segments' must have {n_cases} elements, but got {}",
+                segs.len()
+            ),
+        ));
+    }
+    check_successor_operands(ctx, op)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use nart_ir::{Location, OperationState, Type};
+
+    use super::*;
+    use crate::{build_br, build_cond_br, segment_sizes};
+
+    pub(crate) struct Setup {
+        pub ctx: Context,
+        pub module: Op,
+        pub func: Op,
+        pub entry: Block,
+        pub loc: Location,
+    }
+
+    /// A module with `func.func @f(%c: i1, %a: i32, %b: i32)`; the entry block is empty.
+    pub(crate) fn setup() -> Setup {
+        let mut ctx = Context::new();
+        nart_dialect_func::register(&mut ctx);
+        nart_dialect_arith::register(&mut ctx);
+        crate::register(&mut ctx);
+        let loc = ctx.unknown_loc();
+        let module = nart_ir::builtin::create_module(&mut ctx, loc);
+        let body = nart_ir::builtin::module_body(&ctx, module);
+        let i1 = ctx.i1_type();
+        let i32t = ctx.i32_type();
+        let (func, entry) =
+            nart_dialect_func::build_func(&mut ctx, "f", &[i1, i32t, i32t], &[], loc);
+        ctx.append_op(body, func);
+        Setup {
+            ctx,
+            module,
+            func,
+            entry,
+            loc,
+        }
+    }
+
+    impl Setup {
+        pub fn arg(&self, i: usize) -> Value {
+            self.ctx.block_args(self.entry)[i]
+        }
+
+        /// Appends a block with arguments of `types` that just returns.
+        pub fn block(&mut self, types: &[Type]) -> Block {
+            let b = self.ctx.create_block(types, self.loc);
+            let r = self.ctx.region(self.func, 0);
+            self.ctx.append_block(r, b);
+            let ret = nart_dialect_func::build_return(&mut self.ctx, &[], self.loc);
+            self.ctx.append_op(b, ret);
+            b
+        }
+
+        pub fn first_error(&self) -> Option<String> {
+            nart_ir::verify::verify(&self.ctx, self.module)
+                .err()
+                .map(|e| e[0].message.clone())
+        }
+    }
+
+    #[test]
+    fn br_operands_must_match_block_arguments() {
+        let mut s = setup();
+        let i32t = s.ctx.i32_type();
+        let b = s.block(&[i32t]);
+        let a = s.arg(1);
+        let br = build_br(&mut s.ctx, b, &[a], s.loc);
+        s.ctx.append_op(s.entry, br);
+        assert_eq!(s.first_error(), None);
+        s.ctx.set_operands(br, &[]);
+        assert_eq!(
+            s.first_error().as_deref(),
+            Some("'cf.br' op branch has 0 operands for successor #0, but target block has 1")
+        );
+        let c = s.arg(0);
+        s.ctx.set_operands(br, &[c]);
+        let msg = s.first_error().unwrap_or_default();
+        assert!(
+            msg.starts_with("'cf.br' op type mismatch for bb argument #0 of successor #0"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn cond_br_checks_each_successor() {
+        let mut s = setup();
+        let i32t = s.ctx.i32_type();
+        let t = s.block(&[i32t]);
+        let f = s.block(&[]);
+        let (c, a) = (s.arg(0), s.arg(1));
+        let op = build_cond_br(&mut s.ctx, c, (t, &[a]), (f, &[]), s.loc);
+        s.ctx.append_op(s.entry, op);
+        assert_eq!(s.first_error(), None);
+        // Condition must be i1.
+        s.ctx.set_operand(op, 0, a);
+        let msg = s.first_error().unwrap_or_default();
+        assert!(
+            msg.starts_with("'cf.cond_br' op operand #0 must be 1-bit signless integer"),
+            "{msg}"
+        );
+        s.ctx.set_operand(op, 0, c);
+        // Pass the operand to the false successor instead.
+        let seg = segment_sizes(&mut s.ctx, &[1, 0, 1]);
+        s.ctx.set_prop(op, "operandSegmentSizes", seg);
+        assert_eq!(
+            s.first_error().as_deref(),
+            Some("'cf.cond_br' op branch has 0 operands for successor #0, but target block has 1")
+        );
+    }
+
+    fn switch(s: &mut Setup, values: &[i32], dests: &[Block], per_case: &[i64]) -> Op {
+        let i32t = s.ctx.i32_type();
+        let vt = s.ctx.intern_type(TypeData::Vector {
+            shape: vec![values.len() as i64],
+            scalable: vec![false],
+            elem: i32t,
+        });
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let cv = s.ctx.intern_attr(AttrData::DenseElements {
+            ty: vt,
+            data: nart_ir::DenseData::Elements(bytes),
+        });
+        let a = s.arg(1);
+        let n_case_ops: i64 = per_case.iter().sum();
+        let mut operands = vec![a];
+        operands.extend(std::iter::repeat_n(a, n_case_ops as usize));
+        let seg = segment_sizes(&mut s.ctx, &[1, 0, n_case_ops]);
+        let cseg = segment_sizes(&mut s.ctx, per_case);
+        let st = OperationState::new(&mut s.ctx, "cf.switch", s.loc)
+            .operands(&operands)
+            .successors(dests)
+            .prop(&mut s.ctx, "operandSegmentSizes", seg)
+            .prop(&mut s.ctx, "case_operand_segments", cseg)
+            .prop(&mut s.ctx, "case_values", cv);
+        let op = s.ctx.create_op(st);
+        s.ctx.append_op(s.entry, op);
+        op
+    }
+
+    #[test]
+    fn switch_verifier() {
+        let mut s = setup();
+        let i32t = s.ctx.i32_type();
+        let d = s.block(&[]);
+        let b = s.block(&[i32t]);
+        let op = switch(&mut s, &[42, 43], &[d, b, d], &[1, 0]);
+        assert_eq!(s.first_error(), None);
+        assert_eq!(switch_case_values(&s.ctx, op), Some(vec![42, 43]));
+        let groups = successor_operands(&s.ctx, op).unwrap_or_default();
+        assert_eq!(groups.len(), 3);
+        assert_eq!(groups[1].1.len(), 1);
+
+        let mut s = setup();
+        let d = s.block(&[]);
+        switch(&mut s, &[42], &[d, d, d], &[0, 0]);
+        assert_eq!(
+            s.first_error().as_deref(),
+            Some("'cf.switch' op number of case values (1) should match number of case destinations (2)")
+        );
+
+        let mut s = setup();
+        let d = s.block(&[]);
+        switch(&mut s, &[42], &[d, d], &[0, 0]);
+        assert_eq!(
+            s.first_error().as_deref(),
+            Some("'cf.switch' op 'case_operand_segments' must have 1 elements, but got 2")
+        );
+
+        let mut s = setup();
+        let d = s.block(&[]);
+        switch(&mut s, &[42], &[d, d], &[1]);
+        assert_eq!(
+            s.first_error().as_deref(),
+            Some("'cf.switch' op branch has 1 operands for successor #1, but target block has 0")
+        );
+    }
+
+    #[test]
+    fn switch_flag_type_must_match_case_values() {
+        let mut s = setup();
+        let d = s.block(&[]);
+        let op = switch(&mut s, &[1], &[d, d], &[0]);
+        let c = s.arg(0);
+        s.ctx.set_operand(op, 0, c);
+        let msg = s.first_error().unwrap_or_default();
+        assert!(msg.starts_with("'cf.switch' op 'flag' type ("), "{msg}");
+    }
+
+    #[test]
+    fn assert_requires_i1_and_message() {
+        let mut s = setup();
+        let a = s.arg(1);
+        let st = OperationState::new(&mut s.ctx, "cf.assert", s.loc).operands(&[a]);
+        let op = s.ctx.create_op(st);
+        s.ctx.append_op(s.entry, op);
+        let ret = nart_dialect_func::build_return(&mut s.ctx, &[], s.loc);
+        s.ctx.append_op(s.entry, ret);
+        let errors = nart_ir::verify::verify(&s.ctx, s.module)
+            .err()
+            .unwrap_or_default();
+        let msgs: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert!(
+            msgs.contains(&"'cf.assert' op requires attribute 'msg'"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("'cf.assert' op operand #0 must be 1-bit")),
+            "{msgs:?}"
+        );
+    }
+}

@@ -1,0 +1,336 @@
+//! Custom syntax of `func.func` and `func.call_indirect`, which the declarative format cannot
+//! express: a function signature with named arguments, per-argument and per-result attribute
+//! dictionaries, visibility and a body; an indirect call whose result types come from the
+//! callee's function type.
+
+use nart_ir::asm::{Argument, OpAsmParser, OpAsmPrinter};
+use nart_ir::{Attr, AttrData, Diagnostic, NamedAttr, Op, OperationState, Type, TypeData};
+
+type PResult<T> = Result<T, Diagnostic>;
+
+const VISIBILITIES: [&str; 3] = ["private", "public", "nested"];
+
+fn push_prop(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState, name: &str, value: Attr) {
+    let name = p.ctx().ident(name);
+    st.props.retain(|a| a.name != name);
+    st.props.push(NamedAttr { name, value });
+}
+
+/// One entry of a signature: a type, its attribute dictionary, and the SSA name when written.
+struct SigEntry {
+    ty: Type,
+    attrs: Option<Attr>,
+    arg: Option<Argument>,
+}
+
+/// Reads `type {attrs}` or, when `allow_names`, `%name: type {attrs} loc(...)`.
+fn parse_sig_entry(p: &mut OpAsmParser<'_, '_>, allow_names: bool) -> PResult<SigEntry> {
+    if allow_names && p.peek_is("%") {
+        let arg = p.parse_argument(true, true)?;
+        return Ok(SigEntry {
+            ty: arg.ty,
+            attrs: arg.attrs,
+            arg: Some(arg),
+        });
+    }
+    let ty = p.parse_type()?;
+    let attrs = if p.peek_is("{") {
+        let entries = p.parse_attr_dict_entries()?;
+        Some(p.ctx().dict_attr(entries))
+    } else {
+        None
+    };
+    Ok(SigEntry {
+        ty,
+        attrs,
+        arg: None,
+    })
+}
+
+/// Reads `(entry, entry, ...)`.
+fn parse_sig_list(p: &mut OpAsmParser<'_, '_>, allow_names: bool) -> PResult<Vec<SigEntry>> {
+    p.parse_lparen()?;
+    let mut out = Vec::new();
+    if p.parse_optional_rparen() {
+        return Ok(out);
+    }
+    loop {
+        out.push(parse_sig_entry(p, allow_names)?);
+        if !p.parse_optional_comma() {
+            break;
+        }
+    }
+    p.parse_rparen()?;
+    Ok(out)
+}
+
+/// `[{...}, {}, ...]` when any entry has attributes.
+fn attr_array(p: &mut OpAsmParser<'_, '_>, entries: &[SigEntry]) -> Option<Attr> {
+    if entries
+        .iter()
+        .all(|e| e.attrs.is_none_or(|a| is_empty_dict(p, a)))
+    {
+        return None;
+    }
+    let empty = p.ctx().dict_attr(Vec::new());
+    let items = entries.iter().map(|e| e.attrs.unwrap_or(empty)).collect();
+    Some(p.ctx().array_attr(items))
+}
+
+fn is_empty_dict(p: &mut OpAsmParser<'_, '_>, a: Attr) -> bool {
+    matches!(p.ctx().attr_data(a), AttrData::Dictionary(d) if d.is_empty())
+}
+
+/// Parses `func.func [visibility] @name(args) [-> results] [attributes {...}] [{ body }]`.
+pub fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
+    if let Some(i) = VISIBILITIES.iter().position(|v| p.peek_is(v)) {
+        p.parse_keyword(VISIBILITIES[i])?;
+        let v = p.ctx().string_attr(VISIBILITIES[i]);
+        push_prop(p, st, "sym_visibility", v);
+    }
+    let name = p.parse_symbol_name_attr()?;
+    push_prop(p, st, "sym_name", name);
+    let args = parse_sig_list(p, true)?;
+    let named = args.iter().filter(|a| a.arg.is_some()).count();
+    if named != 0 && named != args.len() {
+        return Err(p.emit_error("expected SSA identifier for every argument, or for none"));
+    }
+    let results = if p.parse_optional_arrow() {
+        if p.peek_is("(") {
+            parse_sig_list(p, false)?
+        } else {
+            // A single result without parentheses takes no attributes: a `{` here opens the body.
+            let ty = p.parse_type()?;
+            vec![SigEntry {
+                ty,
+                attrs: None,
+                arg: None,
+            }]
+        }
+    } else {
+        Vec::new()
+    };
+    p.parse_optional_attr_dict_with_keyword(st)?;
+    let inputs: Vec<Type> = args.iter().map(|a| a.ty).collect();
+    let outputs: Vec<Type> = results.iter().map(|r| r.ty).collect();
+    let fty = p.ctx().function_type(inputs, outputs);
+    let fty = p.ctx().type_attr(fty);
+    push_prop(p, st, "function_type", fty);
+    if let Some(a) = attr_array(p, &args) {
+        push_prop(p, st, "arg_attrs", a);
+    }
+    if let Some(a) = attr_array(p, &results) {
+        push_prop(p, st, "res_attrs", a);
+    }
+    let n_args = args.len();
+    let region_args: Vec<Argument> = args.into_iter().filter_map(|a| a.arg).collect();
+    let region = if named == 0 && !p.peek_is("{") {
+        p.ctx().create_region()
+    } else {
+        if named == 0 && n_args != 0 {
+            return Err(p.emit_error("expected named arguments for a function with a body"));
+        }
+        p.parse_region(&region_args)?
+    };
+    st.regions.push(region);
+    Ok(())
+}
+
+fn dict_entries(p: &OpAsmPrinter<'_>, array: Option<Attr>, i: usize) -> Vec<NamedAttr> {
+    let ctx = p.ctx();
+    let Some(AttrData::Array(items)) = array.map(|a| ctx.attr_data(a)) else {
+        return Vec::new();
+    };
+    match items.get(i).map(|&d| ctx.attr_data(d)) {
+        Some(AttrData::Dictionary(entries)) => entries.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// Prints `func.func [visibility] @name(args) [-> results] [attributes {...}] [{ body }]`.
+pub fn print_func(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
+    let ctx = p.ctx();
+    let (inputs, outputs) = crate::function_signature(ctx, op).unwrap_or_default();
+    let vis = ctx.attr(op, "sym_visibility").and_then(|a| ctx.attr_str(a));
+    if let Some(v) = vis.filter(|v| *v != "public") {
+        p.write_str(" ");
+        p.print_keyword(v);
+    }
+    p.write_str(" ");
+    p.print_symbol_name(nart_ir::symbol::symbol_name(ctx, op).unwrap_or(""));
+    let arg_attrs = ctx.attr(op, "arg_attrs");
+    let res_attrs = ctx.attr(op, "res_attrs");
+    let body = ctx.region(op, 0);
+    let entry = ctx.region_blocks(body).first().copied();
+    p.write_str("(");
+    for (i, &ty) in inputs.iter().enumerate() {
+        if i > 0 {
+            p.write_str(", ");
+        }
+        match entry.and_then(|b| ctx.block_args(b).get(i).copied()) {
+            Some(a) => p.print_block_arg_decl(a),
+            None => p.print_type(ty),
+        }
+        let attrs = dict_entries(p, arg_attrs, i);
+        if !attrs.is_empty() {
+            p.print_attr_dict_entries(&attrs, &[]);
+        }
+    }
+    p.write_str(")");
+    if !outputs.is_empty() {
+        p.write_str(" -> ");
+        let any_attrs = (0..outputs.len()).any(|i| !dict_entries(p, res_attrs, i).is_empty());
+        let parens = outputs.len() > 1
+            || any_attrs
+            || matches!(ctx.type_data(outputs[0]), TypeData::Function { .. });
+        if parens {
+            p.write_str("(");
+        }
+        for (i, &ty) in outputs.iter().enumerate() {
+            if i > 0 {
+                p.write_str(", ");
+            }
+            p.print_type(ty);
+            let attrs = dict_entries(p, res_attrs, i);
+            if !attrs.is_empty() {
+                p.print_attr_dict_entries(&attrs, &[]);
+            }
+        }
+        if parens {
+            p.write_str(")");
+        }
+    }
+    p.print_optional_attr_dict_with_keyword(
+        op,
+        &[
+            "sym_name",
+            "function_type",
+            "sym_visibility",
+            "arg_attrs",
+            "res_attrs",
+        ],
+    );
+    if entry.is_some() {
+        p.write_str(" ");
+        p.print_region(body, false, false);
+    }
+    Ok(())
+}
+
+/// Parses `func.call_indirect %callee(%args) {attrs} : (inputs) -> results`.
+pub fn parse_call_indirect(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
+    let callee = p.parse_operand()?;
+    p.parse_lparen()?;
+    let args = if p.parse_optional_rparen() {
+        Vec::new()
+    } else {
+        let a = p.parse_operand_list()?;
+        p.parse_rparen()?;
+        a
+    };
+    p.parse_optional_attr_dict(st)?;
+    let fty = p.parse_colon_type()?;
+    let TypeData::Function { inputs, results } = p.ctx().type_data(fty).clone() else {
+        return Err(p.emit_error("expected a function type for the callee"));
+    };
+    let cv = p.resolve_operand(&callee, fty);
+    st.operands.push(cv);
+    p.resolve_operands(&args, &inputs, &mut st.operands)?;
+    st.result_types.extend(results);
+    Ok(())
+}
+
+/// Prints `func.call_indirect %callee(%args) {attrs} : (inputs) -> results`.
+pub fn print_call_indirect(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
+    let ctx = p.ctx();
+    let operands = ctx.operands(op).to_vec();
+    p.write_str(" ");
+    p.print_operand(operands[0]);
+    p.write_str("(");
+    p.print_operands(&operands[1..]);
+    p.write_str(")");
+    p.print_optional_attr_dict(op, &[]);
+    p.write_str(" : ");
+    p.print_type(ctx.value_type(operands[0]));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use nart_ir::printer::{print_op, PrintOptions};
+    use nart_ir::Context;
+
+    fn parse_print(text: &str, generic: bool) -> Result<String, String> {
+        let mut ctx = Context::new();
+        crate::register(&mut ctx);
+        let module = nart_ir::parser::parse_source(&mut ctx, "input.mlir", text).map_err(|e| {
+            format!(
+                "parse: {:?}",
+                e.iter().map(|d| &d.message).collect::<Vec<_>>()
+            )
+        })?;
+        nart_ir::verify::verify(&ctx, module).map_err(|e| {
+            format!(
+                "verify: {:?}",
+                e.iter().map(|d| &d.message).collect::<Vec<_>>()
+            )
+        })?;
+        let opts = PrintOptions {
+            generic,
+            ..PrintOptions::default()
+        };
+        Ok(print_op(&ctx, module, &opts))
+    }
+
+    const TEXT: &str = "func.func private @decl(i32 {test.arg}, f32) -> (i64 {test.res})\n\
+func.func nested @empty() {\n  return\n}\n\
+func.func @calls(%a: i32, %b: f32) -> i64 attributes {test.fn} {\n  \
+%0 = func.call @decl(%a, %b) : (i32, f32) -> i64\n  \
+%f = func.constant @decl : (i32, f32) -> i64\n  \
+%1 = func.call_indirect %f(%a, %b) : (i32, f32) -> i64\n  \
+func.call @empty() : () -> ()\n  return %1 : i64\n}\n";
+
+    #[test]
+    fn round_trips_in_both_forms() {
+        let custom = parse_print(TEXT, false).unwrap_or_else(|e| panic!("{e}"));
+        // As `mlir-opt` (LLVM 22) prints the same module, up to value names.
+        for want in [
+            "func.func private @decl(i32 {test.arg}, f32) -> (i64 {test.res})",
+            "func.func nested @empty() {",
+            "func.func @calls(%arg0: i32, %arg1: f32) -> i64 attributes {test.fn} {",
+            "%0 = call @decl(%arg0, %arg1) : (i32, f32) -> i64",
+            "= call_indirect %1(%arg0, %arg1) : (i32, f32) -> i64",
+            "call @empty() : () -> ()",
+        ] {
+            assert!(custom.contains(want), "missing {want}\nin\n{custom}");
+        }
+        assert_eq!(parse_print(&custom, false), Ok(custom.clone()));
+        let generic = parse_print(TEXT, true).unwrap_or_else(|e| panic!("{e}"));
+        assert!(generic.contains(
+            "\"func.func\"() <{arg_attrs = [{test.arg}, {}], function_type = (i32, f32) -> i64, \
+             res_attrs = [{test.res}], sym_name = \"decl\", sym_visibility = \"private\"}> ({\n  }) : () -> ()"
+        ), "{generic}");
+        assert_eq!(parse_print(&generic, false), Ok(custom));
+    }
+
+    #[test]
+    fn signature_errors() {
+        for (text, want) in [
+            (
+                "func.func @f(%a: i32, f32) {\n  return\n}\n",
+                "expected SSA identifier for every argument",
+            ),
+            (
+                "func.func @f(i32) {\n  return\n}\n",
+                "expected named arguments",
+            ),
+            ("func.func @f(%a: i32) -> i32\n", ""),
+        ] {
+            let err = parse_print(text, false).expect_err(text);
+            assert!(
+                err.starts_with("parse:") && err.contains(want),
+                "{text}: {err}"
+            );
+        }
+    }
+}
