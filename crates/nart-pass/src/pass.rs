@@ -1,0 +1,148 @@
+//! The [`Pass`] trait and what a pass declares about itself ([`PassInfo`]), the state a pass
+//! runs with ([`PassState`]) and how it fails ([`PassFailure`]).
+
+use indexmap::IndexMap;
+
+use nart_ir::{Context, Diagnostic, Op};
+
+use crate::options::{OptionDecl, PassOptions};
+
+/// A named counter a pass declares (MLIR's `Statistic`).
+#[derive(Clone, Copy, Debug)]
+pub struct StatisticDecl {
+    /// Name, e.g. `num-cse'd`.
+    pub name: &'static str,
+    /// Description, e.g. `Number of operations CSE'd`.
+    pub desc: &'static str,
+}
+
+/// Everything a pass declares once (MLIR's `Passes.td` record).
+#[derive(Debug)]
+pub struct PassInfo {
+    /// Kebab-case command-line name, e.g. `cse`.
+    pub argument: &'static str,
+    /// Display name used in IR dump headers and reports, e.g. `CSE`.
+    pub name: &'static str,
+    /// One-line summary.
+    pub summary: &'static str,
+    /// Longer description in Markdown.
+    pub description: &'static str,
+    /// The op name the pass runs on, or `None` for any op.
+    pub anchor: Option<&'static str>,
+    /// Options.
+    pub options: &'static [OptionDecl],
+    /// Statistics.
+    pub statistics: &'static [StatisticDecl],
+}
+
+/// Why a pass failed: the diagnostics it reported (it may report none; the pass manager then
+/// adds one at the op's location).
+#[derive(Debug, Clone, Default, thiserror::Error)]
+#[error("pass failed")]
+pub struct PassFailure {
+    /// What went wrong, with locations.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl PassFailure {
+    /// A failure with one diagnostic.
+    pub fn new(diag: Diagnostic) -> PassFailure {
+        PassFailure {
+            diagnostics: vec![diag],
+        }
+    }
+
+    /// A failure with several diagnostics.
+    pub fn with_diagnostics(diagnostics: Vec<Diagnostic>) -> PassFailure {
+        PassFailure { diagnostics }
+    }
+
+    /// A failure with an error about `op`, prefixed MLIR-style (`'x.y' op message`).
+    pub fn op_error(ctx: &Context, op: Op, message: impl std::fmt::Display) -> PassFailure {
+        PassFailure::new(ctx.op_error(op, message))
+    }
+}
+
+/// What a pass sees besides the IR: where to print, and its statistics.
+pub struct PassState<'a> {
+    /// Where the pass prints (`print-ir`); the pass manager's output.
+    pub out: &'a mut dyn std::io::Write,
+    pub(crate) stats: IndexMap<&'static str, u64>,
+}
+
+impl<'a> PassState<'a> {
+    /// A state printing to `out`.
+    pub fn new(out: &'a mut dyn std::io::Write) -> PassState<'a> {
+        PassState {
+            out,
+            stats: IndexMap::new(),
+        }
+    }
+
+    /// Adds `n` to statistic `name`.
+    pub fn add_stat(&mut self, name: &'static str, n: u64) {
+        *self.stats.entry(name).or_insert(0) += n;
+    }
+
+    /// The statistics recorded in this run.
+    pub fn stats(&self) -> &IndexMap<&'static str, u64> {
+        &self.stats
+    }
+}
+
+/// A pass: declared once through its [`PassInfo`], configured through typed options, run on
+/// one op at a time by the pass manager.
+///
+/// A pass changes IR only through the context it is given, and only inside the op it runs on
+/// (MLIR's rule that makes nested pipelines safe).
+pub trait Pass: Send {
+    /// The declaration.
+    fn info(&self) -> &'static PassInfo;
+    /// The current option values.
+    fn options(&self) -> &PassOptions;
+    /// The option values, to set them.
+    fn options_mut(&mut self) -> &mut PassOptions;
+    /// Runs the pass on `op`.
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: Op,
+        state: &mut PassState<'_>,
+    ) -> Result<(), PassFailure>;
+    /// A copy of the pass with the same options.
+    fn clone_boxed(&self) -> Box<dyn Pass>;
+
+    /// Kebab-case command-line name.
+    fn argument(&self) -> &'static str {
+        self.info().argument
+    }
+    /// Display name.
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
+    /// One-line summary.
+    fn summary(&self) -> &'static str {
+        self.info().summary
+    }
+    /// Description.
+    fn description(&self) -> &'static str {
+        self.info().description
+    }
+    /// The op name the pass runs on, or `None` for any op.
+    fn anchor(&self) -> Option<&'static str> {
+        self.info().anchor
+    }
+    /// Declared statistics.
+    fn statistics(&self) -> &'static [StatisticDecl] {
+        self.info().statistics
+    }
+    /// The pass as it appears in a textual pipeline: `cse` or `canonicalize{max-iterations=10 ...}`.
+    fn pipeline_text(&self) -> String {
+        let opts = self.options().to_pipeline_text();
+        if opts.is_empty() {
+            self.argument().to_string()
+        } else {
+            format!("{}{{{opts}}}", self.argument())
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! [`PassRegistry`]: passes by command-line name, and the `--list-passes` text generated from
+//! their declarations.
+
+use indexmap::IndexMap;
+
+use crate::errors::OptionError;
+use crate::options::OptionKind;
+use crate::pass::{Pass, PassInfo};
+
+/// Builds a pass with default options.
+pub type PassCtor = fn() -> Box<dyn Pass>;
+
+/// Registered passes, by argument.
+#[derive(Default, Clone)]
+pub struct PassRegistry {
+    passes: IndexMap<&'static str, (&'static PassInfo, PassCtor)>,
+}
+
+impl std::fmt::Debug for PassRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.passes.keys()).finish()
+    }
+}
+
+impl PassRegistry {
+    /// An empty registry.
+    pub fn new() -> PassRegistry {
+        PassRegistry::default()
+    }
+
+    /// Registers the pass built by `ctor` under its declared argument (a later registration
+    /// of the same argument replaces the earlier one).
+    pub fn register(&mut self, ctor: PassCtor) {
+        let info = ctor().info();
+        self.passes.insert(info.argument, (info, ctor));
+    }
+
+    /// The declaration of the pass `argument`.
+    pub fn lookup(&self, argument: &str) -> Option<&'static PassInfo> {
+        self.passes.get(argument).map(|(i, _)| *i)
+    }
+
+    /// Whether `argument` names a registered pass.
+    pub fn contains(&self, argument: &str) -> bool {
+        self.passes.contains_key(argument)
+    }
+
+    /// Creates the pass `argument` with options parsed from `options` (the text between the
+    /// braces). `Ok(None)` when no pass has that name.
+    pub fn create(
+        &self,
+        argument: &str,
+        options: &str,
+    ) -> Result<Option<Box<dyn Pass>>, OptionError> {
+        let Some((_, ctor)) = self.passes.get(argument) else {
+            return Ok(None);
+        };
+        let mut pass = ctor();
+        pass.options_mut().parse_into(options)?;
+        Ok(Some(pass))
+    }
+
+    /// Declarations of every registered pass, sorted by argument.
+    pub fn infos(&self) -> Vec<&'static PassInfo> {
+        let mut v: Vec<&'static PassInfo> = self.passes.values().map(|(i, _)| *i).collect();
+        v.sort_by_key(|i| i.argument);
+        v
+    }
+
+    /// The `--list-passes` text, laid out as `mlir-opt --list-passes` lays it out: each pass
+    /// with its summary, then its options (sorted by name) with their help.
+    pub fn list_passes(&self) -> String {
+        let mut out = String::from("Passes:\n");
+        for info in self.infos() {
+            out.push_str(&columns(
+                &format!("  --{}", info.argument),
+                58,
+                "-   ",
+                info.summary,
+            ));
+            let mut opts: Vec<_> = info.options.iter().collect();
+            opts.sort_by_key(|o| o.name);
+            for o in opts {
+                let left = format!("    --{}{}", o.name, o.kind.value_name());
+                out.push_str(&columns(&left, 58, "- ", o.help));
+                if let OptionKind::Enum(cases) = o.kind {
+                    for c in cases {
+                        out.push_str(&columns(&format!("    ={}", c.name), 56, "-   ", c.help));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A Markdown reference of every registered pass, generated from the declarations:
+    /// summary, anchor, description, options and statistics, one section per pass.
+    pub fn markdown_reference(&self) -> String {
+        let mut out = String::new();
+        for info in self.infos() {
+            out.push_str(&format!("### `{}`\n\n", info.argument));
+            out.push_str(&format!("{}.\n\n", info.summary.trim_end_matches('.')));
+            out.push_str(&format!(
+                "Runs on: {}; display name `{}`.\n\n",
+                info.anchor
+                    .map_or("any op".to_string(), |a| format!("`{a}`")),
+                info.name
+            ));
+            if !info.description.is_empty() {
+                out.push_str(&info.description.trim().replace(". ", ".\n"));
+                out.push_str("\n\n");
+            }
+            if !info.options.is_empty() {
+                out.push_str("| option | type | default | description |\n|---|---|---|---|\n");
+                let mut opts: Vec<_> = info.options.iter().collect();
+                opts.sort_by_key(|o| o.name);
+                for o in opts {
+                    let ty = match o.kind {
+                        OptionKind::Bool => "bool".to_string(),
+                        OptionKind::Int => "integer".to_string(),
+                        OptionKind::String => "string".to_string(),
+                        OptionKind::StringList => "list of strings".to_string(),
+                        OptionKind::Enum(cases) => cases
+                            .iter()
+                            .map(|c| format!("`{}`", c.name))
+                            .collect::<Vec<_>>()
+                            .join(" \\| "),
+                    };
+                    let default = if o.default.is_empty() {
+                        "(empty)".to_string()
+                    } else {
+                        format!("`{}`", o.default)
+                    };
+                    out.push_str(&format!(
+                        "| `{}` | {ty} | {default} | {} |\n",
+                        o.name, o.help
+                    ));
+                }
+                out.push('\n');
+            }
+            if !info.statistics.is_empty() {
+                out.push_str("| statistic | description |\n|---|---|\n");
+                for s in info.statistics {
+                    out.push_str(&format!("| `{}` | {} |\n", s.name, s.desc));
+                }
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+fn columns(left: &str, width: usize, sep: &str, right: &str) -> String {
+    let pad = width.saturating_sub(left.chars().count()).max(1);
+    format!("{left}{}{sep}{right}\n", " ".repeat(pad))
+}

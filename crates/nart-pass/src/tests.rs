@@ -1,0 +1,558 @@
+//! Tests of the pipeline syntax, nesting, options and instrumentation, with test-only passes
+//! over a test-only dialect.
+
+use nart_ir::printer::{print_op, PrintOptions};
+use nart_ir::registry::{
+    constraints as c, Arity, AttrDef, DialectDef, OpDef, RegionDef, Trait, ValueDef,
+};
+use nart_ir::{Context, Op, OperationState};
+
+use crate::*;
+
+// ----- a test dialect -----
+
+static FUNC: OpDef = OpDef {
+    name: "test.func",
+    attrs: &[AttrDef {
+        name: "sym_name",
+        constraint: c::SYMBOL_NAME_ATTR,
+        optional: false,
+        doc: "",
+    }],
+    regions: &[RegionDef {
+        name: "body",
+        single_block: false,
+        may_be_empty: false,
+    }],
+    traits: &[Trait::IsolatedFromAbove, Trait::Symbol],
+    ..OpDef::DEFAULT
+};
+
+static RETURN: OpDef = OpDef {
+    name: "test.return",
+    operands: &[ValueDef {
+        name: "args",
+        constraint: c::ANY,
+        arity: Arity::Variadic,
+    }],
+    traits: &[Trait::Terminator, Trait::ReturnLike],
+    ..OpDef::DEFAULT
+};
+
+static OPS: [&OpDef; 2] = [&FUNC, &RETURN];
+
+/// A module holding `test.func @a`, `test.other`, `test.func @b`.
+fn module() -> (Context, Op) {
+    let mut ctx = Context::new();
+    ctx.allow_unregistered = true;
+    ctx.register_dialect(DialectDef {
+        name: "test",
+        summary: "",
+        description: "",
+        ops: &OPS,
+        materialize_constant: None,
+    });
+    let loc = ctx.file_loc("in.mlir", 1, 1);
+    let m = nart_ir::builtin::create_module(&mut ctx, loc);
+    let body = nart_ir::builtin::module_body(&ctx, m);
+    for (i, name) in ["a", "", "b"].into_iter().enumerate() {
+        let loc = ctx.file_loc("in.mlir", 2 + i as u32, 3);
+        let op = if name.is_empty() {
+            let st = OperationState::new(&mut ctx, "test.other", loc);
+            ctx.create_op(st)
+        } else {
+            let region = ctx.create_region();
+            let b = ctx.create_block(&[], loc);
+            ctx.append_block(region, b);
+            let ret = OperationState::new(&mut ctx, "test.return", loc);
+            let ret = ctx.create_op(ret);
+            ctx.append_op(b, ret);
+            let sym = ctx.string_attr(name);
+            let st = OperationState::new(&mut ctx, "test.func", loc)
+                .regions(&[region])
+                .prop(&mut ctx, "sym_name", sym);
+            ctx.create_op(st)
+        };
+        ctx.append_op(body, op);
+    }
+    (ctx, m)
+}
+
+// ----- test passes -----
+
+static TRACE_OPTIONS: [OptionDecl; 3] = [
+    OptionDecl {
+        name: "fail",
+        help: "Fail on ops with this symbol name",
+        kind: OptionKind::String,
+        default: "",
+    },
+    OptionDecl {
+        name: "tag",
+        help: "Set attribute 'tag' to this value",
+        kind: OptionKind::String,
+        default: "",
+    },
+    OptionDecl {
+        name: "repeat",
+        help: "How many times to count",
+        kind: OptionKind::Int,
+        default: "1",
+    },
+];
+
+static TRACE_STATS: [StatisticDecl; 1] = [StatisticDecl {
+    name: "num-visits",
+    desc: "Number of ops visited",
+}];
+
+static TRACE: PassInfo = PassInfo {
+    argument: "test-trace",
+    name: "TestTrace",
+    summary: "Print the op the pass runs on",
+    description: "",
+    anchor: None,
+    options: &TRACE_OPTIONS,
+    statistics: &TRACE_STATS,
+};
+
+#[derive(Clone)]
+struct TracePass {
+    opts: PassOptions,
+}
+
+impl Pass for TracePass {
+    fn info(&self) -> &'static PassInfo {
+        &TRACE
+    }
+    fn options(&self) -> &PassOptions {
+        &self.opts
+    }
+    fn options_mut(&mut self) -> &mut PassOptions {
+        &mut self.opts
+    }
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: Op,
+        state: &mut PassState<'_>,
+    ) -> Result<(), PassFailure> {
+        let sym = nart_ir::symbol::symbol_name(ctx, op)
+            .unwrap_or("")
+            .to_string();
+        let _ = writeln!(state.out, "trace {} @{sym}", ctx.op_name_str(op));
+        state.add_stat("num-visits", self.opts.int("repeat") as u64);
+        if !sym.is_empty() && self.opts.str("fail") == sym {
+            return Err(PassFailure::op_error(ctx, op, "failed on purpose"));
+        }
+        let tag = self.opts.str("tag").to_string();
+        if !tag.is_empty() {
+            let a = ctx.string_attr(&tag);
+            ctx.set_attr(op, "tag", a);
+        }
+        Ok(())
+    }
+    fn clone_boxed(&self) -> Box<dyn Pass> {
+        Box::new(self.clone())
+    }
+}
+
+static FUNC_ONLY: PassInfo = PassInfo {
+    argument: "test-func-only",
+    name: "TestFuncOnly",
+    summary: "Runs on test.func only",
+    description: "",
+    anchor: Some("test.func"),
+    options: &[],
+    statistics: &[],
+};
+
+static BREAK: PassInfo = PassInfo {
+    argument: "test-break",
+    name: "TestBreak",
+    summary: "Appends an op after the terminator of each function",
+    description: "",
+    anchor: Some("test.func"),
+    options: &[],
+    statistics: &[],
+};
+
+#[derive(Clone)]
+struct SimplePass {
+    info: &'static PassInfo,
+    opts: PassOptions,
+}
+
+impl Pass for SimplePass {
+    fn info(&self) -> &'static PassInfo {
+        self.info
+    }
+    fn options(&self) -> &PassOptions {
+        &self.opts
+    }
+    fn options_mut(&mut self) -> &mut PassOptions {
+        &mut self.opts
+    }
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: Op,
+        state: &mut PassState<'_>,
+    ) -> Result<(), PassFailure> {
+        let _ = writeln!(state.out, "{} {}", self.info.argument, ctx.op_name_str(op));
+        if self.info.argument == "test-break" {
+            let b = ctx.region_blocks(ctx.region(op, 0))[0];
+            let loc = ctx.unknown_loc();
+            let st = OperationState::new(ctx, "test.return", loc);
+            let r = ctx.create_op(st);
+            ctx.prepend_op(b, r);
+        }
+        Ok(())
+    }
+    fn clone_boxed(&self) -> Box<dyn Pass> {
+        Box::new(self.clone())
+    }
+}
+
+fn registry() -> PassRegistry {
+    let mut r = PassRegistry::new();
+    r.register(|| {
+        Box::new(TracePass {
+            opts: PassOptions::defaults(&TRACE_OPTIONS),
+        })
+    });
+    r.register(|| {
+        Box::new(SimplePass {
+            info: &FUNC_ONLY,
+            opts: PassOptions::defaults(&[]),
+        })
+    });
+    r.register(|| {
+        Box::new(SimplePass {
+            info: &BREAK,
+            opts: PassOptions::defaults(&[]),
+        })
+    });
+    r
+}
+
+fn run(
+    pipeline: &str,
+    setup: impl FnOnce(&mut Instrumentation),
+) -> (
+    Result<(), PassManagerError>,
+    String,
+    Context,
+    Op,
+    PassManager,
+) {
+    let (mut ctx, m) = module();
+    let mut pm = PassManager::parse(pipeline, &registry()).unwrap();
+    setup(&mut pm.instrumentation);
+    let mut out = Vec::new();
+    let res = pm.run(&mut ctx, m, &mut out);
+    (res, String::from_utf8(out).unwrap(), ctx, m, pm)
+}
+
+// ----- pipeline syntax -----
+
+#[test]
+fn pipeline_round_trips() {
+    let reg = registry();
+    for (text, canon) in [
+        ("builtin.module(test-trace)", "builtin.module(test-trace{repeat=1})"),
+        (
+            " builtin.module( test.func( test-func-only , test-trace{tag=x repeat=2} ) , any(test-trace) )",
+            "builtin.module(test.func(test-func-only,test-trace{repeat=2 tag=x}),any(test-trace{repeat=1}))",
+        ),
+        ("builtin.module()", "builtin.module()"),
+        (
+            "builtin.module(test-trace{tag={a b}})",
+            "builtin.module(test-trace{repeat=1 tag={a b}})",
+        ),
+    ] {
+        let pm = parse_pipeline(text, &reg).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(pm.to_pipeline_string(), canon);
+        // The canonical form parses back to itself.
+        let again = parse_pipeline(canon, &reg).unwrap();
+        assert_eq!(again.to_pipeline_string(), canon);
+    }
+}
+
+#[test]
+fn pipeline_errors() {
+    let reg = registry();
+    let table: &[(&str, &str)] = &[
+        (
+            "builtin.module(foo)",
+            "pass pipeline:1:16: error: 'foo' does not refer to a registered pass or pass pipeline\n\
+             builtin.module(foo)\n               ^\n",
+        ),
+        (
+            "builtin.module(test.func(test-trace)",
+            "pass pipeline:1:15: error: encountered unbalanced parentheses while parsing pipeline\n\
+             builtin.module(test.func(test-trace)\n              ^\n",
+        ),
+        (
+            "builtin.module(test-trace))",
+            "pass pipeline:1:27: error: encountered extra closing ')' creating unbalanced parentheses while parsing pipeline\n\
+             builtin.module(test-trace))\n                          ^\n",
+        ),
+        (
+            "test-trace",
+            "pass pipeline:1:1: error: expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'\n\
+             test-trace\n^\n",
+        ),
+        (
+            "builtin.module(,test-trace)",
+            "pass pipeline:1:16: error: expected pass or pass pipeline name\n\
+             builtin.module(,test-trace)\n               ^\n",
+        ),
+        (
+            "builtin.module(test-trace{repeat=1)",
+            "pass pipeline:1:26: error: missing closing '}' while processing pass options\n\
+             builtin.module(test-trace{repeat=1)\n                         ^\n",
+        ),
+        (
+            "builtin.module(test-trace{repeat=2 bogus=1})",
+            "pass pipeline:1:36: error: no such option 'bogus' (in the options of pass 'test-trace')\n\
+             builtin.module(test-trace{repeat=2 bogus=1})\n                                   ^\n",
+        ),
+        (
+            "builtin.module(test-trace{repeat=many})",
+            "pass pipeline:1:34: error: for the 'repeat' option: 'many' value invalid for integer argument (in the options of pass 'test-trace')\n\
+             builtin.module(test-trace{repeat=many})\n                                 ^\n",
+        ),
+        (
+            "builtin.module(test-func-only)",
+            "pass pipeline:1:16: error: can't add pass 'test-func-only' restricted to 'test.func' on a pass manager intended to run on 'builtin.module', did you intend to nest?\n\
+             builtin.module(test-func-only)\n               ^\n",
+        ),
+        (
+            "builtin.module(test-trace test-trace)",
+            "pass pipeline:1:27: error: expected ',' or ')' but found 't'\n\
+             builtin.module(test-trace test-trace)\n                          ^\n",
+        ),
+    ];
+    for (text, want) in table {
+        let err = parse_pipeline(text, &reg).expect_err(text);
+        assert_eq!(err.render(), *want, "pipeline: {text}");
+        assert_eq!(err.to_string(), *want);
+    }
+}
+
+#[test]
+fn dump_pipeline_like_mlir() {
+    let pm = PassManager::parse(
+        "builtin.module(test.func(test-func-only,test-trace),test-trace{tag=t})",
+        &registry(),
+    )
+    .unwrap();
+    assert_eq!(
+        pm.dump_pipeline(),
+        "Pass Manager with 2 passes:\n\
+         builtin.module(\n  test.func(\n    test-func-only,\n    test-trace{repeat=1}\n  ),\n  test-trace{repeat=1 tag=t}\n)\n\n"
+    );
+}
+
+#[test]
+fn list_passes_layout() {
+    let text = registry().list_passes();
+    let want_head = "Passes:\n  --test-break                                            -   Appends an op after the terminator of each function\n";
+    assert!(text.starts_with(want_head), "{text}");
+    assert!(text.contains(
+        "  --test-trace                                            -   Print the op the pass runs on\n    --fail=<string>                                       - Fail on ops with this symbol name\n    --repeat=<long>                                       - How many times to count\n"
+    ));
+}
+
+// ----- running -----
+
+#[test]
+fn nesting_runs_one_level_down_in_order() {
+    let (res, out, ..) = run(
+        "builtin.module(test.func(test-trace,test-func-only),test-trace,any(test-trace))",
+        |_| {},
+    );
+    res.unwrap();
+    assert_eq!(
+        out,
+        "trace test.func @a\ntest-func-only test.func\ntrace test.func @b\ntest-func-only test.func\n\
+         trace builtin.module @\n\
+         trace test.func @a\ntrace test.other @\ntrace test.func @b\n"
+    );
+}
+
+#[test]
+fn any_skips_ops_a_restricted_pass_cannot_run_on() {
+    let (res, out, ..) = run("builtin.module(any(test-func-only))", |_| {});
+    res.unwrap();
+    assert_eq!(out, "test-func-only test.func\ntest-func-only test.func\n");
+}
+
+#[test]
+fn failure_stops_pipeline_with_location() {
+    let (res, out, ctx, ..) = run(
+        "builtin.module(test.func(test-trace{fail=a}),test-trace)",
+        |_| {},
+    );
+    let err = res.unwrap_err();
+    assert_eq!(out, "trace test.func @a\n");
+    match &err {
+        PassManagerError::PassFailed {
+            pass, diagnostics, ..
+        } => {
+            assert_eq!(pass, "test-trace");
+            assert_eq!(diagnostics[0].message, "'test.func' op failed on purpose");
+            assert_eq!(
+                ctx.loc_file_line_col(diagnostics[0].loc),
+                Some(("in.mlir", 2, 3))
+            );
+        }
+        e => panic!("unexpected {e:?}"),
+    }
+}
+
+#[test]
+fn verifier_runs_after_each_pass_unless_disabled() {
+    let (res, ..) = run("builtin.module(test.func(test-break))", |_| {});
+    match res.unwrap_err() {
+        PassManagerError::VerifyFailed { pass, diagnostics } => {
+            assert_eq!(pass, "test-break");
+            assert!(
+                diagnostics[0]
+                    .message
+                    .contains("must be the last operation"),
+                "{diagnostics:?}"
+            );
+        }
+        e => panic!("unexpected {e:?}"),
+    }
+    let (res, ..) = run("builtin.module(test.func(test-break))", |i| {
+        i.verify_each = false
+    });
+    res.unwrap();
+}
+
+#[test]
+fn anchor_mismatch_at_run() {
+    let (mut ctx, m) = module();
+    let mut pm = PassManager::new("test.func");
+    let err = pm.run(&mut ctx, m, &mut Vec::new()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "can't run 'test.func' pass manager on 'builtin.module' op"
+    );
+}
+
+// ----- instrumentation -----
+
+#[test]
+fn print_ir_before_and_after_all() {
+    let (res, out, ctx, m, _) = run("builtin.module(test.func(test-func-only))", |i| {
+        i.print_before = IrPrintFilter::All;
+        i.print_after = IrPrintFilter::All;
+    });
+    res.unwrap();
+    let body = nart_ir::builtin::module_body(&ctx, m);
+    let f = ctx.block_first_op(body).unwrap();
+    let fx = print_op(&ctx, f, &PrintOptions::default());
+    let want = format!(
+        "// -----// IR Dump Before TestFuncOnly (test-func-only) //----- //\n{fx}\n\
+         test-func-only test.func\n\
+         // -----// IR Dump After TestFuncOnly (test-func-only) //----- //\n{fx}\n"
+    );
+    assert!(out.starts_with(&want), "{out}");
+}
+
+#[test]
+fn print_after_change_only_when_changed() {
+    let (res, out, ..) = run(
+        "builtin.module(test.func(test-trace),test.func(test-trace{tag=x}),test-trace{tag=y})",
+        |i| {
+            i.print_after = IrPrintFilter::All;
+            i.print_after_change = true;
+        },
+    );
+    res.unwrap();
+    let headers: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("// -----//"))
+        .collect();
+    // The first run changes nothing; the second tags both functions; the third tags the module.
+    assert_eq!(
+        headers,
+        [
+            "// -----// IR Dump After TestTrace (test-trace) //----- //",
+            "// -----// IR Dump After TestTrace (test-trace) //----- //",
+            "// -----// IR Dump After TestTrace (test-trace) //----- //",
+        ]
+    );
+}
+
+#[test]
+fn print_module_scope_and_failure() {
+    let (res, out, ctx, m, _) = run("builtin.module(test.func(test-trace{fail=b}))", |i| {
+        i.print_after = IrPrintFilter::Passes(vec!["test-trace".into()]);
+        i.print_after_failure = true;
+        i.print_module_scope = true;
+    });
+    assert!(res.is_err());
+    let mx = print_op(&ctx, m, &PrintOptions::default());
+    let want = format!(
+        "trace test.func @a\n\
+         // -----// IR Dump After TestTrace (test-trace) ('test.func' operation: @a) //----- //\n{mx}\n\
+         trace test.func @b\n\
+         // -----// IR Dump After TestTrace Failed (test-trace) ('test.func' operation: @b) //----- //\n{mx}\n"
+    );
+    assert_eq!(out, want);
+}
+
+#[test]
+fn statistics_and_timing_reports() {
+    let (res, _, _, _, pm) = run(
+        "builtin.module(test.func(test-trace{repeat=5}),test-trace)",
+        |_| {},
+    );
+    res.unwrap();
+    let stats = pm.statistics_report();
+    assert!(
+        stats.ends_with(
+            "'test.func' Pipeline\n  TestTrace\n    (S) 10 num-visits - Number of ops visited\nTestTrace\n  (S) 1 num-visits - Number of ops visited\n"
+        ),
+        "{stats}"
+    );
+    let timing = pm.timing_report();
+    let lines: Vec<&str> = timing.lines().collect();
+    assert_eq!(
+        lines[1],
+        "                         ... Execution time report ..."
+    );
+    assert!(lines[3].starts_with("  Total Execution Time: "));
+    assert_eq!(lines[5], "  ----Wall Time----  ----Name----");
+    assert!(lines[6].ends_with("%)  'test.func' Pipeline"), "{timing}");
+    assert!(lines[7].ends_with("%)    TestTrace"));
+    assert!(lines[8].ends_with("%)  TestTrace"));
+    assert!(lines[9].ends_with("(100.0%)  Total"));
+}
+
+#[test]
+fn fingerprint_sees_attribute_changes() {
+    let (mut ctx, m) = module();
+    let a = fingerprint(&ctx, m);
+    assert_eq!(a, fingerprint(&ctx, m));
+    let body = nart_ir::builtin::module_body(&ctx, m);
+    let f = ctx.block_first_op(body).unwrap();
+    let t = ctx.unit_attr();
+    ctx.set_attr(f, "x", t);
+    assert_ne!(a, fingerprint(&ctx, m));
+}
+
+#[test]
+fn clone_keeps_options() {
+    let pm = PassManager::parse("builtin.module(test-trace{tag=q})", &registry()).unwrap();
+    let copy = pm.clone();
+    assert_eq!(
+        copy.pipeline.to_pipeline_string(),
+        "builtin.module(test-trace{repeat=1 tag=q})"
+    );
+}

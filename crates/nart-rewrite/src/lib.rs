@@ -1,0 +1,30 @@
+//! Rewriting nart IR: pattern sets, folding, and a bounded greedy driver.
+//!
+//! The rewrite contract lives in `nart-ir` ([`RewritePattern`], [`PatternRewriter`]) so that op
+//! definitions can list their canonicalization patterns.
+//! This crate adds what drives those patterns:
+//!
+//! - [`FrozenPatternSet`]: patterns indexed by the op name they match, ordered by benefit.
+//! - [`OperationFolder`]: runs an op's folder and materializes the constants it produces,
+//!   deduplicated and hoisted to the entry block of the enclosing isolated-from-above region,
+//!   as MLIR's `OperationFolder` does.
+//! - [`apply_patterns_greedily`]: MLIR's `applyPatternsGreedily`, always bounded, which reports
+//!   why it stopped ([`StopReason`]) and what it did ([`GreedyResult`]), like egg's `Runner`.
+
+#![deny(missing_docs)]
+
+mod driver;
+mod folder;
+mod pattern_set;
+mod side_effects;
+
+#[cfg(test)]
+mod testing;
+
+pub use driver::{
+    apply_patterns_greedily, GreedyConfig, GreedyResult, RegionSimplification, StopReason,
+};
+pub use folder::OperationFolder;
+pub use nart_ir::rewrite::{PatternRewriter, RewritePattern};
+pub use pattern_set::FrozenPatternSet;
+pub use side_effects::{is_op_trivially_dead, is_pure, simplify_regions};
