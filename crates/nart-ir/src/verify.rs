@@ -186,7 +186,7 @@ impl<'a> Verifier<'a> {
                     for i in start..start + len {
                         let ty = ctx.value_type(ctx.operand(op, i));
                         if !(d.constraint.check)(ctx, ty) {
-                            self.error(
+                            return self.error(
                                 op,
                                 format!(
                                     "operand #{i} must be {}, but got '{}'",
@@ -206,7 +206,7 @@ impl<'a> Verifier<'a> {
                     for i in start..start + len {
                         let ty = ctx.value_type(ctx.result(op, i));
                         if !(d.constraint.check)(ctx, ty) {
-                            self.error(
+                            return self.error(
                                 op,
                                 format!(
                                     "result #{i} must be {}, but got '{}'",
@@ -223,12 +223,12 @@ impl<'a> Verifier<'a> {
         for a in def.attrs {
             match ctx.attr(op, a.name) {
                 None if !a.optional => {
-                    self.error(op, format!("requires attribute '{}'", a.name));
+                    return self.error(op, format!("requires attribute '{}'", a.name));
                 }
                 None => {}
                 Some(v) => {
                     if !(a.constraint.check)(ctx, v) {
-                        self.error(
+                        return self.error(
                             op,
                             format!(
                                 "attribute '{}' failed to satisfy constraint: {}",
@@ -242,7 +242,7 @@ impl<'a> Verifier<'a> {
         // Regions and successors.
         let n_regions = ctx.regions(op).len();
         if n_regions != def.regions.len() {
-            self.error(
+            return self.error(
                 op,
                 format!(
                     "requires {} region{}",
@@ -254,19 +254,19 @@ impl<'a> Verifier<'a> {
             for (i, (rd, &r)) in def.regions.iter().zip(ctx.regions(op)).enumerate() {
                 let nb = ctx.region_blocks(r).len();
                 if (rd.single_block || def.has_trait(Trait::SingleBlock)) && nb > 1 {
-                    self.error(
+                    return self.error(
                         op,
                         format!("expects region #{i} to have 0 or 1 blocks"),
                     );
                 }
                 if nb == 0 && !rd.may_be_empty {
-                    self.error(op, format!("region #{i} ('{}') failed to verify constraint: region with at least 1 blocks", rd.name));
+                    return self.error(op, format!("region #{i} ('{}') failed to verify constraint: region with at least 1 blocks", rd.name));
                 }
             }
         }
         if let Some(n) = def.num_successors {
             if ctx.successors(op).len() != n {
-                self.error(
+                return self.error(
                     op,
                     format!(
                         "requires {n} successor{}",
@@ -281,16 +281,16 @@ impl<'a> Verifier<'a> {
                 .op_parent_block(op)
                 .is_some_and(|b| ctx.block_last_op(b) == Some(op));
             if !is_last {
-                self.error(op, "must be the last operation in the parent block");
+                return self.error(op, "must be the last operation in the parent block");
             }
         }
         if !def.parents.is_empty() {
             let parent = ctx.op_parent_op(op).map(|p| ctx.op_name_str(p));
             if !parent.is_some_and(|p| def.parents.contains(&p)) {
                 if def.parents.len() == 1 {
-                    self.error(op, format!("expects parent op '{}'", def.parents[0]));
+                    return self.error(op, format!("expects parent op '{}'", def.parents[0]));
                 } else {
-                    self.error(
+                    return self.error(
                         op,
                         format!("expects parent op to be one of '{}'", def.parents.join(", ")),
                     );
@@ -305,7 +305,7 @@ impl<'a> Verifier<'a> {
                 .map(|&v| ctx.value_type(v));
             if let Some(first) = tys.next() {
                 if tys.any(|t| t != first) {
-                    self.error(op, "requires the same type for all operands and results");
+                    return self.error(op, "requires the same type for all operands and results");
                 }
             }
         }
@@ -317,7 +317,7 @@ impl<'a> Verifier<'a> {
                 .map(|&v| ctx.shape_of(ctx.value_type(v)))
                 .collect();
             if shapes.windows(2).any(|w| w[0] != w[1]) {
-                self.error(op, "requires the same shape for all operands and results");
+                return self.error(op, "requires the same shape for all operands and results");
             }
         }
         if def.has_trait(Trait::SameOperandsAndResultElementType) {
@@ -328,7 +328,7 @@ impl<'a> Verifier<'a> {
                 .map(|&v| ctx.element_type(ctx.value_type(v)))
                 .collect();
             if elems.windows(2).any(|w| w[0] != w[1]) {
-                self.error(
+                return self.error(
                     op,
                     "requires the same element type for all operands and results",
                 );

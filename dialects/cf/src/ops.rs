@@ -564,13 +564,24 @@ pub(crate) mod tests {
 
     #[test]
     fn assert_requires_i1_and_message() {
+        // The verifier reports the first problem of each op, so check two ops: one with a
+        // wrongly typed condition, one with an `i1` condition but no message.
         let mut s = setup();
         let a = s.arg(1);
         let st = OperationState::new(&mut s.ctx, "cf.assert", s.loc).operands(&[a]);
         let op = s.ctx.create_op(st);
         s.ctx.append_op(s.entry, op);
+        let i1 = s.ctx.i1_type();
+        let cond = nart_ir::OperationState::new(&mut s.ctx, "test.cond", s.loc).results(&[i1]);
+        let cond = s.ctx.create_op(cond);
+        s.ctx.append_op(s.entry, cond);
+        let c = s.ctx.result(cond, 0);
+        let st = OperationState::new(&mut s.ctx, "cf.assert", s.loc).operands(&[c]);
+        let op2 = s.ctx.create_op(st);
+        s.ctx.append_op(s.entry, op2);
         let ret = nart_dialect_func::build_return(&mut s.ctx, &[], s.loc);
         s.ctx.append_op(s.entry, ret);
+        s.ctx.allow_unregistered = true;
         let errors = nart_ir::verify::verify(&s.ctx, s.module)
             .err()
             .unwrap_or_default();

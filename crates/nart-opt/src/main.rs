@@ -1,0 +1,295 @@
+//! `nart-opt`: reads MLIR text (or an ONNX model), verifies it, runs a pass pipeline and prints
+//! the result, with mlir-opt's flags and habits.
+//!
+//! This binary is the only place that registers every dialect and pass.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use nart_ir::{Context, Diagnostic, SourceMgr};
+
+mod cli;
+
+use cli::Options;
+
+/// Registers every dialect nart knows into `ctx`.
+fn register_dialects(ctx: &mut Context) {
+    nart_dialect_func::register(ctx);
+    nart_dialect_cf::register(ctx);
+    nart_dialect_arith::register(ctx);
+    nart_dialect_graph::register(ctx);
+}
+
+/// Registers every pass nart knows.
+fn register_passes(reg: &mut nart_pass::PassRegistry) {
+    nart_transforms::register(reg);
+}
+
+fn new_context(opts: &Options) -> Context {
+    let mut ctx = Context::new();
+    register_dialects(&mut ctx);
+    ctx.allow_unregistered = opts.allow_unregistered;
+    ctx
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut passes = nart_pass::PassRegistry::new();
+    register_passes(&mut passes);
+    let opts = match cli::parse(&args, &passes) {
+        Ok(cli::Parsed::Run(o)) => o,
+        Ok(cli::Parsed::Exit(text)) => {
+            print!("{text}");
+            return ExitCode::SUCCESS;
+        }
+        Err(msg) => {
+            eprintln!("nart-opt: {msg}");
+            eprintln!("Try 'nart-opt --help' for more information.");
+            return ExitCode::from(1);
+        }
+    };
+    match run(&opts, &passes) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(msg) => {
+            eprintln!("nart-opt: {msg}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Runs the tool; `Ok(false)` means diagnostics were reported.
+fn run(opts: &Options, passes: &nart_pass::PassRegistry) -> Result<bool, String> {
+    if opts.list_dialects || opts.list_ops || opts.emit_docs.is_some() {
+        let ctx = new_context(opts);
+        return list_registry(&ctx, opts).map(|_| true);
+    }
+    // Build the pipeline first, so that pipeline errors come before reading input.
+    let mut pipeline = match cli::build_pipeline(opts, passes) {
+        Ok(p) => p,
+        Err(msg) => {
+            eprint!("{msg}");
+            if !msg.ends_with('\n') {
+                eprintln!();
+            }
+            return Ok(false);
+        }
+    };
+    if opts.dump_pass_pipeline {
+        eprint!("{}", pipeline.dump_pipeline());
+    }
+
+    let (name, bytes) = read_input(&opts.input)?;
+    if name.ends_with(".onnx") {
+        let ok = run_onnx(opts, &mut pipeline, &name, &bytes)?;
+        report(opts, &pipeline);
+        return Ok(ok);
+    }
+    let text = String::from_utf8(bytes).map_err(|_| format!("{name}: input is not valid UTF-8"))?;
+    let chunks = if opts.split_input_file {
+        nart_ir::parser::split_input_file(&text)
+    } else {
+        vec![(text.clone(), 0)]
+    };
+    let mut out = String::new();
+    let mut ok = true;
+    for (i, (chunk, first_line)) in chunks.iter().enumerate() {
+        if i > 0 {
+            out.push_str("// -----\n");
+        }
+        // Pad the chunk with empty lines so that line numbers match the original file.
+        let padded = format!("{}{}", "\n".repeat(*first_line as usize), chunk);
+        let chunk_ok = process_chunk(opts, &mut pipeline, &name, &padded, &mut out);
+        ok &= chunk_ok;
+    }
+    write_output(opts, &out)?;
+    report(opts, &pipeline);
+    Ok(ok)
+}
+
+/// Prints the timing and statistics reports asked for.
+fn report(opts: &Options, pipeline: &nart_pass::PassManager) {
+    if opts.statistics {
+        eprint!("{}", pipeline.statistics_report());
+    }
+    if opts.timing {
+        eprint!("{}", pipeline.timing_report());
+    }
+}
+
+/// Runs the pipeline, turning its failure into diagnostics.
+fn run_pipeline(
+    ctx: &mut Context,
+    pipeline: &mut nart_pass::PassManager,
+    module: nart_ir::Op,
+) -> Result<(), Vec<Diagnostic>> {
+    let mut log = std::io::stderr();
+    pipeline.run(ctx, module, &mut log).map_err(|e| {
+        let diags = e.diagnostics().to_vec();
+        if diags.is_empty() {
+            vec![Diagnostic::error(ctx.op_loc(module), e.to_string())]
+        } else {
+            diags
+        }
+    })
+}
+
+/// Parses, verifies, transforms and prints one buffer. Returns whether it succeeded (with
+/// `--verify-diagnostics`: whether the diagnostics matched the expectations).
+fn process_chunk(
+    opts: &Options,
+    pipeline: &mut nart_pass::PassManager,
+    name: &str,
+    text: &str,
+    out: &mut String,
+) -> bool {
+    let mut ctx = new_context(opts);
+    let mut sm = SourceMgr::new();
+    sm.add(name, text);
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let mut result = None;
+    match nart_ir::parser::parse_source(&mut ctx, name, text) {
+        Err(errs) => diags.extend(errs),
+        Ok(module) => match nart_ir::verify::verify(&ctx, module) {
+            Err(errs) => diags.extend(errs),
+            Ok(()) => match run_pipeline(&mut ctx, pipeline, module) {
+                Err(errs) => diags.extend(errs),
+                Ok(()) => result = Some(module),
+            },
+        },
+    }
+    if opts.verify_diagnostics {
+        return verify_diagnostics(&ctx, &sm, name, text, &diags);
+    }
+    for d in &diags {
+        eprint!("{}", sm.render(&ctx, d));
+    }
+    match result {
+        Some(module) if diags.iter().all(|d| d.severity != nart_ir::Severity::Error) => {
+            out.push_str(&nart_ir::printer::print_op(&ctx, module, &opts.print));
+            true
+        }
+        _ => false,
+    }
+}
+
+fn verify_diagnostics(
+    ctx: &Context,
+    sm: &SourceMgr,
+    name: &str,
+    text: &str,
+    diags: &[Diagnostic],
+) -> bool {
+    let expected = match nart_ir::diag::parse_expected(text) {
+        Ok(e) => e,
+        Err((line, col, msg)) => {
+            eprintln!("{name}:{line}:{col}: error: {msg}");
+            return false;
+        }
+    };
+    let problems = nart_ir::diag::check_expected(ctx, name, &expected, diags);
+    for (pos, msg) in &problems {
+        match pos {
+            Some((line, col)) => {
+                eprintln!("{name}:{line}:{col}: error: {msg}");
+                if let Some(src) = sm.line(name, *line) {
+                    eprintln!("{src}");
+                    eprintln!("{}^", " ".repeat(col.saturating_sub(1) as usize));
+                }
+            }
+            None => eprintln!("{name}: error: {msg}"),
+        }
+    }
+    problems.is_empty()
+}
+
+fn run_onnx(
+    opts: &Options,
+    pipeline: &mut nart_pass::PassManager,
+    name: &str,
+    bytes: &[u8],
+) -> Result<bool, String> {
+    let mut ctx = new_context(opts);
+    let path = std::path::Path::new(name);
+    let dir = if name == "-" { None } else { Some(path) };
+    let import_opts = nart_onnx::ImportOptions {
+        allow_unknown_ops: opts.allow_unregistered,
+    };
+    let module = match nart_onnx::import_model_with(&mut ctx, bytes, dir, &import_opts) {
+        Ok(m) => m,
+        Err(errs) => {
+            let sm = SourceMgr::new();
+            for d in &errs {
+                eprint!("{}", sm.render(&ctx, d));
+            }
+            return Ok(false);
+        }
+    };
+    if let Err(errs) = nart_ir::verify::verify(&ctx, module) {
+        let sm = SourceMgr::new();
+        for d in &errs {
+            eprint!("{}", sm.render(&ctx, d));
+        }
+        return Ok(false);
+    }
+    if let Err(errs) = run_pipeline(&mut ctx, pipeline, module) {
+        let sm = SourceMgr::new();
+        for d in &errs {
+            eprint!("{}", sm.render(&ctx, d));
+        }
+        return Ok(false);
+    }
+    let text = nart_ir::printer::print_op(&ctx, module, &opts.print);
+    write_output(opts, &text)?;
+    Ok(true)
+}
+
+fn read_input(input: &str) -> Result<(String, Vec<u8>), String> {
+    if input == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok(("<stdin>".to_string(), buf));
+    }
+    let bytes = std::fs::read(input).map_err(|e| format!("cannot open input file '{input}': {e}"))?;
+    Ok((input.to_string(), bytes))
+}
+
+fn write_output(opts: &Options, text: &str) -> Result<(), String> {
+    match opts.output.as_deref() {
+        None | Some("-") => {
+            let mut so = std::io::stdout().lock();
+            // A closed pipe (e.g. `| head`) is not an error worth reporting.
+            let _ = so.write_all(text.as_bytes());
+            let _ = so.flush();
+            Ok(())
+        }
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("cannot write '{path}': {e}")),
+    }
+}
+
+fn list_registry(ctx: &Context, opts: &Options) -> Result<(), String> {
+    if let Some(dir) = &opts.emit_docs {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
+        for d in ctx.registry.dialects() {
+            let text = nart_ir::docs::render_dialect_docs(d);
+            let path = format!("{dir}/{}.md", d.name);
+            std::fs::write(&path, text).map_err(|e| format!("cannot write '{path}': {e}"))?;
+        }
+        return Ok(());
+    }
+    let mut out = String::new();
+    for d in ctx.registry.dialects() {
+        if opts.list_dialects {
+            out.push_str(&format!("{:<10} {}\n", d.name, d.summary));
+        }
+        if opts.list_ops {
+            for op in d.ops {
+                out.push_str(&format!("{:<36} {}\n", op.name, op.summary));
+            }
+        }
+    }
+    print!("{out}");
+    Ok(())
+}
