@@ -237,9 +237,30 @@ impl Context {
         self.intern_attr(AttrData::Unit)
     }
 
-    /// `true`/`false`.
+    /// `true`/`false`: as in MLIR, an `i1` integer attribute (so `true` and `1 : i1` are the
+    /// same attribute).
     pub fn bool_attr(&mut self, b: bool) -> Attr {
-        self.intern_attr(AttrData::Bool(b))
+        let i1 = self.i1_type();
+        self.int_attr(i1, i128::from(b))
+    }
+
+    /// If `attr` is a boolean (an `i1` integer attribute), its value.
+    pub fn attr_bool(&self, attr: Attr) -> Option<bool> {
+        match self.attr_data(attr) {
+            AttrData::Integer { value, ty }
+                if matches!(
+                    self.type_data(*ty),
+                    TypeData::Integer {
+                        width: 1,
+                        signedness: Signedness::Signless
+                    }
+                ) =>
+            {
+                Some(*value != 0)
+            }
+            AttrData::Bool(b) => Some(*b),
+            _ => None,
+        }
     }
 
     /// An integer attribute of type `ty`; the value is truncated and sign-extended to the

@@ -86,6 +86,9 @@ pub struct Use {
 pub(crate) struct OpData {
     pub(crate) name: Ident,
     pub(crate) operands: SmallVec<[Value; 3]>,
+    /// For each operand, the position of its [`Use`] in the operand value's use-list, so that
+    /// a use is removed in constant time.
+    pub(crate) operand_pos: SmallVec<[u32; 3]>,
     pub(crate) results: SmallVec<[Value; 1]>,
     pub(crate) successors: SmallVec<[Block; 1]>,
     pub(crate) props: Vec<NamedAttr>,
@@ -245,11 +248,19 @@ impl Context {
         let op = Op(u32::try_from(self.ops.len()).expect("fewer than 2^32 ops"));
         let mut props = state.props;
         let mut attrs = state.attrs;
+        if let Some(defaults) = self.registry.op_defaults.get(&state.name) {
+            for d in defaults {
+                if !props.iter().any(|p| p.name == d.name) {
+                    props.push(*d);
+                }
+            }
+        }
         self.sort_named(&mut props);
         self.sort_named(&mut attrs);
         self.ops.push(OpData {
             name: state.name,
             operands: SmallVec::new(),
+            operand_pos: SmallVec::new(),
             results: SmallVec::new(),
             successors: state.successors.into_iter().collect(),
             props,
@@ -272,12 +283,13 @@ impl Context {
             );
             self.ops[op.0 as usize].results.push(v);
         }
-        for (index, v) in state.operands.into_iter().enumerate() {
-            self.values[v.0 as usize].uses.push(Use {
-                op,
-                index: index as u32,
-            });
+        for v in state.operands {
             self.ops[op.0 as usize].operands.push(v);
+            self.ops[op.0 as usize].operand_pos.push(0);
+        }
+        for index in 0..self.ops[op.0 as usize].operands.len() {
+            let v = self.ops[op.0 as usize].operands[index];
+            self.add_use(v, op, index);
         }
         for r in state.regions {
             debug_assert!(
@@ -652,43 +664,61 @@ impl Context {
 
     // ----- mutation: operands and uses -----
 
-    fn remove_use(&mut self, v: Value, u: Use) {
+    /// Records that operand `index` of `op` uses `v` (the operand slot must hold `v`).
+    fn add_use(&mut self, v: Value, op: Op, index: usize) {
         let uses = &mut self.values[v.0 as usize].uses;
-        if let Some(pos) = uses.iter().position(|&x| x == u) {
-            uses.swap_remove(pos);
+        let pos = uses.len() as u32;
+        uses.push(Use {
+            op,
+            index: index as u32,
+        });
+        self.ops[op.0 as usize].operand_pos[index] = pos;
+    }
+
+    /// Removes the use made by operand `index` of `op` of the value `v`, in constant time.
+    fn remove_use(&mut self, v: Value, op: Op, index: usize) {
+        let pos = self.ops[op.0 as usize].operand_pos[index] as usize;
+        let uses = &mut self.values[v.0 as usize].uses;
+        debug_assert_eq!(
+            uses.get(pos),
+            Some(&Use {
+                op,
+                index: index as u32
+            }),
+            "operand positions mirror use-lists"
+        );
+        uses.swap_remove(pos);
+        if let Some(&moved) = uses.get(pos) {
+            self.ops[moved.op.0 as usize].operand_pos[moved.index as usize] = pos as u32;
         }
+    }
+
+    /// Drops every use made by `op`'s operands and clears its operand list.
+    fn drop_operands(&mut self, op: Op) {
+        let n = self.ops[op.0 as usize].operands.len();
+        for i in (0..n).rev() {
+            let v = self.ops[op.0 as usize].operands[i];
+            self.remove_use(v, op, i);
+        }
+        self.ops[op.0 as usize].operands.clear();
+        self.ops[op.0 as usize].operand_pos.clear();
     }
 
     /// Sets operand `i` of `op` to `v`.
     pub fn set_operand(&mut self, op: Op, i: usize, v: Value) {
         let old = self.ops[op.0 as usize].operands[i];
-        let u = Use {
-            op,
-            index: i as u32,
-        };
-        self.remove_use(old, u);
+        self.remove_use(old, op, i);
         self.ops[op.0 as usize].operands[i] = v;
-        self.values[v.0 as usize].uses.push(u);
+        self.add_use(v, op, i);
     }
 
     /// Replaces every operand of `op`.
     pub fn set_operands(&mut self, op: Op, values: &[Value]) {
-        let old: SmallVec<[Value; 3]> = self.ops[op.0 as usize].operands.clone();
-        for (i, v) in old.into_iter().enumerate() {
-            self.remove_use(
-                v,
-                Use {
-                    op,
-                    index: i as u32,
-                },
-            );
-        }
-        self.ops[op.0 as usize].operands = values.iter().copied().collect();
+        self.drop_operands(op);
         for (i, &v) in values.iter().enumerate() {
-            self.values[v.0 as usize].uses.push(Use {
-                op,
-                index: i as u32,
-            });
+            self.ops[op.0 as usize].operands.push(v);
+            self.ops[op.0 as usize].operand_pos.push(0);
+            self.add_use(v, op, i);
         }
     }
 
@@ -703,10 +733,10 @@ impl Context {
             return;
         }
         let uses = std::mem::take(&mut self.values[from.0 as usize].uses);
-        for u in &uses {
+        for u in uses {
             self.ops[u.op.0 as usize].operands[u.index as usize] = to;
+            self.add_use(to, u.op, u.index as usize);
         }
-        self.values[to.0 as usize].uses.extend(uses);
     }
 
     /// Like [`replace_all_uses`](Self::replace_all_uses), but only where `keep(user)` is false.
@@ -715,16 +745,11 @@ impl Context {
             return;
         }
         let uses = std::mem::take(&mut self.values[from.0 as usize].uses);
-        let mut kept = Vec::new();
         for u in uses {
-            if pred(u.op) {
-                self.ops[u.op.0 as usize].operands[u.index as usize] = to;
-                self.values[to.0 as usize].uses.push(u);
-            } else {
-                kept.push(u);
-            }
+            let target = if pred(u.op) { to } else { from };
+            self.ops[u.op.0 as usize].operands[u.index as usize] = target;
+            self.add_use(target, u.op, u.index as usize);
         }
-        self.values[from.0 as usize].uses = kept;
     }
 
     /// Replaces the results of `op` with `values` at every use, then erases `op`.
@@ -846,16 +871,7 @@ impl Context {
             }
             self.regions[r.0 as usize].blocks.clear();
         }
-        let operands: SmallVec<[Value; 3]> = std::mem::take(&mut self.ops[op.0 as usize].operands);
-        for (i, v) in operands.into_iter().enumerate() {
-            self.remove_use(
-                v,
-                Use {
-                    op,
-                    index: i as u32,
-                },
-            );
-        }
+        self.drop_operands(op);
         self.ops[op.0 as usize].erased = true;
     }
 
@@ -874,16 +890,7 @@ impl Context {
     }
 
     fn drop_all_uses_rec(&mut self, op: Op) {
-        let operands: SmallVec<[Value; 3]> = std::mem::take(&mut self.ops[op.0 as usize].operands);
-        for (i, v) in operands.into_iter().enumerate() {
-            self.remove_use(
-                v,
-                Use {
-                    op,
-                    index: i as u32,
-                },
-            );
-        }
+        self.drop_operands(op);
         for r in self.ops[op.0 as usize].regions.clone() {
             for b in self.regions[r.0 as usize].blocks.clone() {
                 for inner in self.block_ops(b) {
@@ -1062,5 +1069,141 @@ impl Context {
             self.collect_rec(op, WalkOrder::PreOrder, &mut out);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks that every use-list entry matches its operand slot and back-pointer.
+    fn check_use_lists(ctx: &Context) {
+        for (vi, v) in ctx.values.iter().enumerate() {
+            for (pos, u) in v.uses.iter().enumerate() {
+                let d = &ctx.ops[u.op.0 as usize];
+                assert_eq!(d.operands[u.index as usize], Value(vi as u32), "operand slot");
+                assert_eq!(d.operand_pos[u.index as usize], pos as u32, "back-pointer");
+            }
+        }
+        for (oi, d) in ctx.ops.iter().enumerate() {
+            if d.erased {
+                continue;
+            }
+            for (i, v) in d.operands.iter().enumerate() {
+                let uses = &ctx.values[v.0 as usize].uses;
+                assert!(uses.contains(&Use {
+                    op: Op(oi as u32),
+                    index: i as u32
+                }));
+            }
+        }
+    }
+
+    struct Fixture {
+        ctx: Context,
+        block: Block,
+        args: Vec<Value>,
+    }
+
+    fn fixture() -> Fixture {
+        let mut ctx = Context::new();
+        ctx.allow_unregistered = true;
+        let i32 = ctx.i32_type();
+        let loc = ctx.unknown_loc();
+        let block = ctx.create_block(&[i32, i32, i32], loc);
+        let args = ctx.block_args(block).to_vec();
+        Fixture { ctx, block, args }
+    }
+
+    fn add(f: &mut Fixture, a: Value, b: Value) -> Op {
+        let i32 = f.ctx.i32_type();
+        let loc = f.ctx.unknown_loc();
+        let st = OperationState::new(&mut f.ctx, "t.add", loc)
+            .operands(&[a, b])
+            .results(&[i32]);
+        let op = f.ctx.create_op(st);
+        f.ctx.append_op(f.block, op);
+        op
+    }
+
+    #[test]
+    fn use_lists_stay_exact_through_mutation() {
+        let mut f = fixture();
+        let (a, b, c) = (f.args[0], f.args[1], f.args[2]);
+        let x = add(&mut f, a, a);
+        let xr = f.ctx.result(x, 0);
+        let y = add(&mut f, xr, b);
+        let z = add(&mut f, a, xr);
+        check_use_lists(&f.ctx);
+        assert_eq!(f.ctx.uses(a).len(), 3);
+        f.ctx.set_operand(y, 1, a);
+        check_use_lists(&f.ctx);
+        f.ctx.replace_all_uses(a, c);
+        assert!(!f.ctx.has_uses(a));
+        assert_eq!(f.ctx.uses(c).len(), 4);
+        check_use_lists(&f.ctx);
+        f.ctx.replace_uses_where(xr, b, |op| op == z);
+        assert_eq!(f.ctx.uses(xr).len(), 1);
+        check_use_lists(&f.ctx);
+        f.ctx.set_operands(z, &[b, b, c]);
+        check_use_lists(&f.ctx);
+        f.ctx.erase_op(y);
+        f.ctx.erase_op(z);
+        check_use_lists(&f.ctx);
+        assert!(!f.ctx.has_uses(xr));
+        assert_eq!(f.ctx.block_ops(f.block), vec![x]);
+    }
+
+    #[test]
+    fn insertion_order_and_detach() {
+        let mut f = fixture();
+        let a = f.args[0];
+        let x = add(&mut f, a, a);
+        let z = add(&mut f, a, a);
+        let i32 = f.ctx.i32_type();
+        let loc = f.ctx.unknown_loc();
+        let st = OperationState::new(&mut f.ctx, "t.mid", loc).results(&[i32]);
+        let y = f.ctx.create_op(st);
+        f.ctx.insert_op_after(x, y);
+        assert_eq!(f.ctx.block_ops(f.block), vec![x, y, z]);
+        f.ctx.move_op_before(z, x);
+        assert_eq!(f.ctx.block_ops(f.block), vec![z, x, y]);
+        f.ctx.detach_op(x);
+        assert_eq!(f.ctx.block_ops(f.block), vec![z, y]);
+        assert_eq!(f.ctx.op_parent_block(x), None);
+        f.ctx.prepend_op(f.block, x);
+        assert_eq!(f.ctx.block_ops(f.block), vec![x, z, y]);
+        assert_eq!(f.ctx.block_last_op(f.block), Some(y));
+    }
+
+    #[test]
+    fn clone_maps_operands_and_nested_regions() {
+        let mut f = fixture();
+        let a = f.args[0];
+        let x = add(&mut f, a, a);
+        let xr = f.ctx.result(x, 0);
+        let loc = f.ctx.unknown_loc();
+        let region = f.ctx.create_region();
+        let inner_block = f.ctx.create_block(&[], loc);
+        f.ctx.append_block(region, inner_block);
+        let st = OperationState::new(&mut f.ctx, "t.wrap", loc).regions(&[region]);
+        let wrap = f.ctx.create_op(st);
+        f.ctx.append_op(f.block, wrap);
+        let st = OperationState::new(&mut f.ctx, "t.use", loc).operands(&[xr]);
+        let user = f.ctx.create_op(st);
+        f.ctx.append_op(inner_block, user);
+
+        let mut map = IrMapping::default();
+        map.values.insert(xr, f.args[1]);
+        let c = f.ctx.clone_op(wrap, &mut map);
+        let cb = f.ctx.region_blocks(f.ctx.region(c, 0))[0];
+        let cu = f.ctx.block_first_op(cb).unwrap();
+        assert_ne!(cu, user);
+        assert_eq!(f.ctx.operands(cu), &[f.args[1]]);
+        check_use_lists(&f.ctx);
+        // Erasing the original wrapper drops the nested use of `xr`.
+        f.ctx.erase_op(wrap);
+        assert!(!f.ctx.has_uses(xr));
+        check_use_lists(&f.ctx);
     }
 }

@@ -271,6 +271,9 @@ impl std::fmt::Debug for DialectDef {
 pub struct Registry {
     dialects: indexmap::IndexMap<&'static str, DialectDef>,
     ops: FxHashMap<Ident, &'static OpDef>,
+    /// Properties every op of a name carries unless set otherwise (MLIR's default-valued
+    /// properties, such as `overflowFlags = #arith.overflow<none>`).
+    pub(crate) op_defaults: FxHashMap<Ident, Vec<crate::NamedAttr>>,
 }
 
 impl Registry {
@@ -298,6 +301,18 @@ impl Context {
             self.registry.ops.insert(id, op);
         }
         self.registry.dialects.insert(def.name, def);
+    }
+
+    /// Declares properties that every op named `op_name` carries unless the creator sets them
+    /// (MLIR's default-valued properties): [`Context::create_op`] adds the missing ones, so
+    /// ops built by the parser, by builders and by patterns all look alike.
+    pub fn register_default_props(&mut self, op_name: &str, props: Vec<crate::NamedAttr>) {
+        let id = self.ident(op_name);
+        if props.is_empty() {
+            self.registry.op_defaults.remove(&id);
+        } else {
+            self.registry.op_defaults.insert(id, props);
+        }
     }
 
     /// The definition of a registered op name.

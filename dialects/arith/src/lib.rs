@@ -91,6 +91,10 @@ themselves carry no sign.\n\n\
 /// Registers the `arith` dialect.
 pub fn register(ctx: &mut Context) {
     ctx.register_dialect(dialect());
+    for def in OPS.iter() {
+        let props = default_props(ctx, def.name);
+        ctx.register_default_props(def.name, props);
+    }
 }
 
 /// `#arith.overflow<none>`, the default of `overflowFlags`.
