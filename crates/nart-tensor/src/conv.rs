@@ -1,0 +1,981 @@
+//! Convolutions: Conv, ConvTranspose, ConvInteger and QLinearConv, N-D, through im2col and GEMM.
+
+use crate::matmul::{dgemm, per_axis_scale, sgemm};
+use crate::quant::{requantize, zero_point_values};
+use crate::tensor::{checked_numel, numel};
+use crate::{DType, KernelError, Result, Tensor};
+
+/// ONNX `auto_pad`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AutoPad {
+    /// Use the explicit `pads`.
+    #[default]
+    NotSet,
+    /// Pad so that `out = ceil(in / stride)`, extra padding at the end.
+    SameUpper,
+    /// Pad so that `out = ceil(in / stride)`, extra padding at the beginning.
+    SameLower,
+    /// No padding.
+    Valid,
+}
+
+impl AutoPad {
+    /// Parses the ONNX attribute string.
+    pub fn parse(s: &str) -> Option<AutoPad> {
+        Some(match s {
+            "NOTSET" | "" => AutoPad::NotSet,
+            "SAME_UPPER" => AutoPad::SameUpper,
+            "SAME_LOWER" => AutoPad::SameLower,
+            "VALID" => AutoPad::Valid,
+            _ => return None,
+        })
+    }
+}
+
+/// Attributes of Conv and ConvInteger; empty vectors mean the ONNX defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConvAttrs {
+    /// Padding mode.
+    pub auto_pad: AutoPad,
+    /// Dilation per spatial axis (default 1).
+    pub dilations: Vec<usize>,
+    /// Number of groups (default 1).
+    pub group: usize,
+    /// Kernel spatial shape (default: from the weights).
+    pub kernel_shape: Vec<usize>,
+    /// Begin pads then end pads (default 0).
+    pub pads: Vec<usize>,
+    /// Stride per spatial axis (default 1).
+    pub strides: Vec<usize>,
+}
+
+impl Default for ConvAttrs {
+    fn default() -> Self {
+        ConvAttrs {
+            auto_pad: AutoPad::NotSet,
+            dilations: vec![],
+            group: 1,
+            kernel_shape: vec![],
+            pads: vec![],
+            strides: vec![],
+        }
+    }
+}
+
+/// Spatial geometry of a sliding-window operator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Geom {
+    pub input: Vec<usize>,
+    pub kernel: Vec<usize>,
+    pub strides: Vec<usize>,
+    pub dilations: Vec<usize>,
+    pub pad_begin: Vec<usize>,
+    pub pad_end: Vec<usize>,
+    pub out: Vec<usize>,
+}
+
+fn or_ones(op: &'static str, attr: &'static str, v: &[usize], nd: usize) -> Result<Vec<usize>> {
+    if v.is_empty() {
+        return Ok(vec![1; nd]);
+    }
+    if v.len() != nd || v.contains(&0) {
+        return Err(KernelError::attr(
+            op,
+            attr,
+            format!("expected {nd} positive values, got {v:?}"),
+        ));
+    }
+    Ok(v.to_vec())
+}
+
+/// Computes padding and output size of a window operator (Conv and the pools).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn geometry(
+    op: &'static str,
+    input: &[usize],
+    kernel: &[usize],
+    strides: &[usize],
+    dilations: &[usize],
+    pads: &[usize],
+    auto_pad: AutoPad,
+    ceil_mode: bool,
+) -> Result<Geom> {
+    let nd = input.len();
+    if kernel.len() != nd {
+        return Err(KernelError::attr(
+            op,
+            "kernel_shape",
+            format!("expected {nd} values, got {kernel:?}"),
+        ));
+    }
+    let strides = or_ones(op, "strides", strides, nd)?;
+    let dilations = or_ones(op, "dilations", dilations, nd)?;
+    let pads = if pads.is_empty() {
+        vec![0; 2 * nd]
+    } else {
+        pads.to_vec()
+    };
+    if pads.len() != 2 * nd {
+        return Err(KernelError::attr(
+            op,
+            "pads",
+            format!("expected {} values, got {pads:?}", 2 * nd),
+        ));
+    }
+    let mut g = Geom {
+        input: input.to_vec(),
+        kernel: kernel.to_vec(),
+        strides,
+        dilations,
+        pad_begin: vec![0; nd],
+        pad_end: vec![0; nd],
+        out: vec![0; nd],
+    };
+    for d in 0..nd {
+        let ext = (g.kernel[d].max(1) - 1)
+            .saturating_mul(g.dilations[d])
+            .saturating_add(1);
+        let (i, s) = (input[d], g.strides[d]);
+        match auto_pad {
+            AutoPad::NotSet => {
+                g.pad_begin[d] = pads[d];
+                g.pad_end[d] = pads[nd + d];
+            }
+            AutoPad::Valid => {}
+            AutoPad::SameUpper | AutoPad::SameLower => {
+                let out = i.div_ceil(s);
+                let total =
+                    ((out.max(1) - 1).saturating_mul(s).saturating_add(ext)).saturating_sub(i);
+                let small = total / 2;
+                if auto_pad == AutoPad::SameUpper {
+                    g.pad_begin[d] = small;
+                    g.pad_end[d] = total - small;
+                } else {
+                    g.pad_begin[d] = total - small;
+                    g.pad_end[d] = small;
+                }
+            }
+        }
+        let padded = i
+            .saturating_add(g.pad_begin[d])
+            .saturating_add(g.pad_end[d]);
+        if padded < ext {
+            return Err(KernelError::shape(
+                op,
+                format!(
+                    "kernel extent {ext} larger than padded input {padded} on spatial axis {d}"
+                ),
+            ));
+        }
+        let span = padded - ext;
+        let mut out = if ceil_mode {
+            span.div_ceil(s) + 1
+        } else {
+            span / s + 1
+        };
+        if ceil_mode && (out - 1) * s >= i + g.pad_begin[d] {
+            // The last window must start inside the input or the begin padding.
+            out -= 1;
+        }
+        g.out[d] = out;
+    }
+    checked_numel(op, &g.out)?;
+    Ok(g)
+}
+
+/// Unfolds one group of one image (`cg` channels) into a `[cg * prod(kernel), prod(out)]` matrix.
+fn im2col<T: Copy + Default>(x: &[T], cg: usize, g: &Geom, col: &mut [T]) {
+    let nd = g.input.len();
+    let ksz = numel(&g.kernel);
+    let osz = numel(&g.out);
+    let isz = numel(&g.input);
+    let last = nd - 1;
+    let last_o = g.out[last];
+    let lines = osz / last_o.max(1);
+    let in_strides = crate::layout::strides(&g.input);
+    let mut kidx = vec![0; nd];
+    let mut oidx = vec![0; nd];
+    let (s, dl, pb, iw) = (
+        g.strides[last],
+        g.dilations[last],
+        g.pad_begin[last] as isize,
+        g.input[last] as isize,
+    );
+    for c in 0..cg {
+        for kk in 0..ksz {
+            crate::layout::unravel(kk, &g.kernel, &mut kidx);
+            let row = (c * ksz + kk) * osz;
+            for line in 0..lines {
+                crate::layout::unravel(line, &g.out[..last], &mut oidx[..last]);
+                let dst = &mut col[row + line * last_o..row + (line + 1) * last_o];
+                let mut base = c * isz;
+                let mut valid = true;
+                for d in 0..last {
+                    let i = (oidx[d] * g.strides[d] + kidx[d] * g.dilations[d]) as isize
+                        - g.pad_begin[d] as isize;
+                    if i < 0 || i >= g.input[d] as isize {
+                        valid = false;
+                        break;
+                    }
+                    base += i as usize * in_strides[d];
+                }
+                if !valid {
+                    dst.iter_mut().for_each(|v| *v = T::default());
+                    continue;
+                }
+                let off = (kidx[last] * dl) as isize - pb;
+                if s == 1 && off >= 0 && off + last_o as isize <= iw {
+                    let start = base + off as usize;
+                    dst.copy_from_slice(&x[start..start + last_o]);
+                    continue;
+                }
+                for (ow, v) in dst.iter_mut().enumerate() {
+                    let i = (ow * s) as isize + off;
+                    *v = if i >= 0 && i < iw {
+                        x[base + i as usize]
+                    } else {
+                        T::default()
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// Scatter-adds a `[cg * prod(kernel), prod(input)]` matrix into an image of spatial size `g.out`
+/// (the transposed-convolution counterpart of [`im2col`]); `g.input` is the source grid.
+fn col2im<T: Copy + std::ops::AddAssign>(col: &[T], cg: usize, g: &Geom, y: &mut [T]) {
+    let nd = g.input.len();
+    let ksz = numel(&g.kernel);
+    let isz = numel(&g.input);
+    let osz = numel(&g.out);
+    let out_strides = crate::layout::strides(&g.out);
+    let mut kidx = vec![0; nd];
+    let mut pidx = vec![0; nd];
+    for c in 0..cg {
+        for kk in 0..ksz {
+            crate::layout::unravel(kk, &g.kernel, &mut kidx);
+            let row = (c * ksz + kk) * isz;
+            for p in 0..isz {
+                crate::layout::unravel(p, &g.input, &mut pidx);
+                let mut o = c * osz;
+                let mut valid = true;
+                for d in 0..nd {
+                    let i = (pidx[d] * g.strides[d] + kidx[d] * g.dilations[d]) as isize
+                        - g.pad_begin[d] as isize;
+                    if i < 0 || i >= g.out[d] as isize {
+                        valid = false;
+                        break;
+                    }
+                    o += i as usize * out_strides[d];
+                }
+                if valid {
+                    y[o] += col[row + p];
+                }
+            }
+        }
+    }
+}
+
+/// A float element that has a GEMM.
+trait GemmFloat: Copy + Default + std::ops::AddAssign + Send + Sync {
+    #[allow(clippy::too_many_arguments)]
+    fn gemm(
+        m: usize,
+        k: usize,
+        n: usize,
+        a: &[Self],
+        sa: (usize, usize),
+        b: &[Self],
+        sb: (usize, usize),
+        c: &mut [Self],
+    );
+}
+
+impl GemmFloat for f32 {
+    fn gemm(
+        m: usize,
+        k: usize,
+        n: usize,
+        a: &[f32],
+        sa: (usize, usize),
+        b: &[f32],
+        sb: (usize, usize),
+        c: &mut [f32],
+    ) {
+        sgemm(m, k, n, a, sa, b, sb, 0.0, c)
+    }
+}
+
+impl GemmFloat for f64 {
+    fn gemm(
+        m: usize,
+        k: usize,
+        n: usize,
+        a: &[f64],
+        sa: (usize, usize),
+        b: &[f64],
+        sb: (usize, usize),
+        c: &mut [f64],
+    ) {
+        dgemm(m, k, n, a, sa, b, sb, 0.0, c)
+    }
+}
+
+/// Checked shapes of a convolution: (batch, channels, out channels, spatial geometry).
+fn conv_setup(
+    op: &'static str,
+    x: &[usize],
+    w: &[usize],
+    attrs: &ConvAttrs,
+) -> Result<(usize, usize, usize, Geom)> {
+    if x.len() < 3 || w.len() != x.len() {
+        return Err(KernelError::shape(
+            op,
+            format!("X {x:?} and W {w:?} must have the same rank >= 3"),
+        ));
+    }
+    let group = attrs.group;
+    let (n, c, m) = (x[0], x[1], w[0]);
+    if group == 0 || c % group != 0 || m % group != 0 || w[1] * group != c {
+        return Err(KernelError::shape(
+            op,
+            format!("channels: X has {c}, W {w:?}, group {group}"),
+        ));
+    }
+    let kernel = if attrs.kernel_shape.is_empty() {
+        w[2..].to_vec()
+    } else {
+        attrs.kernel_shape.clone()
+    };
+    if kernel != w[2..] {
+        return Err(KernelError::attr(
+            op,
+            "kernel_shape",
+            format!("{kernel:?} does not match W {w:?}"),
+        ));
+    }
+    let g = geometry(
+        op,
+        &x[2..],
+        &kernel,
+        &attrs.strides,
+        &attrs.dilations,
+        &attrs.pads,
+        attrs.auto_pad,
+        false,
+    )?;
+    Ok((n, c, m, g))
+}
+
+fn conv_core<T: GemmFloat>(
+    x: &[T],
+    w: &[T],
+    n: usize,
+    c: usize,
+    m: usize,
+    group: usize,
+    g: &Geom,
+) -> Vec<T> {
+    let cg = c / group;
+    let mg = m / group;
+    let ksz = numel(&g.kernel);
+    let isz = numel(&g.input);
+    let osz = numel(&g.out);
+    let kdim = cg * ksz;
+    let mut y = vec![T::default(); n * m * osz];
+    let direct = g.kernel.iter().all(|&k| k == 1)
+        && g.strides.iter().all(|&s| s == 1)
+        && g.pad_begin.iter().chain(&g.pad_end).all(|&p| p == 0);
+    let mut col = if direct {
+        vec![]
+    } else {
+        vec![T::default(); kdim * osz]
+    };
+    for b in 0..n {
+        for gi in 0..group {
+            let xs = &x[(b * c + gi * cg) * isz..(b * c + (gi + 1) * cg) * isz];
+            let src: &[T] = if direct {
+                xs
+            } else {
+                im2col(xs, cg, g, &mut col);
+                &col
+            };
+            let ws = &w[gi * mg * kdim..(gi + 1) * mg * kdim];
+            let ys = &mut y[(b * m + gi * mg) * osz..(b * m + (gi + 1) * mg) * osz];
+            T::gemm(mg, kdim, osz, ws, (kdim, 1), src, (osz, 1), ys);
+        }
+    }
+    y
+}
+
+fn add_bias<T: Copy + std::ops::AddAssign>(y: &mut [T], bias: &[T], m: usize, osz: usize) {
+    for (i, chunk) in y.chunks_mut(osz).enumerate() {
+        let b = bias[i % m];
+        chunk.iter_mut().for_each(|v| *v += b);
+    }
+}
+
+/// ONNX Conv: `X [N, C, D...]`, `W [M, C/group, K...]`, optional `B [M]`.
+pub fn conv(x: &Tensor, w: &Tensor, b: Option<&Tensor>, attrs: &ConvAttrs) -> Result<Tensor> {
+    const OP: &str = "Conv";
+    let (n, c, m, g) = conv_setup(OP, x.shape(), w.shape(), attrs)?;
+    if x.dtype() != w.dtype() {
+        return Err(KernelError::DTypeMismatch {
+            op: OP,
+            a: x.dtype(),
+            b: w.dtype(),
+        });
+    }
+    if !x.dtype().is_float() {
+        return Err(KernelError::dtype(OP, x.dtype()));
+    }
+    if let Some(b) = b {
+        if b.shape() != [m] {
+            return Err(KernelError::shape(
+                OP,
+                format!("bias {:?} must be [{m}]", b.shape()),
+            ));
+        }
+    }
+    let osz = numel(&g.out);
+    let mut shape = vec![n, m];
+    shape.extend(&g.out);
+    if let (Some(xv), Some(wv)) = (x.as_f32(), w.as_f32()) {
+        let mut y = conv_core(xv, wv, n, c, m, attrs.group, &g);
+        if let Some(b) = b {
+            add_bias(&mut y, &b.to_f32_vec()?, m, osz);
+        }
+        return Tensor::from_vec(shape, y);
+    }
+    let mut y = conv_core(&x.to_f64_vec()?, &w.to_f64_vec()?, n, c, m, attrs.group, &g);
+    if let Some(b) = b {
+        add_bias(&mut y, &b.to_f64_vec()?, m, osz);
+    }
+    Tensor::from_f64(x.dtype(), shape, y)
+}
+
+/// Attributes of ConvTranspose; empty vectors mean the ONNX defaults.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ConvTransposeAttrs {
+    /// The Conv-like attributes.
+    pub conv: ConvAttrs,
+    /// Extra size added at the end of each spatial axis (default 0).
+    pub output_padding: Vec<usize>,
+    /// Requested spatial output shape; when set, pads are derived from it.
+    pub output_shape: Vec<usize>,
+}
+
+/// ONNX ConvTranspose: `X [N, C, D...]`, `W [C, M/group, K...]`, optional `B [M]`.
+pub fn conv_transpose(
+    x: &Tensor,
+    w: &Tensor,
+    b: Option<&Tensor>,
+    attrs: &ConvTransposeAttrs,
+) -> Result<Tensor> {
+    const OP: &str = "ConvTranspose";
+    let (xs, ws) = (x.shape(), w.shape());
+    if xs.len() < 3 || ws.len() != xs.len() {
+        return Err(KernelError::shape(
+            OP,
+            format!("X {xs:?} and W {ws:?} must have the same rank >= 3"),
+        ));
+    }
+    if x.dtype() != w.dtype() {
+        return Err(KernelError::DTypeMismatch {
+            op: OP,
+            a: x.dtype(),
+            b: w.dtype(),
+        });
+    }
+    if !x.dtype().is_float() {
+        return Err(KernelError::dtype(OP, x.dtype()));
+    }
+    let a = &attrs.conv;
+    let group = a.group;
+    let (n, c) = (xs[0], xs[1]);
+    if group == 0 || ws[0] != c || c % group != 0 {
+        return Err(KernelError::shape(
+            OP,
+            format!("channels: X has {c}, W {ws:?}, group {group}"),
+        ));
+    }
+    let mg = ws[1];
+    let m = mg * group;
+    let nd = xs.len() - 2;
+    let kernel = if a.kernel_shape.is_empty() {
+        ws[2..].to_vec()
+    } else {
+        a.kernel_shape.clone()
+    };
+    if kernel != ws[2..] {
+        return Err(KernelError::attr(
+            OP,
+            "kernel_shape",
+            format!("{kernel:?} does not match W {ws:?}"),
+        ));
+    }
+    let strides = or_ones(OP, "strides", &a.strides, nd)?;
+    let dilations = or_ones(OP, "dilations", &a.dilations, nd)?;
+    let out_pad = if attrs.output_padding.is_empty() {
+        vec![0; nd]
+    } else {
+        attrs.output_padding.clone()
+    };
+    if out_pad.len() != nd {
+        return Err(KernelError::attr(
+            OP,
+            "output_padding",
+            format!("expected {nd} values"),
+        ));
+    }
+    let mut pads = if a.pads.is_empty() {
+        vec![0; 2 * nd]
+    } else {
+        a.pads.clone()
+    };
+    if pads.len() != 2 * nd {
+        return Err(KernelError::attr(
+            OP,
+            "pads",
+            format!("expected {} values", 2 * nd),
+        ));
+    }
+    let input = &xs[2..];
+    let want: Option<Vec<usize>> = if !attrs.output_shape.is_empty() {
+        let os = &attrs.output_shape;
+        // output_shape may include N and C.
+        let os = if os.len() == nd + 2 {
+            &os[2..]
+        } else {
+            &os[..]
+        };
+        if os.len() != nd {
+            return Err(KernelError::attr(
+                OP,
+                "output_shape",
+                format!("expected {nd} values"),
+            ));
+        }
+        Some(os.to_vec())
+    } else if matches!(a.auto_pad, AutoPad::SameUpper | AutoPad::SameLower) {
+        Some((0..nd).map(|d| input[d] * strides[d]).collect())
+    } else {
+        None
+    };
+    let mut out = vec![0; nd];
+    for d in 0..nd {
+        let ext = (kernel[d].max(1) - 1)
+            .saturating_mul(dilations[d])
+            .saturating_add(1);
+        let full = strides[d]
+            .saturating_mul(input[d].max(1) - 1)
+            .saturating_add(out_pad[d])
+            .saturating_add(ext);
+        if let Some(want) = &want {
+            // Python-style floor division, as in the ONNX reference; a negative end pad adds zeros.
+            let total = full as isize - want[d] as isize;
+            let half = total.div_euclid(2);
+            let (begin, end) = if a.auto_pad == AutoPad::SameUpper {
+                (half, total - half)
+            } else {
+                (total - half, half)
+            };
+            if begin < 0 {
+                return Err(KernelError::attr(
+                    OP,
+                    "output_shape",
+                    format!("{want:?} is too large for the input"),
+                ));
+            }
+            pads[d] = begin as usize;
+            pads[nd + d] = end.max(0) as usize;
+            out[d] = want[d];
+        } else {
+            if a.auto_pad == AutoPad::Valid {
+                pads[d] = 0;
+                pads[nd + d] = 0;
+            }
+            let p = pads[d] + pads[nd + d];
+            if full < p {
+                return Err(KernelError::attr(OP, "pads", "pads exceed the output size"));
+            }
+            out[d] = full - p;
+        }
+    }
+    checked_numel(OP, &out)?;
+    let g = Geom {
+        input: input.to_vec(),
+        kernel,
+        strides,
+        dilations,
+        pad_begin: pads[..nd].to_vec(),
+        pad_end: pads[nd..].to_vec(),
+        out: out.clone(),
+    };
+    if let Some(b) = b {
+        if b.shape() != [m] {
+            return Err(KernelError::shape(
+                OP,
+                format!("bias {:?} must be [{m}]", b.shape()),
+            ));
+        }
+    }
+    let mut shape = vec![n, m];
+    shape.extend(&out);
+    if let (Some(xv), Some(wv)) = (x.as_f32(), w.as_f32()) {
+        let mut y = conv_transpose_core(xv, wv, n, c, m, group, &g);
+        if let Some(b) = b {
+            add_bias(&mut y, &b.to_f32_vec()?, m, numel(&out));
+        }
+        return Tensor::from_vec(shape, y);
+    }
+    let mut y = conv_transpose_core(&x.to_f64_vec()?, &w.to_f64_vec()?, n, c, m, group, &g);
+    if let Some(b) = b {
+        add_bias(&mut y, &b.to_f64_vec()?, m, numel(&out));
+    }
+    Tensor::from_f64(x.dtype(), shape, y)
+}
+
+fn conv_transpose_core<T: GemmFloat>(
+    x: &[T],
+    w: &[T],
+    n: usize,
+    c: usize,
+    m: usize,
+    group: usize,
+    g: &Geom,
+) -> Vec<T> {
+    let cg = c / group;
+    let mg = m / group;
+    let ksz = numel(&g.kernel);
+    let isz = numel(&g.input);
+    let osz = numel(&g.out);
+    let rows = mg * ksz;
+    let mut y = vec![T::default(); n * m * osz];
+    let mut col = vec![T::default(); rows * isz];
+    for b in 0..n {
+        for gi in 0..group {
+            let xs = &x[(b * c + gi * cg) * isz..(b * c + (gi + 1) * cg) * isz];
+            // W_g is [cg, mg * ksz]; col = W_g^T * X_g.
+            let ws = &w[gi * cg * rows..(gi + 1) * cg * rows];
+            T::gemm(rows, cg, isz, ws, (1, rows), xs, (isz, 1), &mut col);
+            let ys = &mut y[(b * m + gi * mg) * osz..(b * m + (gi + 1) * mg) * osz];
+            col2im(&col, mg, g, ys);
+        }
+    }
+    y
+}
+
+/// ONNX ConvInteger: convolution of `(x - x_zero_point)` and `(w - w_zero_point)` accumulated in int32.
+///
+/// `w_zero_point` may be a scalar or one value per output channel.
+pub fn conv_integer(
+    x: &Tensor,
+    w: &Tensor,
+    x_zp: Option<&Tensor>,
+    w_zp: Option<&Tensor>,
+    attrs: &ConvAttrs,
+) -> Result<Tensor> {
+    let acc = integer_conv_acc("ConvInteger", x, w, x_zp, w_zp, attrs)?;
+    let (shape, v) = acc;
+    Tensor::from_i128(
+        DType::I32,
+        shape,
+        v.into_iter().map(|a| a as i128).collect(),
+    )
+}
+
+/// Exact integer accumulation shared by ConvInteger and QLinearConv (through f64 GEMM; exact below 2^53).
+fn integer_conv_acc(
+    op: &'static str,
+    x: &Tensor,
+    w: &Tensor,
+    x_zp: Option<&Tensor>,
+    w_zp: Option<&Tensor>,
+    attrs: &ConvAttrs,
+) -> Result<(Vec<usize>, Vec<f64>)> {
+    for t in [x, w] {
+        if !matches!(t.dtype(), DType::I8 | DType::U8) {
+            return Err(KernelError::dtype(op, t.dtype()));
+        }
+    }
+    let (n, c, m, g) = conv_setup(op, x.shape(), w.shape(), attrs)?;
+    let xz = zero_point_values(op, x_zp, 1)?;
+    let wz = zero_point_values(op, w_zp, m)?;
+    let xv: Vec<f64> = x
+        .to_i128_vec()?
+        .into_iter()
+        .map(|v| (v - xz[0]) as f64)
+        .collect();
+    let per_m = w.len() / m.max(1);
+    let wv: Vec<f64> = w
+        .to_i128_vec()?
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| (v - wz[i / per_m]) as f64)
+        .collect();
+    let y = conv_core(&xv, &wv, n, c, m, attrs.group, &g);
+    let mut shape = vec![n, m];
+    shape.extend(&g.out);
+    Ok((shape, y))
+}
+
+/// Quantized inputs of QLinearConv.
+#[derive(Clone, Copy, Debug)]
+pub struct QLinearConvInputs<'a> {
+    /// Quantized input.
+    pub x: &'a Tensor,
+    /// Input scale (scalar).
+    pub x_scale: &'a Tensor,
+    /// Input zero point (scalar).
+    pub x_zero_point: &'a Tensor,
+    /// Quantized weights.
+    pub w: &'a Tensor,
+    /// Weight scale (scalar or per output channel).
+    pub w_scale: &'a Tensor,
+    /// Weight zero point (scalar or per output channel).
+    pub w_zero_point: &'a Tensor,
+    /// Output scale (scalar).
+    pub y_scale: &'a Tensor,
+    /// Output zero point (scalar); its type is the output type.
+    pub y_zero_point: &'a Tensor,
+    /// Optional int32 bias quantized with scale `x_scale * w_scale` and zero point 0.
+    pub bias: Option<&'a Tensor>,
+}
+
+/// ONNX QLinearConv.
+pub fn qlinear_conv(q: QLinearConvInputs<'_>, attrs: &ConvAttrs) -> Result<Tensor> {
+    const OP: &str = "QLinearConv";
+    let (shape, acc) = integer_conv_acc(
+        OP,
+        q.x,
+        q.w,
+        Some(q.x_zero_point),
+        Some(q.w_zero_point),
+        attrs,
+    )?;
+    let m = shape[1];
+    let osz = numel(&shape[2..]);
+    let xs = q.x_scale.to_f64_vec()?;
+    if xs.len() != 1 {
+        return Err(KernelError::shape(OP, "x_scale must be a scalar"));
+    }
+    let ws = per_axis_scale(OP, q.w_scale, m)?;
+    let ys = q.y_scale.to_f64_vec()?;
+    if ys.len() != 1 {
+        return Err(KernelError::shape(OP, "y_scale must be a scalar"));
+    }
+    let bias = match q.bias {
+        Some(b) => {
+            if b.len() != m {
+                return Err(KernelError::shape(
+                    OP,
+                    format!("bias must have {m} entries"),
+                ));
+            }
+            b.to_f64_vec()?
+        }
+        None => vec![0.0; m],
+    };
+    let real: Vec<f64> = acc
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| {
+            let oc = (i / osz.max(1)) % m;
+            (a + bias[oc]) * (xs[0] as f32 * ws[oc] as f32) as f64
+        })
+        .collect();
+    requantize(OP, &real, shape, ys[0], q.y_zero_point)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(shape: &[usize], v: Vec<f32>) -> Tensor {
+        Tensor::from_vec(shape.to_vec(), v).unwrap()
+    }
+
+    fn ar(shape: &[usize]) -> Tensor {
+        let n = numel(shape);
+        f(shape, (0..n).map(|i| i as f32).collect())
+    }
+
+    #[test]
+    fn conv2d_onnx_doc_example() {
+        // ONNX Conv doc: x = arange(25).reshape(1,1,5,5), W = ones(1,1,3,3).
+        let x = ar(&[1, 1, 5, 5]);
+        let w = f(&[1, 1, 3, 3], vec![1.0; 9]);
+        let attrs = ConvAttrs {
+            pads: vec![1, 1, 1, 1],
+            ..Default::default()
+        };
+        let y = conv(&x, &w, None, &attrs).unwrap();
+        assert_eq!(y.shape(), &[1, 1, 5, 5]);
+        assert_eq!(
+            y.as_f32().unwrap(),
+            &[
+                12., 21., 27., 33., 24., 33., 54., 63., 72., 51., 63., 99., 108., 117., 81., 93.,
+                144., 153., 162., 111., 72., 111., 117., 123., 84.
+            ]
+        );
+        let y = conv(&x, &w, None, &ConvAttrs::default()).unwrap();
+        assert_eq!(
+            y.as_f32().unwrap(),
+            &[54., 63., 72., 99., 108., 117., 144., 153., 162.]
+        );
+        // conv_with_strides_and_asymmetric_padding: strides 2, pads [1, 0, 1, 0] on a 7x5 input.
+        let x = ar(&[1, 1, 7, 5]);
+        let attrs = ConvAttrs {
+            pads: vec![1, 0, 1, 0],
+            strides: vec![2, 2],
+            ..Default::default()
+        };
+        let y = conv(&x, &w, None, &attrs).unwrap();
+        assert_eq!(y.shape(), &[1, 1, 4, 2]);
+        assert_eq!(
+            y.as_f32().unwrap(),
+            &[21., 33., 99., 117., 189., 207., 171., 183.]
+        );
+        let y = conv(
+            &x,
+            &w,
+            None,
+            &ConvAttrs {
+                auto_pad: AutoPad::SameLower,
+                strides: vec![2, 2],
+                ..Default::default()
+            },
+        );
+        assert_eq!(y.unwrap().shape(), &[1, 1, 4, 3]);
+    }
+
+    #[test]
+    fn conv_groups_dilation_bias_1d_3d() {
+        // Depthwise 1-D: two channels, kernel [1, 1] with dilation 2, bias [10, 20].
+        let x = f(
+            &[1, 2, 5],
+            vec![1., 2., 3., 4., 5., 10., 20., 30., 40., 50.],
+        );
+        let w = f(&[2, 1, 2], vec![1., 1., 1., -1.]);
+        let b = f(&[2], vec![10., 20.]);
+        let attrs = ConvAttrs {
+            group: 2,
+            dilations: vec![2],
+            ..Default::default()
+        };
+        let y = conv(&x, &w, Some(&b), &attrs).unwrap();
+        assert_eq!(y.shape(), &[1, 2, 3]);
+        assert_eq!(y.as_f32().unwrap(), &[14., 16., 18., 0., 0., 0.]);
+        // 3-D: ones kernel 2x2x2 over arange(27).reshape(1,1,3,3,3) -> sums of 2x2x2 blocks.
+        let x = ar(&[1, 1, 3, 3, 3]);
+        let w = f(&[1, 1, 2, 2, 2], vec![1.0; 8]);
+        let y = conv(&x, &w, None, &ConvAttrs::default()).unwrap();
+        // block at origin: 0+1+3+4+9+10+12+13 = 52
+        assert_eq!(
+            y.as_f32().unwrap(),
+            &[52., 60., 76., 84., 124., 132., 148., 156.]
+        );
+        assert!(conv(
+            &x,
+            &f(&[1, 2, 2, 2, 2], vec![0.0; 16]),
+            None,
+            &ConvAttrs::default()
+        )
+        .is_err());
+        // f64 path agrees with f32.
+        let y64 = conv(
+            &x.cast(DType::F64).unwrap(),
+            &w.cast(DType::F64).unwrap(),
+            None,
+            &ConvAttrs::default(),
+        );
+        assert_eq!(y64.unwrap().to_f32_vec().unwrap(), y.to_f32_vec().unwrap());
+    }
+
+    #[test]
+    fn conv_transpose_cases() {
+        // ONNX ConvTranspose doc: x = arange(9).reshape(1,1,3,3), W = ones(1,2,3,3) -> [1,2,5,5].
+        let x = ar(&[1, 1, 3, 3]);
+        let w = f(&[1, 2, 3, 3], vec![1.0; 18]);
+        let y = conv_transpose(&x, &w, None, &ConvTransposeAttrs::default()).unwrap();
+        assert_eq!(y.shape(), &[1, 2, 5, 5]);
+        let first: Vec<f32> = y.as_f32().unwrap()[..25].to_vec();
+        assert_eq!(
+            first,
+            vec![
+                0., 1., 3., 3., 2., 3., 8., 15., 12., 7., 9., 21., 36., 27., 15., 9., 20., 33.,
+                24., 13., 6., 13., 21., 15., 8.
+            ]
+        );
+        // convtranspose_1d: x = [0, 1, 2], W = ones(1, 2, 3) -> [0, 1, 3, 3, 2] per channel.
+        let y = conv_transpose(
+            &ar(&[1, 1, 3]),
+            &f(&[1, 2, 3], vec![1.0; 6]),
+            None,
+            &ConvTransposeAttrs::default(),
+        );
+        assert_eq!(
+            y.unwrap().as_f32().unwrap(),
+            &[0., 1., 3., 3., 2., 0., 1., 3., 3., 2.]
+        );
+        // Strides [3, 2], pads [1, 2, 1, 2], output_padding [1, 1]: onnx.reference gives shape (1, 2, 8, 4).
+        let attrs = ConvTransposeAttrs {
+            conv: ConvAttrs {
+                strides: vec![3, 2],
+                pads: vec![1, 2, 1, 2],
+                ..Default::default()
+            },
+            output_padding: vec![1, 1],
+            ..Default::default()
+        };
+        let y = conv_transpose(&x, &w, None, &attrs).unwrap();
+        assert_eq!(y.shape(), &[1, 2, 8, 4]);
+        let attrs = ConvTransposeAttrs {
+            conv: ConvAttrs {
+                strides: vec![3, 2],
+                ..Default::default()
+            },
+            output_shape: vec![10, 8],
+            ..Default::default()
+        };
+        let y = conv_transpose(&x, &w, None, &attrs).unwrap();
+        assert_eq!(y.shape(), &[1, 2, 10, 8]);
+        // onnx convtranspose_output_shape row 0: [0, 0, 1, 1, 3, 2, 2, 0]
+        assert_eq!(&y.as_f32().unwrap()[..8], &[0., 0., 1., 1., 3., 2., 2., 0.]);
+    }
+
+    #[test]
+    fn integer_convs() {
+        // ONNX ConvInteger doc: x = arange(2, 11) uint8 [1,1,3,3], x_zero_point 1, W ones [1,1,2,2] -> [12,16,24,28].
+        let x = Tensor::from_vec(vec![1, 1, 3, 3], (2u8..11).collect()).unwrap();
+        let w = Tensor::from_vec(vec![1, 1, 2, 2], vec![1u8; 4]).unwrap();
+        let y = conv_integer(
+            &x,
+            &w,
+            Some(&Tensor::scalar(1u8)),
+            None,
+            &ConvAttrs::default(),
+        )
+        .unwrap();
+        assert_eq!(y.dtype(), DType::I32);
+        assert_eq!(y.as_slice::<i32>().unwrap(), &[12, 16, 24, 28]);
+        // QLinearConv with unit scales reduces to ConvInteger plus zero point.
+        let one = Tensor::scalar(1f32);
+        let q = QLinearConvInputs {
+            x: &x,
+            x_scale: &one,
+            x_zero_point: &Tensor::scalar(1u8),
+            w: &w,
+            w_scale: &Tensor::scalar(0.5f32),
+            w_zero_point: &Tensor::scalar(0u8),
+            y_scale: &one,
+            y_zero_point: &Tensor::scalar(100u8),
+            bias: Some(&Tensor::vector(vec![2i32])),
+        };
+        let y = qlinear_conv(q, &ConvAttrs::default()).unwrap();
+        // (acc + 2) * 0.5 + 100 = [107, 109, 113, 115]
+        assert_eq!(y.as_slice::<u8>().unwrap(), &[107, 109, 113, 115]);
+    }
+}
