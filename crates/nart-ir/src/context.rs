@@ -7,7 +7,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::attrs::{AttrData, LocData, Location};
+use crate::attrs::{AttrData, DenseData, LocData, Location};
 use crate::ir::{BlockData, OpData, RegionData, ValueData};
 use crate::registry::Registry;
 use crate::types::{FloatKind, Signedness, TypeData};
@@ -222,9 +222,60 @@ impl Context {
 
     // ----- attributes -----
 
-    /// Interns an attribute.
+    /// Interns an attribute. Dense elements whose elements are all equal are stored as a
+    /// splat, as MLIR does, so that `dense<[7, 7]>` and `dense<7>` are one attribute.
     pub fn intern_attr(&mut self, data: AttrData) -> Attr {
+        let data = self.canonical_dense(data);
         Attr(self.attrs.intern(data))
+    }
+
+    /// Bytes per element of a dense elements attribute of shaped type `ty`.
+    pub fn dense_elem_bytes(&self, ty: Type) -> Option<usize> {
+        fn scalar(ctx: &Context, t: Type) -> Option<usize> {
+            match ctx.type_data(t) {
+                TypeData::Integer { width, .. } => Some((*width as usize).div_ceil(8)),
+                TypeData::Index => Some(8),
+                TypeData::Float(k) => Some((k.width() as usize).div_ceil(8)),
+                TypeData::Complex(e) => scalar(ctx, *e).map(|n| 2 * n),
+                _ => None,
+            }
+        }
+        scalar(self, self.element_type(ty))
+    }
+
+    fn canonical_dense(&self, data: AttrData) -> AttrData {
+        match data {
+            AttrData::DenseElements {
+                ty,
+                data: DenseData::Elements(bytes),
+            } => {
+                let splat = self.dense_elem_bytes(ty).and_then(|n| {
+                    if n == 0 || bytes.len() < n || bytes.len() % n != 0 {
+                        return None;
+                    }
+                    let first = &bytes[..n];
+                    bytes.chunks_exact(n).all(|c| c == first).then(|| first.to_vec())
+                });
+                let data = match splat {
+                    Some(one) => DenseData::Splat(one),
+                    None => DenseData::Elements(bytes),
+                };
+                AttrData::DenseElements { ty, data }
+            }
+            AttrData::DenseElements {
+                ty,
+                data: DenseData::Strings { splat: false, values },
+            } if !values.is_empty() && values.iter().all(|v| *v == values[0]) => {
+                AttrData::DenseElements {
+                    ty,
+                    data: DenseData::Strings {
+                        splat: true,
+                        values: vec![values[0].clone()],
+                    },
+                }
+            }
+            other => other,
+        }
     }
 
     /// The structure of an attribute.
