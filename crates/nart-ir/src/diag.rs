@@ -122,6 +122,10 @@ impl SourceMgr {
     fn render_one(&self, ctx: &Context, diag: &Diagnostic, out: &mut String) {
         use std::fmt::Write;
         match ctx.loc_file_line_col(diag.loc) {
+            Some((file, 0, _)) => {
+                // A whole-file location (e.g. an ONNX model): no line to show.
+                let _ = writeln!(out, "{file}: {}: {}", diag.severity.as_str(), diag.message);
+            }
             Some((file, line, col)) => {
                 let _ = writeln!(
                     out,
