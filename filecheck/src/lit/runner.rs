@@ -143,15 +143,16 @@ pub fn run_suite(
     summary.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The bash preamble: pipefail, and lit's `not` (`not --crash` expects a crash).
+/// The bash preamble: pipefail, and lit's `not` (`not --crash` expects a crash). A Rust panic
+/// (exit status 101) counts as a crash, like a signal, so `not nart-opt` never hides one.
 const PREAMBLE: &str = r#"set -o pipefail
 not() {
   local crash=0
   if [ "$1" = "--crash" ]; then crash=1; shift; fi
   "$@"
   local rc=$?
-  if [ $crash = 1 ]; then [ $rc -ge 128 ] && return 0; return 1; fi
-  [ $rc -ge 128 ] && return 1
+  if [ $crash = 1 ]; then { [ $rc -ge 128 ] || [ $rc -eq 101 ]; } && return 0; return 1; fi
+  { [ $rc -ge 128 ] || [ $rc -eq 101 ]; } && return 1
   [ $rc -eq 0 ] && return 1
   return 0
 }
