@@ -1,0 +1,251 @@
+//! The subcommands: `run` (one sample or a dataset), `bench` (timings), `run-tests` (a batch of
+//! ONNX backend test folders in one process, for the conformance suite).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Context as _, Result};
+use nart_interp::{Interpreter, Val, ValueKind};
+use nart_ir::Context;
+use nart_tensor::{DType, Tensor};
+
+use crate::tensor_io::{read_inputs, sample_dirs, write_outputs};
+
+/// A model imported and planned for the interpreter.
+pub struct Loaded {
+    /// The IR context.
+    pub ctx: Context,
+    /// The planned function.
+    pub interp: Interpreter,
+    /// Seconds spent importing (parse, upgrade, shape inference).
+    pub import_s: f64,
+    /// Seconds spent planning.
+    pub plan_s: f64,
+}
+
+impl Loaded {
+    /// Whether each output is an optional (written as `OptionalProto`).
+    pub fn optional_outputs(&self) -> Vec<bool> {
+        self.interp
+            .output_kinds()
+            .iter()
+            .map(|k| *k == ValueKind::Optional)
+            .collect()
+    }
+}
+
+fn render_diags(ctx: &Context, diags: &[nart_ir::Diagnostic]) -> String {
+    diags
+        .iter()
+        .map(|d| {
+            format!(
+                "{}: {}",
+                nart_interp::convert::loc_to_string(ctx, d.loc),
+                d.message
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Imports `model` and plans `func` (default `main_graph`).
+pub fn load(model: &Path, func: Option<&str>) -> Result<Loaded> {
+    let mut ctx = Context::new();
+    let t0 = Instant::now();
+    let module = nart_onnx::import_file(&mut ctx, model).map_err(|d| {
+        anyhow!(
+            "cannot import '{}':\n{}",
+            model.display(),
+            render_diags(&ctx, &d)
+        )
+    })?;
+    let import_s = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    let interp = Interpreter::from_module(&ctx, module, func)?;
+    let plan_s = t1.elapsed().as_secs_f64();
+    Ok(Loaded {
+        ctx,
+        interp,
+        import_s,
+        plan_s,
+    })
+}
+
+/// Runs one sample folder and writes its outputs.
+pub fn run_sample(m: &Loaded, inputs: &Path, outputs: &Path) -> Result<()> {
+    let vals = read_inputs(inputs, m.interp.inputs())?;
+    let outs = m.interp.run_values(vals)?;
+    write_outputs(
+        outputs,
+        &outs,
+        m.interp.output_names(),
+        &m.optional_outputs(),
+    )?;
+    Ok(())
+}
+
+/// `nart run`: one sample folder (`--inputs`) or every sample folder of a dataset (`--dataset`).
+pub fn run(
+    model: &Path,
+    inputs: Option<&Path>,
+    dataset: Option<&Path>,
+    outputs: &Path,
+    func: Option<&str>,
+) -> Result<()> {
+    let m = load(model, func)?;
+    match (inputs, dataset) {
+        (Some(dir), None) => run_sample(&m, dir, outputs),
+        (None, Some(ds)) => {
+            let samples = sample_dirs(ds)?;
+            if samples.is_empty() {
+                bail!("dataset '{}' has no sample folders", ds.display());
+            }
+            for s in samples {
+                let name = s.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+                run_sample(&m, &s, &outputs.join(name))
+                    .with_context(|| format!("sample '{}'", s.display()))?;
+            }
+            Ok(())
+        }
+        _ => bail!("give exactly one of --inputs DIR and --dataset DIR"),
+    }
+}
+
+/// Deterministic inputs for the declared input types (dynamic dimensions set to 1).
+pub fn synthetic_inputs(interp: &Interpreter) -> Result<Vec<Val>> {
+    interp
+        .inputs()
+        .iter()
+        .map(|spec| {
+            let dtype = spec.dtype.unwrap_or(DType::F32);
+            let shape: Vec<usize> = spec
+                .shape
+                .as_ref()
+                .map(|d| d.iter().map(|d| d.unwrap_or(1)).collect())
+                .unwrap_or_default();
+            let n: usize = shape.iter().product();
+            let v: Vec<f64> = (0..n)
+                .map(|i| ((i * 7919) % 1000) as f64 / 1000.0 - 0.5)
+                .collect();
+            Ok(Val::Tensor(Tensor::from_f64(dtype, shape, v)?))
+        })
+        .collect()
+}
+
+/// Timings of `nart bench`.
+#[derive(Debug, Clone)]
+pub struct BenchReport {
+    /// Import seconds.
+    pub import_s: f64,
+    /// Planning seconds.
+    pub plan_s: f64,
+    /// Seconds of each run.
+    pub runs_s: Vec<f64>,
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    if s.is_empty() {
+        0.0
+    } else {
+        s[s.len() / 2]
+    }
+}
+
+/// `nart bench`: imports, plans and runs the model `runs` times.
+pub fn bench(model: &Path, inputs: Option<&Path>, runs: usize, json: bool) -> Result<BenchReport> {
+    let m = load(model, None)?;
+    let vals = match inputs {
+        Some(dir) => read_inputs(dir, m.interp.inputs())?,
+        None => synthetic_inputs(&m.interp)?,
+    };
+    let mut runs_s = Vec::new();
+    for _ in 0..runs.max(1) {
+        let t = Instant::now();
+        m.interp.run_values(vals.clone())?;
+        runs_s.push(t.elapsed().as_secs_f64());
+    }
+    let r = BenchReport {
+        import_s: m.import_s,
+        plan_s: m.plan_s,
+        runs_s,
+    };
+    let ms = |s: f64| s * 1e3;
+    if json {
+        println!(
+            "{{\"import_ms\": {:.3}, \"plan_ms\": {:.3}, \"run_ms_median\": {:.3}, \"run_ms_min\": {:.3}, \"runs\": {}}}",
+            ms(r.import_s),
+            ms(r.plan_s),
+            ms(median(&r.runs_s)),
+            ms(r.runs_s.iter().copied().fold(f64::INFINITY, f64::min)),
+            r.runs_s.len()
+        );
+    } else {
+        println!("model:          {}", model.display());
+        println!(
+            "import:         {:.3} ms (parse, upgrade, shape inference)",
+            ms(r.import_s)
+        );
+        println!(
+            "plan:           {:.3} ms ({} steps)",
+            ms(r.plan_s),
+            m.interp.num_steps()
+        );
+        println!(
+            "run (median):   {:.3} ms over {} runs",
+            ms(median(&r.runs_s)),
+            r.runs_s.len()
+        );
+    }
+    Ok(r)
+}
+
+fn one_test(dir: &Path, out_root: &Path) -> Result<()> {
+    let m = load(&dir.join("model.onnx"), None)?;
+    let name = dir
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    for s in sample_dirs(dir)? {
+        let set = s.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+        run_sample(&m, &s, &out_root.join(&name).join(set))?;
+    }
+    Ok(())
+}
+
+fn one_line(s: &str) -> String {
+    s.replace(['\n', '\t', '\r'], " ")
+}
+
+/// `nart run-tests`: runs ONNX backend test folders (each with `model.onnx` and
+/// `test_data_set_*`) in one process, writing outputs under `out_root/<test>/<set>/` and printing
+/// `name<TAB>ok|error<TAB>message` per test. A panic in one test is caught and reported.
+pub fn run_tests(dirs: &[PathBuf], out_root: &Path) -> Result<()> {
+    std::panic::set_hook(Box::new(|_| {}));
+    let stdout = std::io::stdout();
+    for dir in dirs {
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let res = std::panic::catch_unwind(|| one_test(dir, out_root));
+        let line = match res {
+            Ok(Ok(())) => format!("{name}\tok\t"),
+            Ok(Err(e)) => format!("{name}\terror\t{}", one_line(&format!("{e:#}"))),
+            Err(p) => {
+                let msg = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                format!("{name}\tpanic\t{}", one_line(&msg))
+            }
+        };
+        let mut lock = stdout.lock();
+        writeln!(lock, "{line}")?;
+        lock.flush()?;
+    }
+    Ok(())
+}

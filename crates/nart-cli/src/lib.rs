@@ -1,0 +1,7 @@
+//! The library behind the `nart` binary: loading a model for the interpreter, reading and writing
+//! test data, and the subcommands.
+
+#![deny(missing_docs)]
+
+pub mod commands;
+pub mod tensor_io;

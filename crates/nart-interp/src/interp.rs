@@ -1,0 +1,663 @@
+//! The interpreter: a function is planned once into steps over numbered value slots, then run any
+//! number of times.
+//!
+//! Planning walks the body in order (graph ops are in SSA order), decodes every `graph.constant`,
+//! extracts each op's attributes, looks its kernel up, and records after which step each
+//! intermediate value is used for the last time so that running frees it there.
+//! Values used inside a nested region (If, Loop, Scan bodies) count as used by the op holding the
+//! region, and are never freed inside it.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use nart_ir::{AttrData, Block, Context, Op, Value};
+use nart_tensor::{DType, Tensor};
+
+use crate::attrs::{AttrValue, Node};
+use crate::convert::{loc_to_string, tensor_from_attr, tensor_type_info, value_kind, ValueKind};
+use crate::error::{InterpError, Result};
+use crate::ops::{self, Kernel};
+use crate::value::Val;
+
+/// A declared input of the function: its name, element type and shape (`None` for a dynamic
+/// dimension or an unranked input).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputSpec {
+    /// The input's name (from the argument attributes, else `input_N`).
+    pub name: String,
+    /// The declared element type, if known.
+    pub dtype: Option<DType>,
+    /// The declared dimensions, if ranked.
+    pub shape: Option<Vec<Option<usize>>>,
+    /// Whether the input is a tensor, a sequence or an optional.
+    pub kind: ValueKind,
+}
+
+impl InputSpec {
+    /// The declared shape as text, with `?` for dynamic dimensions.
+    pub fn shape_text(&self) -> String {
+        match &self.shape {
+            None => "*".into(),
+            Some(dims) => {
+                let parts: Vec<String> = dims
+                    .iter()
+                    .map(|d| d.map_or("?".to_string(), |d| d.to_string()))
+                    .collect();
+                format!("[{}]", parts.join(", "))
+            }
+        }
+    }
+}
+
+/// One op to run.
+pub(crate) struct Step {
+    pub(crate) node: Node,
+    pub(crate) kernel: Kernel,
+    /// Operand slots; `None` for an absent optional operand.
+    pub(crate) inputs: Vec<Option<usize>>,
+    pub(crate) outputs: Vec<usize>,
+    /// Regions by name (for If: `then_branch`, `else_branch`; Loop and Scan: `body`).
+    pub(crate) regions: Vec<(String, BlockPlan)>,
+    /// Slots whose last use is this step.
+    free_after: Vec<usize>,
+}
+
+/// A planned block: where its arguments go, its steps, and which slots it returns.
+pub(crate) struct BlockPlan {
+    pub(crate) args: Vec<usize>,
+    pub(crate) steps: Vec<Step>,
+    pub(crate) results: Vec<Option<usize>>,
+}
+
+/// A function ready to run.
+pub struct Interpreter {
+    main: BlockPlan,
+    n_slots: usize,
+    consts: Vec<(usize, Arc<Val>)>,
+    inputs: Vec<InputSpec>,
+    output_names: Vec<String>,
+    output_kinds: Vec<ValueKind>,
+}
+
+impl std::fmt::Debug for Interpreter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Interpreter")
+            .field("steps", &self.main.steps.len())
+            .field("inputs", &self.inputs)
+            .finish()
+    }
+}
+
+struct Planner<'c> {
+    ctx: &'c Context,
+    slots: HashMap<Value, usize>,
+    /// Values that stand for an absent optional (`graph.none` results).
+    absent: HashSet<Value>,
+    consts: Vec<(usize, Arc<Val>)>,
+    const_slots: HashSet<usize>,
+    n_slots: usize,
+    unsupported: Vec<(String, String)>,
+}
+
+impl Planner<'_> {
+    fn new_slot(&mut self, v: Value) -> usize {
+        let s = self.n_slots;
+        self.n_slots += 1;
+        self.slots.insert(v, s);
+        s
+    }
+
+    fn operand_slot(&self, op: Op, v: Value) -> Result<Option<usize>> {
+        if self.absent.contains(&v) {
+            return Ok(None);
+        }
+        match self.slots.get(&v) {
+            Some(&s) => Ok(Some(s)),
+            None => Err(InterpError::BadOp {
+                op: self.ctx.op_name_str(op).to_string(),
+                loc: loc_to_string(self.ctx, self.ctx.op_loc(op)),
+                msg: "uses a value defined after it (ops must be in SSA order)".into(),
+            }),
+        }
+    }
+
+    /// Plans a block; returns the plan and the slots it uses that it does not define.
+    fn plan_block(&mut self, block: Block) -> Result<(BlockPlan, HashSet<usize>)> {
+        let ctx = self.ctx;
+        let mut defined: HashSet<usize> = HashSet::new();
+        let mut captured: HashSet<usize> = HashSet::new();
+        let args: Vec<usize> = ctx
+            .block_args(block)
+            .iter()
+            .map(|&a| self.new_slot(a))
+            .collect();
+        defined.extend(args.iter().copied());
+        let mut steps = Vec::new();
+        // Per step: every slot it reads, including captures of its regions.
+        let mut step_uses: Vec<Vec<usize>> = Vec::new();
+        let mut results = Vec::new();
+        for op in ctx.block_ops_iter(block) {
+            let name = ctx.op_name_str(op);
+            match name {
+                "func.return" | "graph.yield" => {
+                    for &v in ctx.operands(op) {
+                        let s = self.operand_slot(op, v)?;
+                        if let Some(s) = s {
+                            if !defined.contains(&s) {
+                                captured.insert(s);
+                            }
+                        }
+                        results.push(s);
+                    }
+                    break;
+                }
+                "graph.none" => {
+                    for &r in ctx.results(op) {
+                        self.absent.insert(r);
+                    }
+                }
+                "graph.constant" => {
+                    let loc = loc_to_string(ctx, ctx.op_loc(op));
+                    let attr = ctx.attr(op, "value").ok_or_else(|| InterpError::BadOp {
+                        op: name.into(),
+                        loc: loc.clone(),
+                        msg: "has no 'value' attribute".into(),
+                    })?;
+                    let t = tensor_from_attr(ctx, attr).map_err(|msg| InterpError::BadOp {
+                        op: name.into(),
+                        loc,
+                        msg,
+                    })?;
+                    let s = self.new_slot(ctx.result(op, 0));
+                    self.consts.push((s, Arc::new(Val::Tensor(t))));
+                    self.const_slots.insert(s);
+                }
+                _ => {
+                    let (step, uses) = self.plan_op(op)?;
+                    for &u in &uses {
+                        if !defined.contains(&u) {
+                            captured.insert(u);
+                        }
+                    }
+                    defined.extend(step.outputs.iter().copied());
+                    step_uses.push(uses);
+                    steps.push(step);
+                }
+            }
+        }
+        // Last use of every slot this block defines; results stay alive to the end.
+        let keep: HashSet<usize> = results.iter().flatten().copied().collect();
+        let mut last: HashMap<usize, usize> = HashMap::new();
+        for (i, uses) in step_uses.iter().enumerate() {
+            for &u in uses {
+                if defined.contains(&u) && !keep.contains(&u) && !self.const_slots.contains(&u) {
+                    last.insert(u, i);
+                }
+            }
+        }
+        // Outputs nobody reads are freed right after the step that makes them.
+        for (i, step) in steps.iter().enumerate() {
+            for &o in &step.outputs {
+                if !keep.contains(&o) {
+                    last.entry(o).or_insert(i);
+                }
+            }
+        }
+        for (slot, i) in last {
+            steps[i].free_after.push(slot);
+        }
+        Ok((
+            BlockPlan {
+                args,
+                steps,
+                results,
+            },
+            captured,
+        ))
+    }
+
+    fn plan_op(&mut self, op: Op) -> Result<(Step, Vec<usize>)> {
+        let ctx = self.ctx;
+        let name = ctx.op_name_str(op);
+        let loc = loc_to_string(ctx, ctx.op_loc(op));
+        let onnx_name = name.strip_prefix("graph.").unwrap_or(name);
+        let schema = nart_dialect_graph::schema::schema_of_op(name);
+        let kernel = if name.starts_with("graph.") {
+            ops::lookup(onnx_name)
+        } else {
+            None
+        };
+        let kernel = match kernel {
+            Some(k) => k,
+            None => {
+                self.unsupported.push((name.to_string(), loc.clone()));
+                Kernel::Missing
+            }
+        };
+        let mut attrs = Vec::new();
+        for na in ctx.props(op).iter().chain(ctx.attrs(op)) {
+            attrs.push((
+                ctx.str(na.name).to_string(),
+                AttrValue::from_ir(ctx, na.value),
+            ));
+        }
+        let mut node = Node::new(name, loc, attrs, schema);
+        for &r in ctx.results(op) {
+            let info = tensor_type_info(ctx, ctx.value_type(r));
+            node.out_dtypes.push(info.as_ref().and_then(|i| i.0));
+            node.out_shapes.push(
+                info.and_then(|i| i.1)
+                    .and_then(|d| d.into_iter().collect::<Option<Vec<usize>>>()),
+            );
+        }
+        let mut inputs = Vec::new();
+        let mut uses = Vec::new();
+        for &v in ctx.operands(op) {
+            let s = self.operand_slot(op, v)?;
+            if let Some(s) = s {
+                uses.push(s);
+            }
+            inputs.push(s);
+        }
+        let region_names: Vec<&str> = schema
+            .map(|s| s.def)
+            .map(|d| d.regions.iter().map(|r| r.name).collect())
+            .unwrap_or_default();
+        let mut regions = Vec::new();
+        for (i, &region) in ctx.regions(op).iter().enumerate() {
+            let rname = region_names.get(i).copied().unwrap_or("body").to_string();
+            let blocks = ctx.region_blocks(region);
+            if blocks.len() != 1 {
+                return Err(InterpError::BadOp {
+                    op: name.into(),
+                    loc: node.loc.clone(),
+                    msg: format!("region '{rname}' must have exactly one block"),
+                });
+            }
+            let (plan, captured) = self.plan_block(blocks[0])?;
+            uses.extend(captured);
+            regions.push((rname, plan));
+        }
+        let outputs = ctx.results(op).iter().map(|&r| self.new_slot(r)).collect();
+        Ok((
+            Step {
+                node,
+                kernel,
+                inputs,
+                outputs,
+                regions,
+                free_after: Vec::new(),
+            },
+            uses,
+        ))
+    }
+}
+
+fn arg_name(ctx: &Context, dicts: Option<nart_ir::Attr>, i: usize) -> Option<String> {
+    let AttrData::Array(items) = ctx.attr_data(dicts?) else {
+        return None;
+    };
+    let AttrData::Dictionary(entries) = ctx.attr_data(*items.get(i)?) else {
+        return None;
+    };
+    entries.iter().find_map(|e| {
+        let key = ctx.str(e.name);
+        if key == "onnx.name" || key.ends_with(".name") || key == "name" {
+            ctx.attr_str(e.value).map(str::to_string)
+        } else {
+            None
+        }
+    })
+}
+
+impl Interpreter {
+    /// Plans `func` (a `func.func` whose body is graph-dialect ops).
+    pub fn new(ctx: &Context, func: Op) -> Result<Interpreter> {
+        let region = ctx
+            .regions(func)
+            .first()
+            .copied()
+            .ok_or_else(|| InterpError::BadFunction("the function has no body".into()))?;
+        let blocks = ctx.region_blocks(region);
+        if blocks.len() != 1 {
+            return Err(InterpError::BadFunction(format!(
+                "the body has {} blocks; only single-block functions are supported",
+                blocks.len()
+            )));
+        }
+        let mut planner = Planner {
+            ctx,
+            slots: HashMap::new(),
+            absent: HashSet::new(),
+            consts: Vec::new(),
+            const_slots: HashSet::new(),
+            n_slots: 0,
+            unsupported: Vec::new(),
+        };
+        let (main, _) = planner.plan_block(blocks[0])?;
+        match planner.unsupported.as_slice() {
+            [] => {}
+            [(op, loc)] => {
+                return Err(InterpError::Unsupported {
+                    op: op.clone(),
+                    loc: loc.clone(),
+                })
+            }
+            many => {
+                let mut names: Vec<&str> = many.iter().map(|(n, _)| n.as_str()).collect();
+                names.sort_unstable();
+                names.dedup();
+                return Err(InterpError::UnsupportedOps {
+                    ops: names.join(", "),
+                    first: format!("'{}' at {}", many[0].0, many[0].1),
+                });
+            }
+        }
+        let arg_attrs = ctx.attr(func, "arg_attrs");
+        let res_attrs = ctx.attr(func, "res_attrs");
+        let inputs = ctx
+            .block_args(blocks[0])
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| {
+                let ty = ctx.value_type(a);
+                let (dtype, shape) = tensor_type_info(ctx, ty).unwrap_or((None, None));
+                InputSpec {
+                    name: arg_name(ctx, arg_attrs, i).unwrap_or_else(|| format!("input_{i}")),
+                    dtype,
+                    shape,
+                    kind: value_kind(ctx, ty),
+                }
+            })
+            .collect();
+        let output_kinds = ctx
+            .block_last_op(blocks[0])
+            .map(|ret| {
+                ctx.operands(ret)
+                    .iter()
+                    .map(|&v| value_kind(ctx, ctx.value_type(v)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let output_names = (0..main.results.len())
+            .map(|i| arg_name(ctx, res_attrs, i).unwrap_or_else(|| format!("output_{i}")))
+            .collect();
+        Ok(Interpreter {
+            main,
+            n_slots: planner.n_slots,
+            consts: planner.consts,
+            inputs,
+            output_names,
+            output_kinds,
+        })
+    }
+
+    /// Plans the function called `name` in `module`, or, when `name` is `None`, `main_graph` if
+    /// present, else the module's first `func.func`.
+    pub fn from_module(ctx: &Context, module: Op, name: Option<&str>) -> Result<Interpreter> {
+        let region = ctx
+            .regions(module)
+            .first()
+            .copied()
+            .ok_or_else(|| InterpError::BadFunction("the module has no body".into()))?;
+        let mut funcs = Vec::new();
+        for &b in ctx.region_blocks(region) {
+            for op in ctx.block_ops_iter(b) {
+                if ctx.op_name_str(op) == "func.func" {
+                    funcs.push(op);
+                }
+            }
+        }
+        let sym = |op: Op| nart_ir::symbol::symbol_name(ctx, op).map(str::to_string);
+        let func = match name {
+            Some(n) => funcs
+                .iter()
+                .copied()
+                .find(|&f| sym(f).as_deref() == Some(n)),
+            None => funcs
+                .iter()
+                .copied()
+                .find(|&f| sym(f).as_deref() == Some("main_graph"))
+                .or(funcs.first().copied()),
+        };
+        let func = func.ok_or_else(|| {
+            InterpError::BadFunction(match name {
+                Some(n) => format!("the module has no function '@{n}'"),
+                None => "the module has no func.func".into(),
+            })
+        })?;
+        Interpreter::new(ctx, func)
+    }
+
+    /// The declared inputs.
+    pub fn inputs(&self) -> &[InputSpec] {
+        &self.inputs
+    }
+
+    /// The names of the outputs (from the result attributes, else `output_N`).
+    pub fn output_names(&self) -> &[String] {
+        &self.output_names
+    }
+
+    /// Whether each output is a tensor, a sequence or an optional.
+    pub fn output_kinds(&self) -> &[ValueKind] {
+        &self.output_kinds
+    }
+
+    /// Number of planned steps at the top level (constants and `graph.none` excluded).
+    pub fn num_steps(&self) -> usize {
+        self.main.steps.len()
+    }
+
+    /// Checks inputs against the declared count, element types and shapes.
+    pub fn check_inputs(&self, inputs: &[Val]) -> Result<()> {
+        if inputs.len() != self.inputs.len() {
+            return Err(InterpError::InputCount {
+                expected: self.inputs.len(),
+                names: self
+                    .inputs
+                    .iter()
+                    .map(|i| format!("'{}'", i.name))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                got: inputs.len(),
+            });
+        }
+        for (index, (spec, val)) in self.inputs.iter().zip(inputs).enumerate() {
+            let Val::Tensor(t) = val else {
+                if spec.kind == ValueKind::Tensor {
+                    return Err(InterpError::InputKind {
+                        index,
+                        name: spec.name.clone(),
+                        got: val.describe(),
+                    });
+                }
+                continue;
+            };
+            if let Some(dt) = spec.dtype {
+                if dt != t.dtype() {
+                    return Err(InterpError::InputDType {
+                        index,
+                        name: spec.name.clone(),
+                        expected: dt,
+                        got: t.dtype(),
+                    });
+                }
+            }
+            if let Some(dims) = &spec.shape {
+                let ok = dims.len() == t.rank()
+                    && dims
+                        .iter()
+                        .zip(t.shape())
+                        .all(|(d, &n)| d.is_none_or(|d| d == n));
+                if !ok {
+                    return Err(InterpError::InputShape {
+                        index,
+                        name: spec.name.clone(),
+                        expected: spec.shape_text(),
+                        got: t.shape().to_vec(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the function on tensors; every output must be a tensor.
+    pub fn run(&self, inputs: Vec<Tensor>) -> Result<Vec<Tensor>> {
+        let outs = self.run_values(inputs.into_iter().map(Val::Tensor).collect())?;
+        outs.into_iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Val::Tensor(t) => Ok(t),
+                other => Err(InterpError::BadFunction(format!(
+                    "output #{i} is a {}, not a tensor",
+                    other.describe()
+                ))),
+            })
+            .collect()
+    }
+
+    /// Runs the function on values (tensors, sequences, optionals).
+    pub fn run_values(&self, inputs: Vec<Val>) -> Result<Vec<Val>> {
+        self.check_inputs(&inputs)?;
+        let mut env: Vec<Option<Arc<Val>>> = vec![None; self.n_slots];
+        for (s, v) in &self.consts {
+            env[*s] = Some(v.clone());
+        }
+        let args = inputs.into_iter().map(Arc::new).collect();
+        let outs = run_block(&self.main, &mut env, args)?;
+        Ok(outs
+            .into_iter()
+            .map(|v| match v {
+                Some(v) => Arc::try_unwrap(v).unwrap_or_else(|a| (*a).clone()),
+                None => Val::Empty,
+            })
+            .collect())
+    }
+}
+
+pub(crate) type Env = Vec<Option<Arc<Val>>>;
+
+fn bad(step: &Step, msg: impl Into<String>) -> InterpError {
+    InterpError::BadOp {
+        op: step.node.op.clone(),
+        loc: step.node.loc.clone(),
+        msg: msg.into(),
+    }
+}
+
+/// Runs a block with the given argument values, returning the values it yields.
+pub(crate) fn run_block(
+    plan: &BlockPlan,
+    env: &mut Env,
+    args: Vec<Arc<Val>>,
+) -> Result<Vec<Option<Arc<Val>>>> {
+    if args.len() != plan.args.len() {
+        return Err(InterpError::BadFunction(format!(
+            "a region takes {} arguments but got {}",
+            plan.args.len(),
+            args.len()
+        )));
+    }
+    for (&s, a) in plan.args.iter().zip(args) {
+        env[s] = Some(a);
+    }
+    for step in &plan.steps {
+        let outs = run_step(step, env)?;
+        if outs.len() < step.outputs.len() {
+            // Optional outputs a kernel does not compute stay empty; reading them is an error.
+            for &s in &step.outputs[outs.len()..] {
+                env[s] = None;
+            }
+        }
+        for (&s, v) in step.outputs.iter().zip(outs) {
+            env[s] = Some(Arc::new(v));
+        }
+        for &s in &step.free_after {
+            env[s] = None;
+        }
+    }
+    Ok(plan
+        .results
+        .iter()
+        .map(|s| s.and_then(|s| env[s].clone()))
+        .collect())
+}
+
+fn input_vals(step: &Step, env: &Env) -> Result<Vec<Option<Arc<Val>>>> {
+    step.inputs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match s {
+            None => Ok(None),
+            Some(s) => match &env[*s] {
+                Some(v) => Ok(Some(v.clone())),
+                None => Err(bad(step, format!("operand #{i} has no value at run time"))),
+            },
+        })
+        .collect()
+}
+
+fn run_step(step: &Step, env: &mut Env) -> Result<Vec<Val>> {
+    let kerr = |e: nart_tensor::KernelError| InterpError::Kernel {
+        op: step.node.op.clone(),
+        loc: step.node.loc.clone(),
+        error: e,
+    };
+    match step.kernel {
+        Kernel::Tensor(f) => {
+            let mut ins: Vec<Option<&Tensor>> = Vec::with_capacity(step.inputs.len());
+            for (i, s) in step.inputs.iter().enumerate() {
+                match s {
+                    None => ins.push(None),
+                    Some(s) => match env[*s].as_deref() {
+                        Some(Val::Tensor(t)) => ins.push(Some(t)),
+                        Some(Val::Empty) => ins.push(None),
+                        Some(other) => {
+                            return Err(bad(
+                                step,
+                                format!(
+                                    "operand #{i} is a {}, expected a tensor",
+                                    other.describe()
+                                ),
+                            ))
+                        }
+                        None => {
+                            return Err(bad(step, format!("operand #{i} has no value at run time")))
+                        }
+                    },
+                }
+            }
+            let outs = f(&step.node, &ins).map_err(kerr)?;
+            Ok(outs.into_iter().map(Val::Tensor).collect())
+        }
+        Kernel::Value(f) => {
+            let held = input_vals(step, env)?;
+            let ins: Vec<Option<&Val>> = held.iter().map(|v| v.as_deref()).collect();
+            f(&step.node, &ins).map_err(kerr)
+        }
+        Kernel::Region(f) => {
+            let held = input_vals(step, env)?;
+            f(step, env, held)
+        }
+        Kernel::Missing => Err(InterpError::Unsupported {
+            op: step.node.op.clone(),
+            loc: step.node.loc.clone(),
+        }),
+    }
+}
+
+/// The region of `step` called `name`.
+pub(crate) fn region<'s>(step: &'s Step, name: &str) -> Result<&'s BlockPlan> {
+    step.regions
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, p)| p)
+        .ok_or_else(|| bad(step, format!("has no region '{name}'")))
+}
+
+/// An error about `step` with a message.
+pub(crate) fn step_error(step: &Step, msg: impl Into<String>) -> InterpError {
+    bad(step, msg)
+}

@@ -1,0 +1,25 @@
+//! nart's reference interpreter: runs a graph-dialect function on [`nart_tensor::Tensor`]s.
+//!
+//! [`Interpreter::new`] plans a `func.func` once: it decodes constants, extracts every op's
+//! attributes (falling back to the ONNX schema's defaults), looks up each op's kernel, and works
+//! out where each intermediate value dies.
+//! [`Interpreter::run`] then checks the inputs (count, element type, shape) and executes the plan,
+//! freeing intermediates after their last use.
+//! Ops with regions (`graph.If`, `graph.Loop`, `graph.Scan`) run their bodies recursively.
+//!
+//! Numerics follow ONNX: the kernels live in `nart-tensor`, which computes every element type
+//! ONNX has; this crate adds dispatch, control flow and the few kernels `nart-tensor` lacks.
+
+#![deny(missing_docs)]
+
+pub mod attrs;
+pub mod convert;
+mod error;
+mod interp;
+pub mod ops;
+mod value;
+
+pub use convert::ValueKind;
+pub use error::{InterpError, Result};
+pub use interp::{InputSpec, Interpreter};
+pub use value::Val;
