@@ -16,6 +16,7 @@ pub fn verify(ctx: &Context, root: Op) -> Result<(), Vec<Diagnostic>> {
         ctx,
         errors: Vec::new(),
         order: FxHashMap::default(),
+        failed: false,
     };
     v.verify_op(root);
     if v.errors.is_empty() {
@@ -30,6 +31,9 @@ struct Verifier<'a> {
     errors: Vec<Diagnostic>,
     /// Position of each op within its block, filled per block on demand.
     order: FxHashMap<Op, u32>,
+    /// Whether the current isolated-from-above scope has failed: as in MLIR, verification of a
+    /// scope stops at its first error, while sibling isolated ops (functions) go on.
+    failed: bool,
 }
 
 /// Splits `n` values into the groups a definition declares, or explains why it cannot.
@@ -81,17 +85,19 @@ fn segment(
         n >= fixed
     };
     if !ok || n_var > 1 {
-        let expect = if n_var == 0 {
-            format!("{fixed}")
-        } else {
-            format!("{fixed} or more")
-        };
         if n_var > 1 && ok {
             return Err(format!(
                 "has more than one variadic {what} group but no segment sizes"
             ));
         }
-        return Err(format!("expected {expect} {what}s, but found {n}"));
+        // MLIR's trait messages (ZeroOperands, OneResult, NOperands, AtLeastNResults, ...).
+        return Err(match (n_var, fixed, what) {
+            (0, 0, _) => format!("requires zero {what}s"),
+            (0, 1, "operand") => "requires a single operand".to_string(),
+            (0, 1, _) => format!("requires one {what}"),
+            (0, _, _) => format!("expected {fixed} {what}s, but found {n}"),
+            _ => format!("expected {fixed} or more {what}s, but found {n}"),
+        });
     }
     let extra = n - fixed;
     let mut out = Vec::new();
@@ -111,24 +117,50 @@ fn segment(
 }
 
 impl<'a> Verifier<'a> {
-    fn error(&mut self, op: Op, msg: impl std::fmt::Display) {
-        self.errors.push(self.ctx.op_error(op, msg));
+    fn push(&mut self, d: Diagnostic) {
+        self.errors.push(d);
+        self.failed = true;
     }
 
+    fn error(&mut self, op: Op, msg: impl std::fmt::Display) {
+        self.push(self.ctx.op_error(op, msg));
+    }
+
+    /// Verifies `op`; an isolated-from-above op is its own scope, whose first error does not
+    /// stop the verification of its siblings.
     fn verify_op(&mut self, op: Op) {
+        let scope = self.ctx.op_has_trait(op, Trait::IsolatedFromAbove);
+        let saved = self.failed;
+        if scope {
+            self.failed = false;
+        }
+        self.verify_op_inner(op);
+        if scope {
+            self.failed = saved;
+        }
+    }
+
+    fn verify_op_inner(&mut self, op: Op) {
         let ctx = self.ctx;
         let n_errors = self.errors.len();
         let def = ctx.op_def(op);
         match def {
             Some(def) => self.verify_against_def(op, def),
             None => {
-                if !ctx.allow_unregistered {
-                    let name = ctx.op_name_str(op);
-                    let dialect = name.split_once('.').map_or(name, |(d, _)| d);
-                    if ctx.registry.has_dialect(dialect) {
-                        self.error(op, "is not registered in its dialect");
-                    } else {
-                        self.errors.push(Diagnostic::error(
+                let name = ctx.op_name_str(op);
+                let dialect = name.split_once('.').map_or(name, |(d, _)| d);
+                if ctx.registry.has_dialect(dialect) {
+                    // A loaded dialect never accepts unknown ops, whatever the flag says.
+                    self.push(Diagnostic::error(
+                        ctx.op_loc(op),
+                        format!(
+                            "unregistered operation '{name}' found in dialect ('{dialect}') \
+                             that does not allow unknown operations"
+                        ),
+                    ));
+                } else if !ctx.allow_unregistered {
+                    {
+                        self.push(Diagnostic::error(
                             ctx.op_loc(op),
                             format!(
                                 "operation '{name}' is from an unregistered dialect ('{dialect}'); \
@@ -156,7 +188,7 @@ impl<'a> Verifier<'a> {
         }
         if let Some(f) = def.and_then(|d| d.verify) {
             if let Err(e) = f(ctx, op) {
-                self.errors.push(e);
+                self.push(e);
                 return;
             }
         }
@@ -165,6 +197,9 @@ impl<'a> Verifier<'a> {
         let isolated = def.is_some_and(|d| d.has_trait(Trait::IsolatedFromAbove));
         for (ri, &r) in ctx.regions(op).iter().enumerate() {
             self.verify_region(op, ri, r, def, graph, isolated);
+            if self.failed {
+                return;
+            }
         }
         if def.is_some_and(|d| d.has_trait(Trait::SymbolTable)) {
             self.verify_symbol_table(op);
@@ -180,7 +215,7 @@ impl<'a> Verifier<'a> {
         };
         // Operands.
         match segment(ctx, op, def.operands, ctx.operands(op).len(), seg, "operand") {
-            Err(m) => self.error(op, m),
+            Err(m) => return self.error(op, m),
             Ok(groups) => {
                 for (d, (start, len)) in def.operands.iter().zip(groups) {
                     for i in start..start + len {
@@ -200,7 +235,7 @@ impl<'a> Verifier<'a> {
             }
         }
         match segment(ctx, op, def.results, ctx.results(op).len(), None, "result") {
-            Err(m) => self.error(op, m),
+            Err(m) => return self.error(op, m),
             Ok(groups) => {
                 for (d, (start, len)) in def.results.iter().zip(groups) {
                     for i in start..start + len {
@@ -244,11 +279,11 @@ impl<'a> Verifier<'a> {
         if n_regions != def.regions.len() {
             return self.error(
                 op,
-                format!(
-                    "requires {} region{}",
-                    def.regions.len(),
-                    if def.regions.len() == 1 { "" } else { "s" }
-                ),
+                match def.regions.len() {
+                    0 => "requires zero regions".to_string(),
+                    1 => "requires one region".to_string(),
+                    k => format!("expected {k} regions"),
+                },
             );
         } else {
             for (i, (rd, &r)) in def.regions.iter().zip(ctx.regions(op)).enumerate() {
@@ -345,44 +380,54 @@ impl<'a> Verifier<'a> {
         graph: bool,
         isolated: bool,
     ) {
+        let _ = index;
         let ctx = self.ctx;
         let blocks = ctx.region_blocks(r).to_vec();
         if blocks.is_empty() {
             return;
         }
         let needs_terminator = def.is_some_and(|d| !d.has_trait(Trait::NoTerminator));
-        // Predecessors of the entry block are not allowed.
-        let entry = blocks[0];
+        // Nested ops first, then each block's terminator (the order MLIR reports them in).
         for &b in &blocks {
-            if let Some(t) = ctx.block_last_op(b) {
-                if ctx.successors(t).contains(&entry) {
-                    self.error(
-                        t,
-                        format!("entry block of region #{index} may not have predecessors"),
-                    );
+            for inner in ctx.block_ops_iter(b) {
+                self.verify_op(inner);
+                if self.failed {
+                    return;
                 }
             }
-        }
-        for &b in &blocks {
             if needs_terminator {
                 match ctx.block_last_op(b) {
                     None => {
-                        self.error(op, format!("empty block: expect at least a terminator (in region #{index})"));
-                        continue;
+                        return self.push(Diagnostic::error(
+                            ctx.op_loc(op),
+                            "empty block: expect at least a terminator",
+                        ));
                     }
                     Some(last) => {
-                        let is_term = ctx.op_def(last).is_none_or(|d| d.has_trait(Trait::Terminator));
+                        let is_term = ctx
+                            .op_def(last)
+                            .is_none_or(|d| d.has_trait(Trait::Terminator));
                         if !is_term {
-                            self.errors.push(
-                                ctx.op_error(last, "block with no terminator")
-                                    .with_note(ctx.op_loc(op), format!("in region #{index} of '{}'", ctx.op_name_str(op))),
-                            );
+                            let text = op_one_line(ctx, last);
+                            return self.push(Diagnostic::error(
+                                ctx.op_loc(last),
+                                format!("block with no terminator, has {text}"),
+                            ));
                         }
                     }
                 }
             }
-            for inner in ctx.block_ops_iter(b) {
-                self.verify_op(inner);
+        }
+        // The entry block cannot be a branch target.
+        let entry = blocks[0];
+        for &b in &blocks {
+            if let Some(t) = ctx.block_last_op(b) {
+                if ctx.successors(t).contains(&entry) {
+                    return self.push(Diagnostic::error(
+                        ctx.op_loc(op),
+                        "entry block of region may not have predecessors",
+                    ));
+                }
             }
         }
         // Values used inside must be visible: defined inside, or (unless isolated) above.
@@ -394,11 +439,15 @@ impl<'a> Verifier<'a> {
         for &b in &blocks {
             for inner in ctx.block_ops_iter(b) {
                 self.check_uses(op, r, inner, isolated, dom.as_ref(), graph);
+                if self.failed {
+                    return;
+                }
             }
         }
     }
 
-    /// Checks every operand of `user` (and of ops nested in it) that is defined outside `user`.
+    /// Checks every operand of `user` (and of ops nested in it) that is defined outside `user`;
+    /// stops at the first bad one.
     fn check_uses(
         &mut self,
         region_op: Op,
@@ -412,8 +461,7 @@ impl<'a> Verifier<'a> {
         for nested in ctx.collect_ops(user, crate::WalkOrder::PreOrder) {
             for (i, &v) in ctx.operands(nested).iter().enumerate() {
                 let Some(def_block) = ctx.value_parent_block(v) else {
-                    self.error(nested, format!("operand #{i} is not defined in any block"));
-                    continue;
+                    return self.error(nested, format!("operand #{i} is not defined in any block"));
                 };
                 // Defined inside `user` itself: that op's own region check handles it.
                 if nested != user && self.defined_inside(v, user) {
@@ -423,11 +471,15 @@ impl<'a> Verifier<'a> {
                 if def_region != Some(region) {
                     // Defined above this region (or elsewhere entirely).
                     if !self.region_is_ancestor(def_region, region) {
-                        self.error(nested, format!("operand #{i} does not dominate this use"));
+                        let d = self.dominance_error(nested, i, v);
+                        return self.push(d);
                     } else if isolated {
-                        self.errors.push(
+                        return self.push(
                             ctx.op_error(nested, "using value defined outside the region")
-                                .with_note(ctx.op_loc(region_op), "required by region isolation constraints"),
+                                .with_note(
+                                    ctx.op_loc(region_op),
+                                    "required by region isolation constraints",
+                                ),
                         );
                     }
                     continue;
@@ -438,12 +490,69 @@ impl<'a> Verifier<'a> {
                 // Defined in this region: must dominate `user` (the ancestor of `nested` here).
                 if let Some(dom) = dom {
                     if !self.dominates_use(dom, v, def_block, user, nested) {
-                        self.errors.push(
-                            ctx.op_error(nested, format!("operand #{i} does not dominate this use"))
-                                .with_note(ctx.value_loc(v), "operand defined here"),
-                        );
+                        let d = self.dominance_error(nested, i, v);
+                        return self.push(d);
                     }
                 }
+            }
+        }
+    }
+
+    /// MLIR's "operand #i does not dominate this use", with a note saying where the operand is
+    /// defined relative to the user.
+    fn dominance_error(&self, user: Op, i: usize, v: Value) -> Diagnostic {
+        let ctx = self.ctx;
+        let err = Diagnostic::error(
+            ctx.op_loc(user),
+            format!("operand #{i} does not dominate this use"),
+        );
+        let use_block = ctx.op_parent_block(user);
+        let use_region = use_block.and_then(|b| ctx.block_parent_region(b));
+        let relation = |def_region: Option<Region>| -> &'static str {
+            if def_region == use_region {
+                "the same region"
+            } else if use_region.is_some_and(|u| self.region_is_ancestor(def_region, u) && def_region != Some(u)) {
+                "a parent region"
+            } else if def_region.is_some_and(|d| self.region_is_ancestor(use_region, d)) {
+                "a child region"
+            } else {
+                "neither a parent nor a child region"
+            }
+        };
+        match ctx.value_def(v) {
+            ValueDef::OpResult { op: d, .. } => {
+                let def_block = ctx.op_parent_block(d);
+                let where_ = if def_block == use_block {
+                    "op in the same block".to_string()
+                } else {
+                    let r = def_block.and_then(|b| ctx.block_parent_region(b));
+                    match relation(r) {
+                        "neither a parent nor a child region" => {
+                            "op is neither in a parent nor in a child region".to_string()
+                        }
+                        rel => format!("op in {rel}"),
+                    }
+                };
+                err.with_note(ctx.op_loc(d), format!("operand defined here ({where_})"))
+            }
+            ValueDef::BlockArg { block, .. } => {
+                let r = ctx.block_parent_region(block);
+                let idx = r
+                    .and_then(|r| ctx.region_blocks(r).iter().position(|&b| b == block))
+                    .unwrap_or(0);
+                let loc = ctx
+                    .block_parent_op(block)
+                    .map_or_else(|| ctx.unknown_loc(), |p| ctx.op_loc(p));
+                let rel = match relation(r) {
+                    "the same region" => "in the same region",
+                    "a parent region" => "in a parent region",
+                    "a child region" => "in a child region",
+                    _ => "neither in a parent nor in a child region",
+                };
+                err.with_note(
+                    loc,
+                    format!("operand defined as a block argument (block #{idx} {rel})"),
+                )
             }
         }
     }
@@ -513,7 +622,7 @@ impl<'a> Verifier<'a> {
                 for inner in ctx.block_ops_iter(b) {
                     if let Some(name) = crate::symbol::symbol_name(ctx, inner) {
                         if let Some(&prev) = seen.get(name) {
-                            self.errors.push(
+                            self.push(
                                 ctx.op_error(inner, format!("redefinition of symbol named '{name}'"))
                                     .with_note(ctx.op_loc(prev), "see existing symbol definition here"),
                             );
@@ -653,6 +762,23 @@ impl Dominance {
             cur = next;
         }
     }
+}
+
+/// `op` in generic form on one line, as MLIR shows an op inside a message.
+fn op_one_line(ctx: &Context, op: Op) -> String {
+    let opts = crate::printer::PrintOptions {
+        generic: true,
+        ..Default::default()
+    };
+    let text = crate::printer::print_op(ctx, op, &opts);
+    let mut out = String::new();
+    for line in text.lines() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(line.trim());
+    }
+    out
 }
 
 impl Context {

@@ -58,7 +58,7 @@ fn module() -> (Context, Op) {
     for (i, name) in ["a", "", "b"].into_iter().enumerate() {
         let loc = ctx.file_loc("in.mlir", 2 + i as u32, 3);
         let op = if name.is_empty() {
-            let st = OperationState::new(&mut ctx, "test.other", loc);
+            let st = OperationState::new(&mut ctx, "unreg.other", loc);
             ctx.create_op(st)
         } else {
             let region = ctx.create_region();
@@ -378,7 +378,7 @@ fn nesting_runs_one_level_down_in_order() {
         out,
         "trace test.func @a\ntest-func-only test.func\ntrace test.func @b\ntest-func-only test.func\n\
          trace builtin.module @\n\
-         trace test.func @a\ntrace test.other @\ntrace test.func @b\n"
+         trace test.func @a\ntrace unreg.other @\ntrace test.func @b\n"
     );
 }
 

@@ -564,36 +564,33 @@ pub(crate) mod tests {
 
     #[test]
     fn assert_requires_i1_and_message() {
-        // The verifier reports the first problem of each op, so check two ops: one with a
-        // wrongly typed condition, one with an `i1` condition but no message.
+        // The verifier stops at the first problem of a function, so check each case in its own.
         let mut s = setup();
         let a = s.arg(1);
         let st = OperationState::new(&mut s.ctx, "cf.assert", s.loc).operands(&[a]);
         let op = s.ctx.create_op(st);
         s.ctx.append_op(s.entry, op);
+        let ret = nart_dialect_func::build_return(&mut s.ctx, &[], s.loc);
+        s.ctx.append_op(s.entry, ret);
+        let msg = s.first_error().unwrap_or_default();
+        assert!(
+            msg.starts_with("'cf.assert' op operand #0 must be 1-bit"),
+            "{msg}"
+        );
+
+        let mut s = setup();
+        s.ctx.allow_unregistered = true;
         let i1 = s.ctx.i1_type();
-        let cond = nart_ir::OperationState::new(&mut s.ctx, "test.cond", s.loc).results(&[i1]);
+        let cond = OperationState::new(&mut s.ctx, "unreg.cond", s.loc).results(&[i1]);
         let cond = s.ctx.create_op(cond);
         s.ctx.append_op(s.entry, cond);
         let c = s.ctx.result(cond, 0);
         let st = OperationState::new(&mut s.ctx, "cf.assert", s.loc).operands(&[c]);
-        let op2 = s.ctx.create_op(st);
-        s.ctx.append_op(s.entry, op2);
+        let op = s.ctx.create_op(st);
+        s.ctx.append_op(s.entry, op);
         let ret = nart_dialect_func::build_return(&mut s.ctx, &[], s.loc);
         s.ctx.append_op(s.entry, ret);
-        s.ctx.allow_unregistered = true;
-        let errors = nart_ir::verify::verify(&s.ctx, s.module)
-            .err()
-            .unwrap_or_default();
-        let msgs: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
-        assert!(
-            msgs.contains(&"'cf.assert' op requires attribute 'msg'"),
-            "{msgs:?}"
-        );
-        assert!(
-            msgs.iter()
-                .any(|m| m.starts_with("'cf.assert' op operand #0 must be 1-bit")),
-            "{msgs:?}"
-        );
+        let msg = s.first_error().unwrap_or_default();
+        assert_eq!(msg, "'cf.assert' op requires attribute 'msg'");
     }
 }
