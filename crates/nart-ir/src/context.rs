@@ -254,7 +254,10 @@ impl Context {
                         return None;
                     }
                     let first = &bytes[..n];
-                    bytes.chunks_exact(n).all(|c| c == first).then(|| first.to_vec())
+                    bytes
+                        .chunks_exact(n)
+                        .all(|c| c == first)
+                        .then(|| first.to_vec())
                 });
                 let data = match splat {
                     Some(one) => DenseData::Splat(one),
@@ -264,7 +267,11 @@ impl Context {
             }
             AttrData::DenseElements {
                 ty,
-                data: DenseData::Strings { splat: false, values },
+                data:
+                    DenseData::Strings {
+                        splat: false,
+                        values,
+                    },
             } if !values.is_empty() && values.iter().all(|v| *v == values[0]) => {
                 AttrData::DenseElements {
                     ty,
@@ -466,7 +473,9 @@ impl Context {
     pub fn loc_file_line_col(&self, loc: Location) -> Option<(&str, u32, u32)> {
         match self.loc_data(loc) {
             LocData::Unknown => None,
-            LocData::FileLineCol { file, line, col, .. } => Some((self.str(*file), *line, *col)),
+            LocData::FileLineCol {
+                file, line, col, ..
+            } => Some((self.str(*file), *line, *col)),
             LocData::Name { child, .. } => child.and_then(|c| self.loc_file_line_col(c)),
             LocData::CallSite { callee, .. } => self.loc_file_line_col(*callee),
             LocData::Fused { locs, .. } => locs.iter().find_map(|l| self.loc_file_line_col(*l)),

@@ -64,7 +64,8 @@ impl Diagnostic {
 
     /// Attaches a note at `loc`.
     pub fn with_note(mut self, loc: Location, message: impl Into<String>) -> Diagnostic {
-        self.notes.push(Diagnostic::new(Severity::Note, loc, message));
+        self.notes
+            .push(Diagnostic::new(Severity::Note, loc, message));
         self
     }
 }
@@ -122,9 +123,19 @@ impl SourceMgr {
     fn render_one(&self, ctx: &Context, diag: &Diagnostic, out: &mut String) {
         use std::fmt::Write;
         match ctx.loc_file_line_col(diag.loc) {
-            Some((file, 0, _)) => {
-                // A whole-file location (e.g. an ONNX model): no line to show.
+            Some((file, 0, _)) if file.ends_with(".onnx") => {
+                // A whole-file location in a binary model: no line to show.
                 let _ = writeln!(out, "{file}: {}: {}", diag.severity.as_str(), diag.message);
+            }
+            Some((file, 0, col)) => {
+                // A whole-file location in text (the implicit top-level module): printed as
+                // MLIR prints it, `file:0:0`, with no line to show.
+                let _ = writeln!(
+                    out,
+                    "{file}:0:{col}: {}: {}",
+                    diag.severity.as_str(),
+                    diag.message
+                );
             }
             Some((file, line, col)) => {
                 let _ = writeln!(
@@ -196,7 +207,8 @@ pub fn parse_expected(text: &str) -> Result<Vec<Expected>, (u32, u32, String)> {
                 ("remark", Severity::Remark),
                 ("note", Severity::Note),
             ];
-            let Some((word, severity)) = sev_words.iter().find(|(w, _)| after.starts_with(w)) else {
+            let Some((word, severity)) = sev_words.iter().find(|(w, _)| after.starts_with(w))
+            else {
                 offset = start + 1;
                 rest = &line[offset..];
                 continue;
@@ -208,7 +220,11 @@ pub fn parse_expected(text: &str) -> Result<Vec<Expected>, (u32, u32, String)> {
             } else {
                 false
             };
-            if !(s.starts_with(' ') || s.starts_with('@') || s.starts_with('{') || s.starts_with('*')) {
+            if !(s.starts_with(' ')
+                || s.starts_with('@')
+                || s.starts_with('{')
+                || s.starts_with('*'))
+            {
                 offset = start + 1;
                 rest = &line[offset..];
                 continue;
@@ -219,7 +235,10 @@ pub fn parse_expected(text: &str) -> Result<Vec<Expected>, (u32, u32, String)> {
             let mut target: Option<u32> = Some(lineno);
             let mut below = false;
             if let Some(t) = s.strip_prefix('@') {
-                let (spec, tail) = t.split_at(t.find(|c: char| c.is_whitespace() || c == '{' || c == '*').unwrap_or(t.len()));
+                let (spec, tail) = t.split_at(
+                    t.find(|c: char| c.is_whitespace() || c == '{' || c == '*')
+                        .unwrap_or(t.len()),
+                );
                 s = tail.trim_start();
                 match spec {
                     "above" => target = lineno.checked_sub(1),
@@ -231,7 +250,11 @@ pub fn parse_expected(text: &str) -> Result<Vec<Expected>, (u32, u32, String)> {
                         })?;
                         let t = lineno as i64 + n;
                         if t < 1 || t > lines.len() as i64 {
-                            return Err((lineno, col, format!("'@{spec}' points outside the file")));
+                            return Err((
+                                lineno,
+                                col,
+                                format!("'@{spec}' points outside the file"),
+                            ));
                         }
                         target = Some(t as u32);
                     }
@@ -241,15 +264,25 @@ pub fn parse_expected(text: &str) -> Result<Vec<Expected>, (u32, u32, String)> {
             if let Some(t) = s.strip_prefix('*') {
                 let t = t.trim_start();
                 let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-                count = t[..end].parse().map_err(|_| (lineno, col, "expected a count after '*'".to_string()))?;
+                count = t[..end]
+                    .parse()
+                    .map_err(|_| (lineno, col, "expected a count after '*'".to_string()))?;
                 s = t[end..].trim_start();
             }
             let Some(body) = s.strip_prefix("{{") else {
-                return Err((lineno, col, "expected '{{' after expected-diagnostic specifier".into()));
+                return Err((
+                    lineno,
+                    col,
+                    "expected '{{' after expected-diagnostic specifier".into(),
+                ));
             };
             // The message ends at the last '}}' on the line.
             let Some(end) = body.rfind("}}") else {
-                return Err((lineno, col, "expected '}}' at the end of the expected message".into()));
+                return Err((
+                    lineno,
+                    col,
+                    "expected '}}' at the end of the expected message".into(),
+                ));
             };
             let message = body[..end].to_string();
             out.push(Expected {
@@ -277,7 +310,11 @@ pub fn parse_expected(text: &str) -> Result<Vec<Expected>, (u32, u32, String)> {
     }
     if let Some(&idx) = pending_below.first() {
         let e = &out[idx];
-        return Err((e.annotation_line, e.annotation_col, "expected-diagnostic '@below' has no line below it".into()));
+        return Err((
+            e.annotation_line,
+            e.annotation_col,
+            "expected-diagnostic '@below' has no line below it".into(),
+        ));
     }
     Ok(out)
 }
@@ -412,7 +449,11 @@ fn re_match(p: &[char], pi: usize, t: &[char], ti: usize) -> Option<usize> {
     let end = re_atom_end(p, pi);
     let atom = &p[pi..end];
     let quant = p.get(end).copied();
-    let next = if matches!(quant, Some('*' | '+' | '?')) { end + 1 } else { end };
+    let next = if matches!(quant, Some('*' | '+' | '?')) {
+        end + 1
+    } else {
+        end
+    };
     let step = |ti: usize| -> Vec<usize> {
         if atom[0] == '(' {
             let inner = &atom[1..atom.len() - 1];
@@ -429,7 +470,11 @@ fn re_match(p: &[char], pi: usize, t: &[char], ti: usize) -> Option<usize> {
     match quant {
         Some('*') | Some('+') => {
             let mut frontier = vec![ti];
-            let mut all = if quant == Some('*') { vec![ti] } else { Vec::new() };
+            let mut all = if quant == Some('*') {
+                vec![ti]
+            } else {
+                Vec::new()
+            };
             let mut seen = std::collections::HashSet::new();
             while let Some(x) = frontier.pop() {
                 for y in step(x) {
@@ -459,7 +504,11 @@ pub fn check_expected(
     expected: &[Expected],
     produced: &[Diagnostic],
 ) -> Vec<(Option<(u32, u32)>, String)> {
-    let mut remaining: Vec<(usize, u32)> = expected.iter().enumerate().map(|(i, e)| (i, e.count)).collect();
+    let mut remaining: Vec<(usize, u32)> = expected
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (i, e.count))
+        .collect();
     let mut problems = Vec::new();
     let mut flat: Vec<&Diagnostic> = Vec::new();
     for d in produced {
@@ -471,13 +520,19 @@ pub fn check_expected(
         let line = pos.map(|(_, l, _)| l);
         let hit = remaining.iter_mut().find(|(i, left)| {
             let e = &expected[*i];
-            *left > 0 && e.severity == d.severity && e.line == line && message_matches(e, &d.message)
+            *left > 0
+                && e.severity == d.severity
+                && e.line == line
+                && message_matches(e, &d.message)
         });
         match hit {
             Some((_, left)) => *left -= 1,
             None => {
                 let at = pos.map(|(_, l, c)| (l, c));
-                problems.push((at, format!("unexpected {}: {}", d.severity.as_str(), d.message)));
+                problems.push((
+                    at,
+                    format!("unexpected {}: {}", d.severity.as_str(), d.message),
+                ));
             }
         }
     }
@@ -486,7 +541,11 @@ pub fn check_expected(
             let e = &expected[i];
             problems.push((
                 Some((e.annotation_line, e.annotation_col)),
-                format!("expected {} \"{}\" was not produced", e.severity.as_str(), e.message),
+                format!(
+                    "expected {} \"{}\" was not produced",
+                    e.severity.as_str(),
+                    e.message
+                ),
             ));
         }
     }
@@ -520,7 +579,10 @@ mod tests {
     fn matching() {
         let mut ctx = Context::new();
         let loc = ctx.file_loc("t.mlir", 3, 1);
-        let e = parse_expected("\n// expected-error @+1 {{op foo}}\nx\n// expected-error @unknown {{gone}}").unwrap();
+        let e = parse_expected(
+            "\n// expected-error @+1 {{op foo}}\nx\n// expected-error @unknown {{gone}}",
+        )
+        .unwrap();
         let d = vec![Diagnostic::error(loc, "'a.b' op foo failed")];
         let p = check_expected(&ctx, "t.mlir", &e, &d);
         assert_eq!(p.len(), 1, "{p:?}");

@@ -755,7 +755,11 @@ impl Context {
     /// Replaces the results of `op` with `values` at every use, then erases `op`.
     pub fn replace_op(&mut self, op: Op, values: &[Value]) {
         let results: SmallVec<[Value; 1]> = self.ops[op.0 as usize].results.clone();
-        debug_assert_eq!(results.len(), values.len(), "replace_op needs one value per result");
+        debug_assert_eq!(
+            results.len(),
+            values.len(),
+            "replace_op needs one value per result"
+        );
         for (r, &v) in results.iter().zip(values) {
             self.replace_all_uses(*r, v);
         }
@@ -1081,7 +1085,11 @@ mod tests {
         for (vi, v) in ctx.values.iter().enumerate() {
             for (pos, u) in v.uses.iter().enumerate() {
                 let d = &ctx.ops[u.op.0 as usize];
-                assert_eq!(d.operands[u.index as usize], Value(vi as u32), "operand slot");
+                assert_eq!(
+                    d.operands[u.index as usize],
+                    Value(vi as u32),
+                    "operand slot"
+                );
                 assert_eq!(d.operand_pos[u.index as usize], pos as u32, "back-pointer");
             }
         }

@@ -262,7 +262,9 @@ pub struct DialectDef {
 
 impl std::fmt::Debug for DialectDef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DialectDef").field("name", &self.name).finish()
+        f.debug_struct("DialectDef")
+            .field("name", &self.name)
+            .finish()
     }
 }
 

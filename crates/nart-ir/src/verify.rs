@@ -79,11 +79,7 @@ fn segment(
     }
     let fixed = defs.iter().filter(|d| d.arity == Arity::Single).count();
     let n_var = defs.iter().filter(|d| d.arity != Arity::Single).count();
-    let ok = if n_var == 0 {
-        n == fixed
-    } else {
-        n >= fixed
-    };
+    let ok = if n_var == 0 { n == fixed } else { n >= fixed };
     if !ok || n_var > 1 {
         if n_var > 1 && ok {
             return Err(format!(
@@ -108,7 +104,10 @@ fn segment(
             _ => extra,
         };
         if d.arity == Arity::Optional && len > 1 {
-            return Err(format!("expected at most {} {what}s, but found {n}", fixed + 1));
+            return Err(format!(
+                "expected at most {} {what}s, but found {n}",
+                fixed + 1
+            ));
         }
         out.push((start, len));
         start += len;
@@ -214,7 +213,14 @@ impl<'a> Verifier<'a> {
             None
         };
         // Operands.
-        match segment(ctx, op, def.operands, ctx.operands(op).len(), seg, "operand") {
+        match segment(
+            ctx,
+            op,
+            def.operands,
+            ctx.operands(op).len(),
+            seg,
+            "operand",
+        ) {
             Err(m) => return self.error(op, m),
             Ok(groups) => {
                 for (d, (start, len)) in def.operands.iter().zip(groups) {
@@ -260,18 +266,16 @@ impl<'a> Verifier<'a> {
                 None if !a.optional => {
                     return self.error(op, format!("requires attribute '{}'", a.name));
                 }
-                None => {}
-                Some(v) => {
-                    if !(a.constraint.check)(ctx, v) {
-                        return self.error(
-                            op,
-                            format!(
-                                "attribute '{}' failed to satisfy constraint: {}",
-                                a.name, a.constraint.desc
-                            ),
-                        );
-                    }
+                Some(v) if !(a.constraint.check)(ctx, v) => {
+                    return self.error(
+                        op,
+                        format!(
+                            "attribute '{}' failed to satisfy constraint: {}",
+                            a.name, a.constraint.desc
+                        ),
+                    );
                 }
+                _ => {}
             }
         }
         // Regions and successors.
@@ -289,10 +293,7 @@ impl<'a> Verifier<'a> {
             for (i, (rd, &r)) in def.regions.iter().zip(ctx.regions(op)).enumerate() {
                 let nb = ctx.region_blocks(r).len();
                 if (rd.single_block || def.has_trait(Trait::SingleBlock)) && nb > 1 {
-                    return self.error(
-                        op,
-                        format!("expects region #{i} to have 0 or 1 blocks"),
-                    );
+                    return self.error(op, format!("expects region #{i} to have 0 or 1 blocks"));
                 }
                 if nb == 0 && !rd.may_be_empty {
                     return self.error(op, format!("region #{i} ('{}') failed to verify constraint: region with at least 1 blocks", rd.name));
@@ -303,10 +304,7 @@ impl<'a> Verifier<'a> {
             if ctx.successors(op).len() != n {
                 return self.error(
                     op,
-                    format!(
-                        "requires {n} successor{}",
-                        if n == 1 { "" } else { "s" }
-                    ),
+                    format!("requires {n} successor{}", if n == 1 { "" } else { "s" }),
                 );
             }
         }
@@ -327,7 +325,10 @@ impl<'a> Verifier<'a> {
                 } else {
                     return self.error(
                         op,
-                        format!("expects parent op to be one of '{}'", def.parents.join(", ")),
+                        format!(
+                            "expects parent op to be one of '{}'",
+                            def.parents.join(", ")
+                        ),
                     );
                 }
             }
@@ -363,7 +364,7 @@ impl<'a> Verifier<'a> {
                 .map(|&v| ctx.element_type(ctx.value_type(v)))
                 .collect();
             if elems.windows(2).any(|w| w[0] != w[1]) {
-                return self.error(
+                self.error(
                     op,
                     "requires the same element type for all operands and results",
                 );
@@ -511,7 +512,9 @@ impl<'a> Verifier<'a> {
         let relation = |def_region: Option<Region>| -> &'static str {
             if def_region == use_region {
                 "the same region"
-            } else if use_region.is_some_and(|u| self.region_is_ancestor(def_region, u) && def_region != Some(u)) {
+            } else if use_region
+                .is_some_and(|u| self.region_is_ancestor(def_region, u) && def_region != Some(u))
+            {
                 "a parent region"
             } else if def_region.is_some_and(|d| self.region_is_ancestor(use_region, d)) {
                 "a child region"
@@ -561,9 +564,9 @@ impl<'a> Verifier<'a> {
         let ctx = self.ctx;
         match ctx.value_def(v) {
             ValueDef::OpResult { op: d, .. } => d != op && ctx.is_ancestor(op, d),
-            ValueDef::BlockArg { block, .. } => {
-                ctx.block_parent_op(block).is_some_and(|p| ctx.is_ancestor(op, p))
-            }
+            ValueDef::BlockArg { block, .. } => ctx
+                .block_parent_op(block)
+                .is_some_and(|p| ctx.is_ancestor(op, p)),
         }
     }
 
@@ -596,9 +599,18 @@ impl<'a> Verifier<'a> {
         self.order.get(&op).copied().unwrap_or(0)
     }
 
-    fn dominates_use(&mut self, dom: &Dominance, v: Value, def_block: Block, user: Op, nested: Op) -> bool {
+    fn dominates_use(
+        &mut self,
+        dom: &Dominance,
+        v: Value,
+        def_block: Block,
+        user: Op,
+        nested: Op,
+    ) -> bool {
         let ctx = self.ctx;
-        let use_block = ctx.op_parent_block(user).expect("a user in a region sits in a block");
+        let use_block = ctx
+            .op_parent_block(user)
+            .expect("a user in a region sits in a block");
         if def_block == use_block {
             return match ctx.value_def(v) {
                 ValueDef::BlockArg { .. } => true,
@@ -623,8 +635,11 @@ impl<'a> Verifier<'a> {
                     if let Some(name) = crate::symbol::symbol_name(ctx, inner) {
                         if let Some(&prev) = seen.get(name) {
                             self.push(
-                                ctx.op_error(inner, format!("redefinition of symbol named '{name}'"))
-                                    .with_note(ctx.op_loc(prev), "see existing symbol definition here"),
+                                ctx.op_error(
+                                    inner,
+                                    format!("redefinition of symbol named '{name}'"),
+                                )
+                                .with_note(ctx.op_loc(prev), "see existing symbol definition here"),
                             );
                         } else {
                             seen.insert(name, inner);
@@ -649,7 +664,8 @@ impl Dominance {
     /// block's last op.
     pub fn compute(ctx: &Context, region: Region) -> Dominance {
         let blocks = ctx.region_blocks(region);
-        let index: FxHashMap<Block, usize> = blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let index: FxHashMap<Block, usize> =
+            blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
         let n = blocks.len();
         let succs: Vec<Vec<usize>> = blocks
             .iter()
