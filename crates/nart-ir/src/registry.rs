@@ -276,7 +276,14 @@ pub struct Registry {
     /// Properties every op of a name carries unless set otherwise (MLIR's default-valued
     /// properties, such as `overflowFlags = #arith.overflow<none>`).
     pub(crate) op_defaults: FxHashMap<Ident, Vec<crate::NamedAttr>>,
+    /// Result-name hooks for the printer, by op name (see [`AsmResultNameFn`]).
+    pub(crate) asm_result_names: FxHashMap<Ident, AsmResultNameFn>,
 }
+
+/// Names the results of an op for the printer, as MLIR's `OpAsmOpInterface::getAsmResultNames`
+/// does: `Some("c42_i32")` prints the results as `%c42_i32` (made unique with `_0`, `_1`, ...);
+/// `None` keeps the number. Used in the custom form only.
+pub type AsmResultNameFn = fn(&Context, crate::Op) -> Option<String>;
 
 impl Registry {
     /// Registered dialects, in registration order.
@@ -315,6 +322,23 @@ impl Context {
         } else {
             self.registry.op_defaults.insert(id, props);
         }
+    }
+
+    /// Registers the result-name hook of the ops named `op_name` (see [`AsmResultNameFn`]).
+    pub fn register_asm_result_name(&mut self, op_name: &str, hook: AsmResultNameFn) {
+        let id = self.ident(op_name);
+        self.registry.asm_result_names.insert(id, hook);
+    }
+
+    /// The result-name hook registered for `op`'s name, if any.
+    pub fn asm_result_name_hook(&self, op: crate::Op) -> Option<AsmResultNameFn> {
+        if self.registry.asm_result_names.is_empty() {
+            return None;
+        }
+        self.registry
+            .asm_result_names
+            .get(&self.op_name(op))
+            .copied()
     }
 
     /// The definition of a registered op name.

@@ -74,6 +74,7 @@ OPTIONS:
   --allow-unregistered-dialect            Accept operations of unregistered dialects
   --mlir-print-op-generic                 Print every operation in the generic form
   --mlir-print-debuginfo                  Print locations
+  --mlir-print-local-scope                Print attributes in place, without #map aliases
   --mlir-elide-elementsattrs-if-larger=<n>  Elide dense elements attributes with more than n elements
   --no-verify-each / --verify-each=false  Do not run the verifier after each pass
   --print-ir-before-all                   Print the IR before every pass
@@ -146,6 +147,7 @@ pub fn parse(args: &[String], passes: &nart_pass::PassRegistry) -> Result<Parsed
             "allow-unregistered-dialect" => o.allow_unregistered = bool_value(name, inline)?,
             "mlir-print-op-generic" | "print-op-generic" => o.print.generic = bool_value(name, inline)?,
             "mlir-print-debuginfo" => o.print.debug_info = bool_value(name, inline)?,
+            "mlir-print-local-scope" => o.print.local_scope = bool_value(name, inline)?,
             "mlir-elide-elementsattrs-if-larger" => {
                 let v = value(name, inline, &mut it)?;
                 o.print.elide_elements_larger_than =

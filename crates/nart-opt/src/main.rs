@@ -99,7 +99,14 @@ fn run(opts: &Options, passes: &nart_pass::PassRegistry) -> Result<bool, String>
         }
         // Pad the chunk with empty lines so that line numbers match the original file.
         let padded = format!("{}{}", "\n".repeat(*first_line as usize), chunk);
-        let chunk_ok = process_chunk(opts, &mut pipeline, &name, &padded, &mut out);
+        let chunk_ok = process_chunk(
+            opts,
+            &mut pipeline,
+            &name,
+            &padded,
+            (&text, *first_line),
+            &mut out,
+        );
         ok &= chunk_ok;
     }
     write_output(opts, &out)?;
@@ -141,14 +148,17 @@ fn process_chunk(
     pipeline: &mut nart_pass::PassManager,
     name: &str,
     text: &str,
+    (whole, first_line): (&str, u32),
     out: &mut String,
 ) -> bool {
     let mut ctx = new_context(opts);
+    // The implicit module of a chunk sits where mlir-opt puts it: at the separator line.
+    let module_loc = nart_ir::parser::chunk_module_loc(&mut ctx, name, whole, first_line);
     let mut sm = SourceMgr::new();
     sm.add(name, text);
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut result = None;
-    match nart_ir::parser::parse_source(&mut ctx, name, text) {
+    match nart_ir::parser::parse_source_with_module_loc(&mut ctx, name, text, module_loc) {
         Err(errs) => diags.extend(errs),
         Ok(module) => match nart_ir::verify::verify(&ctx, module) {
             Err(errs) => diags.extend(errs),

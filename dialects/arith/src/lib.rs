@@ -95,6 +95,39 @@ pub fn register(ctx: &mut Context) {
         let props = default_props(ctx, def.name);
         ctx.register_default_props(def.name, props);
     }
+    ctx.register_asm_result_name("arith.constant", constant_result_name);
+}
+
+/// The printer's name for an `arith.constant` result, as upstream's `getAsmResultNames`:
+/// `%true`/`%false` for `i1`, `%c42_i32` for integers (`%c-1_i64`), `%c0` for `index`,
+/// `%cst` for everything else.
+pub fn constant_result_name(ctx: &Context, op: Op) -> Option<String> {
+    let value = ctx.attr(op, "value")?;
+    let AttrData::Integer { value, ty } = ctx.attr_data(value) else {
+        return Some("cst".to_string());
+    };
+    let result_ty = ctx.value_type(ctx.result(op, 0));
+    match ctx.type_data(result_ty) {
+        nart_ir::TypeData::Integer { width, .. } => {
+            // Upstream prints the value as a signed number of the type's width.
+            let w = (*width).clamp(1, 128);
+            let v = if w == 128 {
+                *value
+            } else {
+                let shift = 128 - w;
+                (*value << shift) >> shift
+            };
+            if w == 1 {
+                return Some(if v != 0 { "true" } else { "false" }.to_string());
+            }
+            let ty_text = nart_ir::printer::type_to_string(ctx, result_ty);
+            Some(format!("c{v}_{ty_text}"))
+        }
+        _ => {
+            let _ = ty;
+            Some(format!("c{value}"))
+        }
+    }
 }
 
 /// `#arith.overflow<none>`, the default of `overflowFlags`.

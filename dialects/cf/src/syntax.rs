@@ -260,7 +260,7 @@ mod tests {
         // As `mlir-opt --mlir-print-op-generic` (LLVM 22) prints the same ops, up to the
         // numbering of values (upstream numbers arguments across functions there).
         for want in [
-            "\"cf.cond_br\"(%arg0, %arg1, %arg2)[^bb1, ^bb2] <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (i1, i32, f32) -> ()",
+            "\"cf.cond_br\"(%arg3, %arg4, %arg5)[^bb1, ^bb2] <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (i1, i32, f32) -> ()",
             "<{branch_weights = array<i32: 3, 5>, operandSegmentSizes = array<i32: 1, 0, 2>}>",
             "<{case_operand_segments = array<i32: 1, 0>, case_values = dense<[42, 43]> : vector<2xi32>, operandSegmentSizes = array<i32: 1, 1, 1>}>",
             "\"cf.assert\"(%arg0) <{msg = \"must hold\"}> : (i1) -> ()",

@@ -102,18 +102,20 @@
 // -----
 
 // Affine maps, integer sets and strided layouts; attribute aliases are resolved when parsed.
-// CHECK-NOT: #map =
+// Maps and sets print as `#map`/`#set` aliases numbered in print order, as mlir-opt prints
+// them; strided layouts print in place.
+// CHECK: #map = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-NEXT: #map1 = affine_map<(d0)[s0] -> (d0 floordiv 2 + s0 mod 3, d0 ceildiv 4)>
+// CHECK-NEXT: #map2 = affine_map<() -> (0)>
+// CHECK-NEXT: #map3 = affine_map<(d0) -> ()>
+// CHECK-NEXT: #map4 = affine_map<(d0, d1)[s0] -> (d0 + d1 * 2 - s0, d1 mod 4, d0 - d1, d0 * 3 - 2)>
+// CHECK-NEXT: #set = affine_set<(d0) : (d0 >= 0, d0 - 10 == 0)>
+// CHECK-NEXT: module {
 // CHECK-LABEL: "foo.maps"()
-// CHECK-SAME: a = affine_map<(d0, d1) -> (d1, d0)>
-// CHECK-SAME: b = affine_map<(d0)[s0] -> (d0 floordiv 2 + s0 mod 3, d0 ceildiv 4)>
-// CHECK-SAME: c = affine_map<() -> (0)>
-// CHECK-SAME: d = affine_map<(d0) -> ()>
-// CHECK-SAME: e = affine_map<(d0, d1)[s0] -> (d0 + d1 * 2 - s0, d1 mod 4, d0 - d1, d0 * 3 - 2)>
-// CHECK-SAME: f = affine_set<(d0) : (d0 >= 0, d0 - 10 == 0)>
-// CHECK-SAME: g = [affine_map<(d0, d1) -> (d1, d0)>, strided<[4, 1]>]
-// CHECK-SAME: s = strided<[4, 1]>, s2 = strided<[?, ?], offset: ?>, s3 = strided<[]>, s4 = strided<[2], offset: 3>
+// CHECK-SAME: {a = #map, b = #map1, c = #map2, d = #map3, e = #map4, f = #set, g = [#map, strided<[4, 1]>], s = strided<[4, 1]>, s2 = strided<[?, ?], offset: ?>, s3 = strided<[]>, s4 = strided<[2], offset: 3>}
+// GENERIC: #map = affine_map<(d0, d1) -> (d1, d0)>
 // GENERIC-LABEL: "foo.maps"()
-// GENERIC-SAME: a = affine_map<(d0, d1) -> (d1, d0)>
+// GENERIC-SAME: a = #map,
 // GENERIC-SAME: s = strided<[4, 1]>, s2 = strided<[?, ?], offset: ?>, s3 = strided<[]>, s4 = strided<[2], offset: 3>
 #transpose = affine_map<(d0, d1) -> (d1, d0)>
 #floor = affine_map<(d0)[s0] -> (d0 floordiv 2 + s0 mod 3, d0 ceildiv 4)>

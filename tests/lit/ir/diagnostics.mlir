@@ -42,10 +42,11 @@ func.func @undefined(%a: i32) -> (i32, i32) {
 
 // -----
 
-// A stray closing brace at the top level.
-// CHECK: diagnostics.mlir:[[@LINE+6]]:1: error: expected operation name in quotes
+// A stray closing brace at the top level: reported, as MLIR does, just after the token
+// before it.
+// CHECK: diagnostics.mlir:[[@LINE+5]]:2: error: expected operation name in quotes
 // CHECK-NEXT: {{^}}}
-// CHECK-NEXT: {{^}}^
+// CHECK-NEXT: {{^}} ^
 func.func @stray() {
   return
 }
@@ -53,8 +54,8 @@ func.func @stray() {
 
 // -----
 
-// A region that is never closed: the error points at the end of the chunk.
-// CHECK: diagnostics.mlir:[[@LINE+4]]:1: error: expected '}' to end region
+// A region that is never closed: the error points just after the last token.
+// CHECK: diagnostics.mlir:[[@LINE+2]]:9: error: expected operation name in quotes
 func.func @unclosed() {
   return
 

@@ -39,12 +39,18 @@ func.func private @tensors(tensor<4x8xf32>, tensor<?x8xf32>, tensor<?x?x?xi8>, t
 // -----
 
 // Memrefs: static, dynamic, unranked, memory spaces, affine-map and strided layouts.
+// Affine-map layouts print as `#map` aliases; an identity map is dropped, as MLIR drops it.
+// CHECK: #map = affine_map<(d0) -> (d0 + 1)>
+// CHECK-NEXT: #map1 = affine_map<(d0)[s0] -> (d0 * s0)>
+// CHECK-NEXT: module {
+// GENERIC: #map = affine_map<(d0) -> (d0 + 1)>
+// GENERIC-NEXT: #map1 = affine_map<(d0)[s0] -> (d0 * s0)>
 // CHECK-LABEL: func.func private @memrefs(memref<4x8xf32>, memref<?x?xf32>, memref<*xf32>, memref<*xf32, 1>, memref<4xf32, "gpu">)
 // GENERIC-LABEL: <{function_type = (memref<4x8xf32>, memref<?x?xf32>, memref<*xf32>, memref<*xf32, 1>, memref<4xf32, "gpu">) -> (), sym_name = "memrefs", sym_visibility = "private"}>
 func.func private @memrefs(memref<4x8xf32>, memref<?x?xf32>, memref<*xf32>, memref<*xf32, 1>, memref<4xf32, "gpu">)
-// CHECK-LABEL: func.func private @layouts(memref<4xf32, affine_map<(d0) -> (d0 + 1)>>, memref<4xf32, affine_map<(d0)[s0] -> (d0 * s0)>>, memref<4x8xf32, strided<[8, 1], offset: 2>>, memref<4x8xf32, strided<[?, 1], offset: ?>, 3>, memref<4x8xf32, strided<[8, 1]>>)
-// GENERIC-LABEL: <{function_type = (memref<4xf32, affine_map<(d0) -> (d0 + 1)>>, memref<4xf32, affine_map<(d0)[s0] -> (d0 * s0)>>, memref<4x8xf32, strided<[8, 1], offset: 2>>, memref<4x8xf32, strided<[?, 1], offset: ?>, 3>, memref<4x8xf32, strided<[8, 1]>>) -> (), sym_name = "layouts", sym_visibility = "private"}>
-func.func private @layouts(memref<4xf32, affine_map<(d0) -> (d0 + 1)>>, memref<4xf32, affine_map<(d0)[s0] -> (d0 * s0)>>, memref<4x8xf32, strided<[8, 1], offset: 2>>, memref<4x8xf32, strided<[?, 1], offset: ?>, 3>, memref<4x8xf32, strided<[8, 1], offset: 0>>)
+// CHECK-LABEL: func.func private @layouts(memref<4xf32, #map>, memref<4xf32, #map1>, memref<4x8xf32, strided<[8, 1], offset: 2>>, memref<4x8xf32, strided<[?, 1], offset: ?>, 3>, memref<4x8xf32, strided<[8, 1]>>, memref<4x4xf32>)
+// GENERIC-LABEL: <{function_type = (memref<4xf32, #map>, memref<4xf32, #map1>, memref<4x8xf32, strided<[8, 1], offset: 2>>, memref<4x8xf32, strided<[?, 1], offset: ?>, 3>, memref<4x8xf32, strided<[8, 1]>>, memref<4x4xf32>) -> (), sym_name = "layouts", sym_visibility = "private"}>
+func.func private @layouts(memref<4xf32, affine_map<(d0) -> (d0 + 1)>>, memref<4xf32, affine_map<(d0)[s0] -> (d0 * s0)>>, memref<4x8xf32, strided<[8, 1], offset: 2>>, memref<4x8xf32, strided<[?, 1], offset: ?>, 3>, memref<4x8xf32, strided<[8, 1], offset: 0>>, memref<4x4xf32, affine_map<(d0, d1) -> (d0, d1)>>)
 
 // -----
 

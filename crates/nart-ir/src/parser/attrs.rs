@@ -29,6 +29,50 @@ pub(crate) fn is_bare_name(name: &str) -> bool {
 }
 
 impl<'c> Parser<'c> {
+    /// A fused location simplified as MLIR's `FusedLoc::get` does: nested fused locations with
+    /// the same metadata are flattened, unknown and repeated members dropped, and a single
+    /// member without metadata stands for itself.
+    pub(crate) fn fused_loc(&mut self, locs: Vec<Location>, metadata: Option<Attr>) -> Location {
+        let mut kept: Vec<Location> = Vec::with_capacity(locs.len());
+        for l in locs {
+            match self.ctx.loc_data(l) {
+                LocData::Fused {
+                    metadata: m,
+                    locs: inner,
+                } if *m == metadata => {
+                    for &x in inner {
+                        if !kept.contains(&x) {
+                            kept.push(x);
+                        }
+                    }
+                }
+                LocData::Unknown => {}
+                _ => {
+                    if !kept.contains(&l) {
+                        kept.push(l);
+                    }
+                }
+            }
+        }
+        if kept.is_empty() {
+            let unknown = self.ctx.unknown_loc();
+            return match metadata {
+                None => unknown,
+                Some(_) => self.ctx.loc(LocData::Fused {
+                    metadata,
+                    locs: vec![unknown],
+                }),
+            };
+        }
+        if kept.len() == 1 && metadata.is_none() {
+            return kept[0];
+        }
+        self.ctx.loc(LocData::Fused {
+            metadata,
+            locs: kept,
+        })
+    }
+
     /// Parses an attribute dictionary `{a = 1, b}` (current token `{`), in written order.
     pub(crate) fn parse_attr_dict(&mut self) -> PResult<Vec<NamedAttr>> {
         self.expect(Tok::LBrace, "'{'")?;
@@ -161,8 +205,9 @@ impl<'c> Parser<'c> {
                 let (dialect, body, pretty, end) = self.dialect_symbol(t.start, t.end, ident)?;
                 if dialect.is_empty() {
                     let Some(&a) = self.attr_aliases.get(ident) else {
+                        let next = super::lexer::lex(self.b, t.end as usize).start;
                         return Err(
-                            self.err_at(t.start, format!("undefined symbol alias id '{ident}'"))
+                            self.err_at(next, format!("undefined symbol alias id '{ident}'"))
                         );
                     };
                     self.advance();
@@ -435,6 +480,7 @@ impl<'c> Parser<'c> {
     }
 
     fn parse_dense(&mut self) -> PResult<Attr> {
+        let dense_pos = self.tok.start;
         self.advance();
         self.expect(Tok::Less, "'<' after 'dense'")?;
         let lit_pos = self.tok.start;
@@ -498,7 +544,7 @@ impl<'c> Parser<'c> {
                 if self.is_string_elem(elem) {
                     let mut strs = Vec::new();
                     let splat = !matches!(lit, Lit::List(_));
-                    self.flatten_strings(lit, &shape, 0, &mut strs, lit_pos)?;
+                    self.flatten_strings(lit, &shape, 0, &mut strs, dense_pos)?;
                     if !splat && strs.len() != n {
                         return Err(self
                             .err_at(lit_pos, "number of string elements does not match the type"));
@@ -510,7 +556,7 @@ impl<'c> Parser<'c> {
                 } else if let Lit::List(_) = lit {
                     let mut bytes = Vec::new();
                     let mut count = 0usize;
-                    self.flatten_lit(&lit, &shape, 0, elem, &mut bytes, &mut count, lit_pos)?;
+                    self.flatten_lit(&lit, &shape, 0, elem, &mut bytes, &mut count, dense_pos)?;
                     DenseData::Elements(bytes)
                 } else {
                     let mut bytes = Vec::new();
@@ -958,7 +1004,7 @@ impl<'c> Parser<'c> {
                         }
                     }
                     self.expect(Tok::RSquare, "']' in fused location")?;
-                    Ok(self.ctx.loc(LocData::Fused { metadata, locs }))
+                    Ok(self.fused_loc(locs, metadata))
                 }
                 _ => Err(self.err("expected location instance")),
             },

@@ -40,6 +40,35 @@ pub fn parse_source(ctx: &mut Context, file: &str, text: &str) -> Result<Op, Vec
     p.parse_top()
 }
 
+/// Like [`parse_source`], with the location given to an implicit top-level module.
+/// `mlir-opt --split-input-file` puts it where the chunk starts: just after the `// -----`
+/// line that precedes it (see [`chunk_module_loc`]); [`parse_source`] uses line 0, column 0.
+pub fn parse_source_with_module_loc(
+    ctx: &mut Context,
+    file: &str,
+    text: &str,
+    module_loc: Location,
+) -> Result<Op, Vec<Diagnostic>> {
+    let mut p = Parser::new(ctx, file, text);
+    p.module_loc = Some(module_loc);
+    p.parse_top()
+}
+
+/// The location `mlir-opt --split-input-file` gives the implicit module of a chunk that starts
+/// at 0-based line `first_line` of the original buffer `text` (as [`split_input_file`] returns
+/// it): the end of the separator line, or line 0, column 0 for the first chunk.
+pub fn chunk_module_loc(ctx: &mut Context, file: &str, text: &str, first_line: u32) -> Location {
+    if first_line == 0 {
+        return ctx.file_loc(file, 0, 0);
+    }
+    let sep = text
+        .split_inclusive('\n')
+        .nth(first_line as usize - 1)
+        .unwrap_or("");
+    let len = sep.trim_end_matches(['\n', '\r']).len() as u32;
+    ctx.file_loc(file, first_line, len + 1)
+}
+
 /// Splits a buffer at lines consisting of `// -----` (`--split-input-file`): each chunk with
 /// the 0-based line number where it starts in the original buffer.
 pub fn split_input_file(text: &str) -> Vec<(String, u32)> {
@@ -107,6 +136,10 @@ pub(crate) struct Parser<'c> {
     deferred: Vec<(DeferTarget, &'c str, u32)>,
     placeholder: Ident,
     depth: u32,
+    /// Names already reported for a type mismatch between uses.
+    mismatched: Vec<&'c str>,
+    /// The location of the implicit top-level module.
+    module_loc: Option<Location>,
 }
 
 const MAX_DEPTH: u32 = 500;
@@ -139,6 +172,8 @@ impl<'c> Parser<'c> {
             deferred: Vec::new(),
             placeholder,
             depth: 0,
+            mismatched: Vec::new(),
+            module_loc: None,
         }
     }
 
@@ -199,17 +234,64 @@ impl<'c> Parser<'c> {
         Diagnostic::error(loc, msg)
     }
 
+    /// An error at the current token. Messages that start with "expected" are placed as MLIR
+    /// places wrong-token errors: just after the previous token, skipping back over blank
+    /// lines and `//` comments.
     pub(crate) fn err(&mut self, msg: impl Into<String>) -> Diagnostic {
         if self.tok.kind == Tok::Error {
             let t = self.tok_text();
-            let m = if t.starts_with('"') {
-                "expected '\"' in string literal".to_string()
-            } else {
-                format!("unexpected character '{t}'")
+            let m = match t.as_bytes().first() {
+                Some(b'"') => {
+                    // MLIR points at the end of the line the string runs into.
+                    let e = self.tok.end;
+                    return self.err_at(e, "expected '\"' in string literal");
+                }
+                Some(b'%') if t.len() == 1 => "invalid SSA name".to_string(),
+                Some(b'^') if t.len() == 1 => "invalid block name".to_string(),
+                Some(b'#') if t.len() == 1 => "invalid attribute name".to_string(),
+                Some(b'!') if t.len() == 1 => "invalid type identifier".to_string(),
+                _ => format!("unexpected character '{t}'"),
             };
             return self.err_at(self.tok.start, m);
         }
-        self.err_at(self.tok.start, msg)
+        let msg = msg.into();
+        let pos = if msg.starts_with("expected") {
+            self.wrong_token_pos()
+        } else {
+            self.tok.start
+        };
+        self.err_at(pos, msg)
+    }
+
+    /// Where MLIR reports a wrong-token error: the end of the text before the current token,
+    /// ignoring whitespace, blank lines and trailing `//` comments.
+    fn wrong_token_pos(&self) -> u32 {
+        let mut orig = self.tok.start as usize;
+        // At the end of the buffer MLIR first steps back one character.
+        if self.tok.kind == Tok::Eof {
+            orig = orig.saturating_sub(1);
+        }
+        let b = self.b;
+        let mut end = orig.min(b.len());
+        loop {
+            while end > 0 && matches!(b[end - 1], b' ' | b'\t') {
+                end -= 1;
+            }
+            if end == 0 {
+                return orig as u32;
+            }
+            if !matches!(b[end - 1], b'\n' | b'\r') {
+                return end as u32;
+            }
+            end -= 1;
+            let line_start = b[..end]
+                .iter()
+                .rposition(|&c| c == b'\n' || c == b'\r')
+                .map_or(0, |i| i + 1);
+            if let Some(c) = b[line_start..end].windows(2).position(|w| w == b"//") {
+                end = line_start + c;
+            }
+        }
     }
 
     pub(crate) fn expect(&mut self, kind: Tok, what: &str) -> PResult<Token> {
@@ -427,17 +509,16 @@ impl<'c> Parser<'c> {
             Some((_, _, Some(slot))) => {
                 let vt = self.ctx.value_type(slot.value);
                 if vt != ty {
-                    let (a, b) = (self.type_str(ty), self.type_str(vt));
-                    let ploc = self.loc_at(slot.pos);
-                    let what = if slot.forward {
-                        "prior use here"
-                    } else {
-                        "prior definition here"
-                    };
-                    let e = self
-                        .err_at(pos, format!("use of value '%{name}' expects different type than prior uses: '{a}' vs '{b}'"))
-                        .with_note(ploc, what);
-                    self.errors.push(e);
+                    // MLIR stops at the first mismatch; report each name once.
+                    if !self.mismatched.contains(&name) {
+                        self.mismatched.push(name);
+                        let (a, b) = (self.type_str(ty), self.type_str(vt));
+                        let ploc = self.loc_at(slot.pos);
+                        let e = self
+                            .err_at(pos, format!("use of value '%{name}' expects different type than prior uses: '{a}' vs '{b}'"))
+                            .with_note(ploc, "prior use here");
+                        self.errors.push(e);
+                    }
                     return self.make_placeholder(ty);
                 }
                 slot.value
@@ -467,6 +548,12 @@ impl<'c> Parser<'c> {
         }
     }
 
+    /// Where `%name` was first defined or referenced, if anywhere in scope.
+    fn reference_pos(&self, name: &str) -> Option<u32> {
+        let slots = self.scopes.last()?.names.get(name)?;
+        slots.iter().flatten().map(|s| s.pos).min()
+    }
+
     pub(crate) fn type_str(&self, ty: Type) -> String {
         crate::printer::type_to_string(self.ctx, ty)
     }
@@ -491,7 +578,8 @@ impl<'c> Parser<'c> {
             .collect();
         undefined.sort();
         for (pos, name) in undefined {
-            let e = self.err_at(pos, format!("reference to an undefined block '^{name}'"));
+            let _ = name;
+            let e = self.err_at(pos, "reference to an undefined block");
             self.errors.push(e);
         }
     }
@@ -646,11 +734,12 @@ impl<'c> Parser<'c> {
         let name_id = self.ctx.ident(&name);
         let def = self.ctx.op_def_by_name(name_id);
         if def.is_none() {
-            self.check_registered(&name, name_tok.start);
+            let pos = self.tok.start;
+            self.check_registered(&name, pos);
         }
         self.expect(Tok::LParen, "'(' to start operand list")?;
         let mut operands: SmallVec<[UnresolvedOperand; 4]> = SmallVec::new();
-        if !self.is(Tok::RParen) {
+        if self.is(Tok::PercentIdent) || self.tok_text() == "%" {
             loop {
                 operands.push(self.parse_unresolved_operand()?);
                 if !self.consume_if(Tok::Comma) {
@@ -741,9 +830,10 @@ impl<'c> Parser<'c> {
             return Err(self.err_at(
                 fty_pos,
                 format!(
+                    // Upstream's wording, with its double space after "type".
                     "expected {} operand type{} but had {}",
                     operands.len(),
-                    if operands.len() == 1 { "" } else { "s" },
+                    if operands.len() == 1 { " " } else { "s" },
                     inputs.len()
                 ),
             ));
@@ -754,7 +844,8 @@ impl<'c> Parser<'c> {
             values.push(v);
         }
         values.extend(succ_operands);
-        let default = self.loc_at(start);
+        let _ = start;
+        let default = self.loc_at(name_tok.start);
         let loc = self.parse_trailing_loc(default)?;
         let state = OperationState {
             name: name_id,
@@ -797,9 +888,22 @@ impl<'c> Parser<'c> {
             }
         }
         let Some(def) = def else {
-            return Err(self.err_at(name_tok.start, format!("custom op '{written}' is unknown")));
+            let msg = match written.split_once('.') {
+                Some((d, _)) if !self.ctx.registry.has_dialect(d) => {
+                    format!("Dialect `{d}' not found for custom op '{written}' ")
+                }
+                Some(_) => format!("custom op '{written}' is unknown"),
+                None => match self.default_dialect.last().copied().unwrap_or("") {
+                    "" => format!("custom op '{written}' is unknown"),
+                    dd => {
+                        format!("custom op '{written}' is unknown (tried '{dd}.{written}' as well)")
+                    }
+                },
+            };
+            return Err(self.err_at(name_tok.start, msg));
         };
-        let default = self.loc_at(start);
+        let _ = start;
+        let default = self.loc_at(name_tok.start);
         let mut state = OperationState {
             name: self.ctx.ident(def.name),
             operands: Vec::new(),
@@ -858,22 +962,17 @@ impl<'c> Parser<'c> {
         dialect: &'static str,
         args: &[Argument],
     ) -> PResult<Region> {
+        // MLIR's parser resolves names through enclosing regions even for
+        // isolated-from-above ops; the verifier reports values used across the boundary.
+        let _ = isolated;
         self.enter()?;
-        if isolated {
-            self.push_iso_scope();
-        } else {
-            self.push_level();
-        }
+        self.push_level();
         self.push_block_scope();
         self.default_dialect.push(dialect);
         let r = self.parse_region_body(args);
         self.default_dialect.pop();
         self.pop_block_scope();
-        if isolated {
-            self.pop_iso_scope();
-        } else {
-            self.pop_level();
-        }
+        self.pop_level();
         self.leave();
         r
     }
@@ -915,6 +1014,17 @@ impl<'c> Parser<'c> {
             };
             let v = self.ctx.add_block_arg(b, a.ty, aloc);
             let name = a.ssa.name(self.src);
+            if let Some(prev) = self.reference_pos(name) {
+                let ploc = self.loc_at(prev);
+                let e = self
+                    .err_at(
+                        a.ssa.pos,
+                        format!("region entry argument '%{name}' is already in use"),
+                    )
+                    .with_note(ploc, "previously referenced here");
+                self.errors.push(e);
+                continue;
+            }
             self.define_values(name, &[v], a.ssa.pos);
         }
         b
@@ -925,7 +1035,7 @@ impl<'c> Parser<'c> {
             self.parse_operation(block)?;
         }
         if self.is(Tok::Eof) {
-            return Err(self.err("expected '}' to end region"));
+            return Err(self.err("expected operation name in quotes"));
         }
         Ok(())
     }
@@ -1016,9 +1126,18 @@ impl<'c> Parser<'c> {
             self.ctx.detach_op(ops[0]);
             return Ok(ops[0]);
         }
-        let loc = self
-            .ctx
-            .file_loc(self.ctx.str(self.file).to_string().as_str(), 1, 1);
+        let loc = match self.module_loc {
+            Some(l) => l,
+            None => {
+                let file = self.file;
+                self.ctx.loc(crate::LocData::FileLineCol {
+                    file,
+                    line: 0,
+                    col: 0,
+                    end: None,
+                })
+            }
+        };
         let module = crate::builtin::create_module(self.ctx, loc);
         let body = crate::builtin::module_body(self.ctx, module);
         for op in ops {

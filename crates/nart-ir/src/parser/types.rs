@@ -151,7 +151,8 @@ impl<'c> Parser<'c> {
         let (dialect, body, pretty, end) = self.dialect_symbol(t.start, t.end, ident)?;
         if dialect.is_empty() {
             let Some(&ty) = self.type_aliases.get(ident) else {
-                return Err(self.err_at(t.start, format!("undefined symbol alias id '{ident}'")));
+                let next = lex(self.b, t.end as usize).start;
+                return Err(self.err_at(next, format!("undefined symbol alias id '{ident}'")));
             };
             self.advance();
             return Ok(ty);
@@ -310,6 +311,21 @@ impl<'c> Parser<'c> {
             }
         }
         self.expect(Tok::Greater, "'>' in memref type")?;
+        // MLIR drops an identity affine map layout: it is the default.
+        if let Some(l) = layout {
+            if let AttrData::AffineMap(m) = self.ctx.attr_data(l) {
+                let identity = m.num_symbols == 0
+                    && m.results.len() == shape.len()
+                    && m.num_dims as usize == shape.len()
+                    && m.results
+                        .iter()
+                        .enumerate()
+                        .all(|(i, e)| *e == crate::AffineExpr::Dim(i as u32));
+                if identity {
+                    layout = None;
+                }
+            }
+        }
         Ok(self.ctx.intern_type(TypeData::MemRef {
             shape,
             elem,

@@ -15,13 +15,16 @@ mod text;
 
 use std::fmt::Write as _;
 
-use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
 
 use crate::asm::compiled_format;
 use crate::context::ResourceValue;
 use crate::registry::OpDef;
 use crate::{Attr, Block, Context, NamedAttr, Op, Region, Type, Value};
-use text::AttrOpts;
+use text::{Aliases, AttrOpts};
 
 /// How to print.
 #[derive(Clone, Debug, Default)]
@@ -33,6 +36,18 @@ pub struct PrintOptions {
     /// Elide dense elements attributes with more elements than this
     /// (`--mlir-elide-elementsattrs-if-larger=N`).
     pub elide_elements_larger_than: Option<usize>,
+    /// Print every attribute in place, without `#map` aliases (`--mlir-print-local-scope`).
+    pub local_scope: bool,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum NameKind {
+    /// `%N`.
+    Num,
+    /// `%argN`.
+    Arg,
+    /// A name from a result-name hook; `id` indexes `OpAsmPrinter::hints`.
+    Hint,
 }
 
 #[derive(Clone, Copy)]
@@ -40,7 +55,15 @@ struct ValueName {
     id: u32,
     /// Result number within a multi-result op, `u32::MAX` when the op has one result.
     sub: u32,
-    arg: bool,
+    kind: NameKind,
+}
+
+/// The counters a region starts from: MLIR continues them from the end of the parent region.
+#[derive(Clone, Copy, Default)]
+struct Counters {
+    next: u32,
+    next_arg: u32,
+    conflict: u32,
 }
 
 /// The printer state exposed to custom op printers.
@@ -55,12 +78,58 @@ pub struct OpAsmPrinter<'a> {
     block_ids: FxHashMap<Block, u32>,
     indent: usize,
     default_dialect: Vec<&'static str>,
+    /// Names given by result-name hooks.
+    hints: Vec<String>,
+    /// Hint names visible in the region being numbered (MLIR's scoped `usedNames`).
+    used: FxHashSet<String>,
+    /// The predecessors of each block, one entry per branch to it.
+    preds: FxHashMap<Block, SmallVec<[Block; 2]>>,
+    aliases: Option<&'a RefCell<Aliases>>,
+    /// Collecting aliases in MLIR's order: generic ops visit their regions first.
+    collecting: bool,
 }
 
 /// Prints `op` (usually a module) and everything in it, ending with a newline. For a top-level
 /// op (one without a parent) the resource section of the context follows, if it has entries.
 pub fn print_op(ctx: &Context, op: Op, opts: &PrintOptions) -> String {
-    let mut p = OpAsmPrinter::new(ctx, opts);
+    let top = ctx.op_parent_block(op).is_none();
+    if !top || opts.local_scope {
+        return print_op_with(ctx, op, opts, None, false);
+    }
+    // Affine maps print as `#map` aliases, numbered in the order MLIR visits them. Most
+    // modules have none: print once, and only when a map was seen, number them in MLIR's
+    // order in a first pass and print again.
+    let aliases = RefCell::new(Aliases::default());
+    let first = print_op_with(ctx, op, opts, Some(&aliases), false);
+    if aliases.borrow().is_empty() {
+        return first;
+    }
+    let aliases = RefCell::new(Aliases::default());
+    let _ = print_op_with(ctx, op, opts, Some(&aliases), true);
+    let body = print_op_with(ctx, op, opts, Some(&aliases), false);
+    let al = aliases.into_inner();
+    let mut out = String::with_capacity(body.len() + 64 * (al.order.len() + al.sets.len()));
+    for (kind, list) in [("map", &al.order), ("set", &al.sets)] {
+        for (i, &a) in list.iter().enumerate() {
+            text::write_alias(&mut out, kind, i as u32);
+            out.push_str(" = ");
+            text::write_attr(ctx, &mut out, a, None);
+            out.push('\n');
+        }
+    }
+    out.push_str(&body);
+    out
+}
+
+fn print_op_with(
+    ctx: &Context,
+    op: Op,
+    opts: &PrintOptions,
+    aliases: Option<&RefCell<Aliases>>,
+    collecting: bool,
+) -> String {
+    let mut p = OpAsmPrinter::new(ctx, opts, aliases);
+    p.collecting = collecting;
     p.number_root(op);
     // The default dialect of the enclosing ops.
     let mut parents = Vec::new();
@@ -84,7 +153,7 @@ pub fn print_op(ctx: &Context, op: Op, opts: &PrintOptions) -> String {
 /// Prints a type in MLIR syntax.
 pub fn type_to_string(ctx: &Context, ty: Type) -> String {
     let mut s = String::new();
-    text::write_type(ctx, &mut s, ty);
+    text::write_type(ctx, &mut s, ty, None);
     s
 }
 
@@ -110,7 +179,11 @@ impl std::fmt::Write for OpAsmPrinter<'_> {
 }
 
 impl<'a> OpAsmPrinter<'a> {
-    fn new(ctx: &'a Context, opts: &'a PrintOptions) -> Self {
+    fn new(
+        ctx: &'a Context,
+        opts: &'a PrintOptions,
+        aliases: Option<&'a RefCell<Aliases>>,
+    ) -> Self {
         OpAsmPrinter {
             ctx,
             opts,
@@ -119,80 +192,153 @@ impl<'a> OpAsmPrinter<'a> {
             block_ids: FxHashMap::default(),
             indent: 0,
             default_dialect: Vec::new(),
+            hints: Vec::new(),
+            used: FxHashSet::default(),
+            preds: FxHashMap::default(),
+            aliases,
+            collecting: false,
         }
     }
 
-    fn attr_opts(&self) -> Option<AttrOpts> {
+    fn attr_opts(&self) -> Option<AttrOpts<'a>> {
         Some(AttrOpts {
             elide_larger_than: self.opts.elide_elements_larger_than,
+            aliases: self.aliases,
         })
     }
 
     // ----- naming -----
 
     fn number_root(&mut self, op: Op) {
-        let mut next = 0u32;
-        self.name_results(op, &mut next);
+        // As MLIR does, the root's regions start from the counters before the root's results.
+        let start = Counters::default();
+        let mut c = start;
+        let mut scope = Vec::new();
+        self.name_results(op, &mut c, &mut scope);
+        if self.opts.generic {
+            // MLIR prints unique SSA ids in the generic form: the counters never restart,
+            // and regions are numbered from a stack, the last pushed first.
+            let mut c = start;
+            let mut stack: Vec<Region> = self.ctx.regions(op).to_vec();
+            while let Some(r) = stack.pop() {
+                self.number_region_blocks(r, &mut c, &mut scope);
+                for &b in self.ctx.region_blocks(r) {
+                    for o in self.ctx.block_ops_iter(b) {
+                        stack.extend_from_slice(self.ctx.regions(o));
+                    }
+                }
+            }
+            return;
+        }
         for &r in self.ctx.regions(op) {
-            self.number_region(r, next, 0);
+            self.number_region(r, start);
         }
     }
 
-    fn name_results(&mut self, op: Op, next: &mut u32) {
+    /// Names the results of `op`: from its result-name hook in the custom form, else the
+    /// next number. Hint names defined here are pushed to `scope`.
+    fn name_results(&mut self, op: Op, c: &mut Counters, scope: &mut Vec<String>) {
         let results = self.ctx.results(op);
         if results.is_empty() {
             return;
         }
-        let id = *next;
-        *next += 1;
         let multi = results.len() > 1;
+        let hint = if self.opts.generic {
+            None
+        } else {
+            self.ctx
+                .asm_result_name_hook(op)
+                .and_then(|h| h(self.ctx, op))
+        };
+        let (id, kind) = match hint {
+            Some(h) if !h.is_empty() => {
+                let name = self.unique_name(&h, c);
+                self.used.insert(name.clone());
+                scope.push(name.clone());
+                self.hints.push(name);
+                (self.hints.len() as u32 - 1, NameKind::Hint)
+            }
+            _ => {
+                c.next += 1;
+                (c.next - 1, NameKind::Num)
+            }
+        };
         for (i, &r) in results.iter().enumerate() {
             self.names.insert(
                 r,
                 ValueName {
                     id,
                     sub: if multi { i as u32 } else { u32::MAX },
-                    arg: false,
+                    kind,
                 },
             );
         }
     }
 
-    fn number_region(&mut self, region: Region, mut next: u32, mut next_arg: u32) {
+    /// MLIR's `uniqueValueName`: the sanitized name, or `name_N` with the next free conflict
+    /// number when it is taken in an enclosing scope.
+    fn unique_name(&self, name: &str, c: &mut Counters) -> String {
+        let name = sanitize_identifier(name);
+        if !self.used.contains(&name) {
+            return name;
+        }
+        loop {
+            let probe = format!("{name}_{}", c.conflict);
+            c.conflict += 1;
+            if !self.used.contains(&probe) {
+                return probe;
+            }
+        }
+    }
+
+    fn number_region(&mut self, region: Region, mut c: Counters) {
+        let ctx = self.ctx;
+        let mut scope: Vec<String> = Vec::new();
+        self.number_region_blocks(region, &mut c, &mut scope);
+        for &b in ctx.region_blocks(region) {
+            for op in ctx.block_ops_iter(b) {
+                for &r in ctx.regions(op) {
+                    self.number_region(r, c);
+                }
+            }
+        }
+        for n in scope {
+            self.used.remove(&n);
+        }
+    }
+
+    /// Numbers the blocks, block arguments and op results of one region (not nested
+    /// regions), and records block predecessors.
+    fn number_region_blocks(&mut self, region: Region, c: &mut Counters, scope: &mut Vec<String>) {
         let ctx = self.ctx;
         let blocks = ctx.region_blocks(region);
+        let many_blocks = blocks.len() > 1;
         for (bi, &b) in blocks.iter().enumerate() {
             self.block_ids.insert(b, bi as u32);
             for &a in ctx.block_args(b) {
                 let name = if bi == 0 {
-                    next_arg += 1;
+                    c.next_arg += 1;
                     ValueName {
-                        id: next_arg - 1,
+                        id: c.next_arg - 1,
                         sub: u32::MAX,
-                        arg: true,
+                        kind: NameKind::Arg,
                     }
                 } else {
-                    next += 1;
+                    c.next += 1;
                     ValueName {
-                        id: next - 1,
+                        id: c.next - 1,
                         sub: u32::MAX,
-                        arg: false,
+                        kind: NameKind::Num,
                     }
                 };
                 self.names.insert(a, name);
             }
             for op in ctx.block_ops_iter(b) {
-                self.name_results(op, &mut next);
-            }
-        }
-        for &b in blocks {
-            for op in ctx.block_ops_iter(b) {
-                let regions = ctx.regions(op);
-                if regions.is_empty() {
-                    continue;
-                }
-                for &r in regions {
-                    self.number_region(r, next, next_arg);
+                self.name_results(op, c, scope);
+                if many_blocks {
+                    for &s in ctx.successors(op) {
+                        self.preds.entry(s).or_default().push(b);
+                    }
                 }
             }
         }
@@ -234,18 +380,30 @@ impl<'a> OpAsmPrinter<'a> {
 
     /// Writes `%name` of a value (`%0`, `%arg1`, `%3#1`).
     pub fn print_operand(&mut self, v: Value) {
-        match self.names.get(&v) {
+        match self.names.get(&v).copied() {
             Some(n) => {
-                self.out.push('%');
-                if n.arg {
-                    self.out.push_str("arg");
-                }
-                let _ = write!(self.out, "{}", n.id);
+                self.write_value_name(n);
                 if n.sub != u32::MAX {
                     let _ = write!(self.out, "#{}", n.sub);
                 }
             }
             None => self.out.push_str("<<UNKNOWN SSA VALUE>>"),
+        }
+    }
+
+    fn write_value_name(&mut self, n: ValueName) {
+        self.out.push('%');
+        match n.kind {
+            NameKind::Num => {
+                let _ = write!(self.out, "{}", n.id);
+            }
+            NameKind::Arg => {
+                let _ = write!(self.out, "arg{}", n.id);
+            }
+            NameKind::Hint => {
+                let h = &self.hints[n.id as usize];
+                self.out.push_str(h);
+            }
         }
     }
 
@@ -261,12 +419,14 @@ impl<'a> OpAsmPrinter<'a> {
 
     /// Writes a type.
     pub fn print_type(&mut self, ty: Type) {
-        text::write_type(self.ctx, &mut self.out, ty);
+        let o = self.attr_opts();
+        text::write_type(self.ctx, &mut self.out, ty, o);
     }
 
     /// Writes types separated by `, `.
     pub fn print_types(&mut self, tys: &[Type]) {
-        text::write_type_list(self.ctx, &mut self.out, tys);
+        let o = self.attr_opts();
+        text::write_type_list(self.ctx, &mut self.out, tys, o);
     }
 
     /// Writes the types of `vs` separated by `, `.
@@ -285,7 +445,8 @@ impl<'a> OpAsmPrinter<'a> {
         self.out.push('(');
         self.print_types(inputs);
         self.out.push_str(") -> ");
-        text::write_result_types(self.ctx, &mut self.out, results);
+        let o = self.attr_opts();
+        text::write_result_types(self.ctx, &mut self.out, results, o);
     }
 
     /// Writes ` -> t` or ` -> (t1, t2)`; nothing for an empty list.
@@ -294,7 +455,8 @@ impl<'a> OpAsmPrinter<'a> {
             return;
         }
         self.out.push_str(" -> ");
-        text::write_result_types(self.ctx, &mut self.out, results);
+        let o = self.attr_opts();
+        text::write_result_types(self.ctx, &mut self.out, results, o);
     }
 
     /// Writes an attribute (with its type where it has one).
@@ -456,7 +618,9 @@ impl<'a> OpAsmPrinter<'a> {
                     }
                     self.out.push(')');
                 }
-                self.out.push_str(":\n");
+                self.out.push(':');
+                self.write_preds_comment(b, i == 0);
+                self.out.push('\n');
             }
             for op in ctx.block_ops_iter(b) {
                 self.print_op_line(op);
@@ -466,6 +630,31 @@ impl<'a> OpAsmPrinter<'a> {
         self.default_dialect.pop();
         self.write_indent();
         self.out.push('}');
+    }
+
+    /// MLIR's comment after a block label: `// pred: ^bb0`, `// 2 preds: ^bb0, ^bb2` or
+    /// `// no predecessors` (not for an entry block).
+    fn write_preds_comment(&mut self, b: Block, entry: bool) {
+        let Some(preds) = self.preds.get(&b) else {
+            if !entry {
+                self.out.push_str("  // no predecessors");
+            }
+            return;
+        };
+        if preds.len() == 1 {
+            self.out.push_str("  // pred: ");
+            self.print_successor(preds[0]);
+            return;
+        }
+        let mut sorted: SmallVec<[Block; 4]> = preds.iter().copied().collect();
+        sorted.sort_by_key(|p| self.block_ids.get(p).copied().unwrap_or(u32::MAX));
+        let _ = write!(self.out, "  // {} preds: ", sorted.len());
+        for (i, &p) in sorted.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.print_successor(p);
+        }
     }
 
     // ----- ops -----
@@ -489,7 +678,7 @@ impl<'a> OpAsmPrinter<'a> {
         let results = ctx.results(op);
         if let Some(&r0) = results.first() {
             if let Some(n) = self.names.get(&r0).copied() {
-                let _ = write!(self.out, "%{}", n.id);
+                self.write_value_name(n);
             } else {
                 self.out.push_str("%<<UNKNOWN>>");
             }
@@ -544,14 +733,34 @@ impl<'a> OpAsmPrinter<'a> {
             }
             self.out.push(']');
         }
+        let regions = ctx.regions(op);
+        if self.collecting {
+            // MLIR's alias pass visits a generic op's regions, then its operand and result
+            // types, then its attributes.
+            for &r in regions {
+                self.print_region(r, true, true);
+            }
+            self.print_value_types(operands);
+            let rt: Vec<Type> = ctx.results(op).iter().map(|&r| ctx.value_type(r)).collect();
+            self.print_types(&rt);
+            let o = self.attr_opts();
+            if ctx.op_def(op).is_some() {
+                text::write_dict_entries(ctx, &mut self.out, ctx.props(op).iter().copied(), o);
+            }
+            text::write_dict_entries(ctx, &mut self.out, ctx.attrs(op).iter().copied(), o);
+            return;
+        }
         let props = ctx.props(op);
         if !props.is_empty() {
             self.out.push_str(" <{");
-            let o = self.attr_opts();
+            let mut o = self.attr_opts();
+            if ctx.op_def(op).is_none() {
+                // Properties of unregistered ops print in place, as upstream prints them.
+                o = o.map(|o| AttrOpts { aliases: None, ..o });
+            }
             text::write_dict_entries(ctx, &mut self.out, props.iter().copied(), o);
             self.out.push_str("}>");
         }
-        let regions = ctx.regions(op);
         if !regions.is_empty() {
             self.out.push_str(" (");
             for (i, &r) in regions.iter().enumerate() {
@@ -573,7 +782,8 @@ impl<'a> OpAsmPrinter<'a> {
         self.print_value_types(operands);
         self.out.push_str(") -> ");
         let rt: Vec<Type> = ctx.results(op).iter().map(|&r| ctx.value_type(r)).collect();
-        text::write_result_types(ctx, &mut self.out, &rt);
+        let o = self.attr_opts();
+        text::write_result_types(ctx, &mut self.out, &rt, o);
     }
 
     fn print_resources(&mut self) {
@@ -631,4 +841,29 @@ impl<'a> OpAsmPrinter<'a> {
         }
         self.out.push_str("\n#-}\n");
     }
+}
+
+/// MLIR's `sanitizeIdentifier` for value names: characters other than letters, digits and
+/// `$._-` become `_` (spaces) or their hex code; a leading digit gets a `_` prefix.
+fn sanitize_identifier(name: &str) -> String {
+    let valid = |c: u8| c.is_ascii_alphanumeric() || b"$._-".contains(&c);
+    let b = name.as_bytes();
+    let lead_digit = b.first().is_some_and(|c| c.is_ascii_digit());
+    if !lead_digit && b.iter().all(|&c| valid(c)) {
+        return name.to_string();
+    }
+    let mut out = String::with_capacity(name.len() + 1);
+    if lead_digit {
+        out.push('_');
+    }
+    for &c in b {
+        if valid(c) {
+            out.push(c as char);
+        } else if c == b' ' {
+            out.push('_');
+        } else {
+            let _ = write!(out, "{c:X}");
+        }
+    }
+    out
 }

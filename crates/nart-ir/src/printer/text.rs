@@ -1,6 +1,9 @@
 //! Writing types, attributes, locations and numbers in MLIR syntax.
 
+use std::cell::RefCell;
 use std::fmt::Write;
+
+use rustc_hash::FxHashMap;
 
 use crate::parser::num::{bits_to_float, float_storage_bytes, float_to_bits};
 use crate::types::{FloatKind, Signedness, TypeData, DYNAMIC};
@@ -108,7 +111,7 @@ fn write_float_hex(out: &mut String, kind: FloatKind, v: f64) {
 }
 
 /// Writes a type.
-pub(crate) fn write_type(ctx: &Context, out: &mut String, ty: Type) {
+pub(crate) fn write_type(ctx: &Context, out: &mut String, ty: Type, opts: Option<AttrOpts>) {
     match ctx.type_data(ty) {
         TypeData::Integer { width, signedness } => {
             let p = match signedness {
@@ -123,9 +126,9 @@ pub(crate) fn write_type(ctx: &Context, out: &mut String, ty: Type) {
         TypeData::None => out.push_str("none"),
         TypeData::Function { inputs, results } => {
             out.push('(');
-            write_type_list(ctx, out, inputs);
+            write_type_list(ctx, out, inputs, opts);
             out.push_str(") -> ");
-            write_result_types(ctx, out, results);
+            write_result_types(ctx, out, results, opts);
         }
         TypeData::RankedTensor {
             shape,
@@ -134,16 +137,16 @@ pub(crate) fn write_type(ctx: &Context, out: &mut String, ty: Type) {
         } => {
             out.push_str("tensor<");
             write_shape(out, shape, None);
-            write_type(ctx, out, *elem);
+            write_type(ctx, out, *elem, opts);
             if let Some(e) = encoding {
                 out.push_str(", ");
-                write_attr(ctx, out, *e, None);
+                write_attr(ctx, out, *e, opts);
             }
             out.push('>');
         }
         TypeData::UnrankedTensor { elem } => {
             out.push_str("tensor<*x");
-            write_type(ctx, out, *elem);
+            write_type(ctx, out, *elem, opts);
             out.push('>');
         }
         TypeData::MemRef {
@@ -154,23 +157,23 @@ pub(crate) fn write_type(ctx: &Context, out: &mut String, ty: Type) {
         } => {
             out.push_str("memref<");
             write_shape(out, shape, None);
-            write_type(ctx, out, *elem);
+            write_type(ctx, out, *elem, opts);
             if let Some(l) = layout {
                 out.push_str(", ");
-                write_attr(ctx, out, *l, None);
+                write_attr(ctx, out, *l, opts);
             }
             if let Some(m) = memory_space {
                 out.push_str(", ");
-                write_memory_space(ctx, out, *m);
+                write_memory_space(ctx, out, *m, opts);
             }
             out.push('>');
         }
         TypeData::UnrankedMemRef { elem, memory_space } => {
             out.push_str("memref<*x");
-            write_type(ctx, out, *elem);
+            write_type(ctx, out, *elem, opts);
             if let Some(m) = memory_space {
                 out.push_str(", ");
-                write_memory_space(ctx, out, *m);
+                write_memory_space(ctx, out, *m, opts);
             }
             out.push('>');
         }
@@ -181,17 +184,17 @@ pub(crate) fn write_type(ctx: &Context, out: &mut String, ty: Type) {
         } => {
             out.push_str("vector<");
             write_shape(out, shape, Some(scalable));
-            write_type(ctx, out, *elem);
+            write_type(ctx, out, *elem, opts);
             out.push('>');
         }
         TypeData::Tuple(items) => {
             out.push_str("tuple<");
-            write_type_list(ctx, out, items);
+            write_type_list(ctx, out, items, opts);
             out.push('>');
         }
         TypeData::Complex(e) => {
             out.push_str("complex<");
-            write_type(ctx, out, *e);
+            write_type(ctx, out, *e, opts);
             out.push('>');
         }
         TypeData::Dialect {
@@ -213,7 +216,7 @@ pub(crate) fn write_type(ctx: &Context, out: &mut String, ty: Type) {
     }
 }
 
-fn write_memory_space(ctx: &Context, out: &mut String, a: Attr) {
+fn write_memory_space(ctx: &Context, out: &mut String, a: Attr, opts: Option<AttrOpts>) {
     match ctx.attr_data(a) {
         AttrData::Integer { value, ty }
             if matches!(
@@ -226,7 +229,7 @@ fn write_memory_space(ctx: &Context, out: &mut String, a: Attr) {
         {
             let _ = write!(out, "{value}");
         }
-        _ => write_attr(ctx, out, a, None),
+        _ => write_attr(ctx, out, a, opts),
     }
 }
 
@@ -249,30 +252,79 @@ fn write_shape(out: &mut String, shape: &[i64], scalable: Option<&Vec<bool>>) {
 }
 
 /// Writes types separated by `, `.
-pub(crate) fn write_type_list(ctx: &Context, out: &mut String, types: &[Type]) {
+pub(crate) fn write_type_list(
+    ctx: &Context,
+    out: &mut String,
+    types: &[Type],
+    opts: Option<AttrOpts>,
+) {
     for (i, &t) in types.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        write_type(ctx, out, t);
+        write_type(ctx, out, t, opts);
     }
 }
 
 /// Writes function results: `t`, or `(t1, t2)`, `()`, or `((a) -> b)`.
-pub(crate) fn write_result_types(ctx: &Context, out: &mut String, results: &[Type]) {
+pub(crate) fn write_result_types(
+    ctx: &Context,
+    out: &mut String,
+    results: &[Type],
+    opts: Option<AttrOpts>,
+) {
     if results.len() == 1 && !matches!(ctx.type_data(results[0]), TypeData::Function { .. }) {
-        write_type(ctx, out, results[0]);
+        write_type(ctx, out, results[0], opts);
     } else {
         out.push('(');
-        write_type_list(ctx, out, results);
+        write_type_list(ctx, out, results, opts);
         out.push(')');
     }
 }
 
 /// Options that change how attributes print.
 #[derive(Clone, Copy, Default)]
-pub(crate) struct AttrOpts {
+pub(crate) struct AttrOpts<'a> {
     pub elide_larger_than: Option<usize>,
+    /// Where affine maps get their `#map` aliases; `None` prints them in place.
+    pub aliases: Option<&'a RefCell<Aliases>>,
+}
+
+/// The attribute aliases handed out while printing (`#map`, `#map1`, ...), in the order they
+/// were first printed, as MLIR numbers them.
+#[derive(Default)]
+pub(crate) struct Aliases {
+    pub index: FxHashMap<Attr, u32>,
+    /// Affine maps (`#map`).
+    pub order: Vec<Attr>,
+    /// Integer sets (`#set`).
+    pub sets: Vec<Attr>,
+}
+
+impl Aliases {
+    /// The alias number of `a` among maps or sets, handing out the next one on first use.
+    fn number(&mut self, a: Attr, set: bool) -> u32 {
+        let list = if set { &mut self.sets } else { &mut self.order };
+        let next = list.len() as u32;
+        *self.index.entry(a).or_insert_with(|| {
+            list.push(a);
+            next
+        })
+    }
+
+    /// Whether no alias was handed out.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty() && self.sets.is_empty()
+    }
+}
+
+/// Writes alias number `n` of a kind: `#map`, `#map1`, ... or `#set`, `#set1`, ...
+pub(crate) fn write_alias(out: &mut String, kind: &str, n: u32) {
+    out.push('#');
+    out.push_str(kind);
+    if n != 0 {
+        let _ = write!(out, "{n}");
+    }
 }
 
 /// Writes an attribute.
@@ -292,7 +344,7 @@ pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Opti
                 return;
             }
             let _ = write!(out, "{value} : ");
-            write_type(ctx, out, *ty);
+            write_type(ctx, out, *ty, opts);
         }
         AttrData::Float { bits, ty } => {
             let v = f64::from_bits(*bits);
@@ -302,13 +354,13 @@ pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Opti
             };
             write_float(out, kind, v);
             out.push_str(" : ");
-            write_type(ctx, out, *ty);
+            write_type(ctx, out, *ty, opts);
         }
         AttrData::String { value, ty } => {
             write_escaped(out, value);
             if let Some(t) = ty {
                 out.push_str(" : ");
-                write_type(ctx, out, *t);
+                write_type(ctx, out, *t, opts);
             }
         }
         AttrData::Array(items) => {
@@ -317,7 +369,18 @@ pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Opti
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_attr(ctx, out, a, opts);
+                // Inside arrays MLIR elides the default types, `i64` and `f64`.
+                match ctx.attr_data(a) {
+                    AttrData::Integer { value, ty } if is_i64(ctx, *ty) => {
+                        let _ = write!(out, "{value}");
+                    }
+                    AttrData::Float { bits, ty }
+                        if matches!(ctx.type_data(*ty), TypeData::Float(FloatKind::F64)) =>
+                    {
+                        write_float(out, FloatKind::F64, f64::from_bits(*bits));
+                    }
+                    _ => write_attr(ctx, out, a, opts),
+                }
             }
             out.push(']');
         }
@@ -326,7 +389,7 @@ pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Opti
             write_dict_entries(ctx, out, entries.iter().copied(), opts);
             out.push('}');
         }
-        AttrData::Type(t) => write_type(ctx, out, *t),
+        AttrData::Type(t) => write_type(ctx, out, *t, opts),
         AttrData::SymbolRef { root, nested } => {
             write_symbol(out, ctx.str(*root));
             for n in nested {
@@ -343,11 +406,11 @@ pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Opti
                 write_escaped(out, key.as_bytes());
             }
             out.push_str("> : ");
-            write_type(ctx, out, *ty);
+            write_type(ctx, out, *ty, opts);
         }
         AttrData::DenseArray { elem, data } => {
             out.push_str("array<");
-            write_type(ctx, out, *elem);
+            write_type(ctx, out, *elem, opts);
             let is_bool = matches!(ctx.type_data(*elem), TypeData::Integer { width: 1, .. });
             match data {
                 DenseArrayData::Int(v) if !v.is_empty() => {
@@ -381,6 +444,11 @@ pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Opti
             out.push('>');
         }
         AttrData::AffineMap(m) => {
+            if let Some(al) = opts.and_then(|o| o.aliases) {
+                let n = al.borrow_mut().number(attr, false);
+                write_alias(out, "map", n);
+                return;
+            }
             out.push_str("affine_map<");
             write_affine_map(out, m);
             out.push('>');
@@ -420,8 +488,27 @@ pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Opti
                 out.push('>');
             }
         }
-        AttrData::Opaque(text) => out.push_str(text),
+        AttrData::Opaque(text) => {
+            if text.starts_with("affine_set<") {
+                if let Some(al) = opts.and_then(|o| o.aliases) {
+                    let n = al.borrow_mut().number(attr, true);
+                    write_alias(out, "set", n);
+                    return;
+                }
+            }
+            out.push_str(text)
+        }
     }
+}
+
+fn is_i64(ctx: &Context, ty: Type) -> bool {
+    matches!(
+        ctx.type_data(ty),
+        TypeData::Integer {
+            width: 64,
+            signedness: Signedness::Signless
+        }
+    )
 }
 
 fn write_dyn(out: &mut String, v: i64) {
@@ -540,18 +627,30 @@ fn write_affine_map(out: &mut String, m: &AffineMap) {
     out.push(')');
 }
 
-fn is_additive(e: &AffineExpr) -> bool {
-    matches!(e, AffineExpr::Add(..))
+#[derive(Clone, Copy, PartialEq)]
+enum Binding {
+    Weak,
+    Strong,
 }
 
-fn is_binary(e: &AffineExpr) -> bool {
-    !matches!(
-        e,
-        AffineExpr::Dim(_) | AffineExpr::Symbol(_) | AffineExpr::Const(_)
-    )
-}
-
+/// Writes an affine expression as MLIR's printer does: `-e` for `e * -1`, `a - b` for
+/// `a + b * -1` and for negative constants, and every binary operand of `*`, `mod`,
+/// `floordiv`, `ceildiv` in parentheses.
 fn write_affine(out: &mut String, e: &AffineExpr) {
+    write_affine_in(out, e, Binding::Weak);
+}
+
+fn write_affine_in(out: &mut String, e: &AffineExpr, enclosing: Binding) {
+    let open = |out: &mut String| {
+        if enclosing == Binding::Strong {
+            out.push('(');
+        }
+    };
+    let close = |out: &mut String| {
+        if enclosing == Binding::Strong {
+            out.push(')');
+        }
+    };
     match e {
         AffineExpr::Dim(i) => {
             let _ = write!(out, "d{i}");
@@ -561,22 +660,6 @@ fn write_affine(out: &mut String, e: &AffineExpr) {
         }
         AffineExpr::Const(c) => {
             let _ = write!(out, "{c}");
-        }
-        AffineExpr::Add(l, r) => {
-            write_affine(out, l);
-            match &**r {
-                AffineExpr::Mul(x, c) if **c == AffineExpr::Const(-1) => {
-                    out.push_str(" - ");
-                    write_affine_operand(out, x, true);
-                }
-                AffineExpr::Const(c) if *c < 0 && *c != i64::MIN => {
-                    let _ = write!(out, " - {}", -c);
-                }
-                r => {
-                    out.push_str(" + ");
-                    write_affine_operand(out, r, true);
-                }
-            }
         }
         AffineExpr::Mul(l, r)
         | AffineExpr::Mod(l, r)
@@ -588,32 +671,51 @@ fn write_affine(out: &mut String, e: &AffineExpr) {
                 AffineExpr::FloorDiv(..) => " floordiv ",
                 _ => " ceildiv ",
             };
-            if is_additive(l) {
-                out.push('(');
-                write_affine(out, l);
-                out.push(')');
+            open(out);
+            if matches!(e, AffineExpr::Mul(..)) && **r == AffineExpr::Const(-1) {
+                out.push('-');
+                write_affine_in(out, l, Binding::Strong);
             } else {
-                write_affine(out, l);
+                write_affine_in(out, l, Binding::Strong);
+                out.push_str(op);
+                write_affine_in(out, r, Binding::Strong);
             }
-            out.push_str(op);
-            write_affine_operand(out, r, false);
+            close(out);
         }
-    }
-}
-
-/// Writes the right operand of a binary expression, in parentheses when precedence needs it.
-fn write_affine_operand(out: &mut String, e: &AffineExpr, additive_ctx: bool) {
-    let paren = if additive_ctx {
-        is_additive(e)
-    } else {
-        is_binary(e)
-    };
-    if paren {
-        out.push('(');
-        write_affine(out, e);
-        out.push(')');
-    } else {
-        write_affine(out, e);
+        AffineExpr::Add(l, r) => {
+            open(out);
+            match &**r {
+                AffineExpr::Mul(rl, rr) if matches!(**rr, AffineExpr::Const(c) if c == -1) => {
+                    write_affine_in(out, l, Binding::Weak);
+                    out.push_str(" - ");
+                    let b = if matches!(**rl, AffineExpr::Add(..)) {
+                        Binding::Strong
+                    } else {
+                        Binding::Weak
+                    };
+                    write_affine_in(out, rl, b);
+                }
+                AffineExpr::Mul(rl, rr) if matches!(**rr, AffineExpr::Const(c) if c < -1) => {
+                    let AffineExpr::Const(c) = **rr else {
+                        unreachable!("matched a constant above")
+                    };
+                    write_affine_in(out, l, Binding::Weak);
+                    out.push_str(" - ");
+                    write_affine_in(out, rl, Binding::Strong);
+                    let _ = write!(out, " * {}", c.wrapping_neg());
+                }
+                AffineExpr::Const(c) if *c < 0 => {
+                    write_affine_in(out, l, Binding::Weak);
+                    let _ = write!(out, " - {}", (*c as i128).wrapping_neg());
+                }
+                r => {
+                    write_affine_in(out, l, Binding::Weak);
+                    out.push_str(" + ");
+                    write_affine_in(out, r, Binding::Weak);
+                }
+            }
+            close(out);
+        }
     }
 }
 
@@ -641,7 +743,7 @@ fn write_dense(
         };
         if count > limit {
             out.push_str("dense_resource<__elided__> : ");
-            write_type(ctx, out, ty);
+            write_type(ctx, out, ty, opts);
             return;
         }
     }
@@ -683,7 +785,7 @@ fn write_dense(
         }
     }
     out.push_str("> : ");
-    write_type(ctx, out, ty);
+    write_type(ctx, out, ty, opts);
 }
 
 fn write_nested(
