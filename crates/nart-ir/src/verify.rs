@@ -459,7 +459,7 @@ impl<'a> Verifier<'a> {
         graph: bool,
     ) {
         let ctx = self.ctx;
-        for nested in ctx.collect_ops(user, crate::WalkOrder::PreOrder) {
+        for nested in self.ops_seen_from_above(user) {
             for (i, &v) in ctx.operands(nested).iter().enumerate() {
                 let Some(def_block) = ctx.value_parent_block(v) else {
                     return self.error(nested, format!("operand #{i} is not defined in any block"));
@@ -497,6 +497,27 @@ impl<'a> Verifier<'a> {
                 }
             }
         }
+    }
+
+    /// `op` and the ops nested in it whose operands may refer to values defined above `op`:
+    /// the walk does not enter isolated-from-above ops, whose insides their own scope checks.
+    fn ops_seen_from_above(&self, op: Op) -> Vec<Op> {
+        let ctx = self.ctx;
+        let mut out = Vec::new();
+        let mut stack = vec![op];
+        while let Some(o) = stack.pop() {
+            out.push(o);
+            if ctx.op_has_trait(o, Trait::IsolatedFromAbove) {
+                continue;
+            }
+            for &r in ctx.regions(o).iter().rev() {
+                for &b in ctx.region_blocks(r).iter().rev() {
+                    let ops: Vec<Op> = ctx.block_ops_iter(b).collect();
+                    stack.extend(ops.into_iter().rev());
+                }
+            }
+        }
+        out
     }
 
     /// MLIR's "operand #i does not dominate this use", with a note saying where the operand is
