@@ -85,6 +85,20 @@ pub enum StopReason {
     RewriteLimit(usize),
 }
 
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StopReason::Fixpoint => write!(f, "reached a fixpoint"),
+            StopReason::IterationLimit(n) => {
+                write!(f, "stopped after {n} iterations (max-iterations)")
+            }
+            StopReason::RewriteLimit(n) => {
+                write!(f, "stopped after {n} rewrites (max-num-rewrites)")
+            }
+        }
+    }
+}
+
 /// What [`apply_patterns_greedily`] did.
 #[derive(Clone, Debug)]
 pub struct GreedyResult {

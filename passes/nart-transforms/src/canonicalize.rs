@@ -186,10 +186,7 @@ impl Pass for CanonicalizePass {
             return Err(PassFailure::op_error(
                 ctx,
                 op,
-                format!(
-                    "canonicalizer failed to converge: stopped by {:?}",
-                    res.stop_reason
-                ),
+                format!("canonicalizer failed to converge: {}", res.stop_reason),
             ));
         }
         Ok(())
