@@ -2,7 +2,7 @@
 """Generates dialects/graph/src/ops_generated.rs from ONNX's own operator schemas.
 
 Every operator of the default ONNX domain gets one `OpDef` named `graph.<OnnxName>`, taken from
-the newest schema whose `since_version` is at most the target opset (21), plus one entry of the
+the newest schema whose `since_version` is at most the target opset (28), plus one entry of the
 `SCHEMAS` table that the importer and exporter read (formal inputs and outputs, attribute kinds,
 defaults).
 
@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 
-TARGET_OPSET = 21
+TARGET_OPSET = 28
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dialects", "graph", "src",
                    "ops_generated.rs")
 
@@ -151,6 +151,13 @@ def type_codes(onnx, allowed):
     return tuple(sorted(codes)), seq, opt
 
 
+def old_attrs(schema) -> str:
+    """The `attrs_at_21` field: the attribute names of the opset-21 schema, or None."""
+    if schema is None:
+        return "None"
+    return "Some(&[" + ", ".join(rust_str(a) for a in sorted(schema.attributes)) + "])"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--check", action="store_true", help="fail if the file is out of date")
@@ -164,7 +171,11 @@ def main():
         return 0
 
     latest = {}
+    at21 = {}
     for s in defs.get_all_schemas_with_history():
+        if s.domain == "" and s.since_version <= 21:
+            if s.name not in at21 or at21[s.name].since_version < s.since_version:
+                at21[s.name] = s
         if s.domain != "" or s.since_version > TARGET_OPSET:
             continue
         if s.name not in latest or latest[s.name].since_version < s.since_version:
@@ -275,7 +286,8 @@ def main():
         schema_rows.append(
             f"    OnnxSchema {{\n        name: {rust_str(name)},\n        since_version: {s.since_version},\n"
             f"        def: &{cname},\n        inputs: &[{', '.join(inputs)}],\n"
-            f"        outputs: &[{', '.join(outputs)}],\n        attrs: &[{', '.join(attr_rows)}],\n    }},")
+            f"        outputs: &[{', '.join(outputs)}],\n        attrs: &[{', '.join(attr_rows)}],\n"
+            f"        attrs_at_21: {old_attrs(at21.get(name))},\n    }},")
 
     cons_lines = []
     for key, (cn, desc, codes, seq, opt, none) in constraints.items():

@@ -3,7 +3,7 @@
 //! `func.func @main_graph` becomes the graph: its arguments the inputs (named by their
 //! `onnx.name` argument attribute), top-level `graph.constant`s the initializers, every
 //! `graph.<OpType>` a node named after its name location, regions subgraphs, and the returned
-//! values the outputs. The model imports opset 21 of the default domain.
+//! values the outputs. The model imports opset 21 of the default domain, or the newer opset (up to 28) its ops need.
 
 use std::collections::{HashMap, HashSet};
 
@@ -26,11 +26,12 @@ pub fn export_model(ctx: &Context, module: Op) -> Result<Vec<u8>, Diagnostic> {
         used: HashSet::new(),
         node_names: HashSet::new(),
         domains: Vec::new(),
+        opset: BASE_OPSET,
     };
     let graph = ex.main_graph(func, module)?;
     let mut opset_import = vec![OperatorSetIdProto {
         domain: Some(String::new()),
-        version: Some(nart_dialect_graph::TARGET_OPSET),
+        version: Some(ex.opset),
     }];
     for d in &ex.domains {
         let version = module_opset(ctx, module, d).unwrap_or(1);
@@ -57,7 +58,7 @@ pub fn export_model(ctx: &Context, module: Op) -> Result<Vec<u8>, Diagnostic> {
         }
     }
     let model = ModelProto {
-        ir_version: Some(10),
+        ir_version: Some(ir_version_for(ex.opset)),
         opset_import,
         producer_name: Some("nart".into()),
         producer_version: Some(env!("CARGO_PKG_VERSION").into()),
@@ -114,6 +115,55 @@ struct Exporter<'c> {
     used: HashSet<String>,
     node_names: HashSet<String>,
     domains: Vec<String>,
+    /// The default-domain opset the model needs so far.
+    opset: i64,
+}
+
+/// The opset exported models declare unless an op needs a newer one: the graph dialect's
+/// meaning is the same from 21 to 28 for every op and attribute that opset 21 has, and far more
+/// runtimes load opset 21 than 28.
+const BASE_OPSET: i64 = 21;
+
+/// The smallest IR version that allows `opset` (onnx's version table).
+fn ir_version_for(opset: i64) -> i64 {
+    match opset {
+        ..=22 => 10,
+        23..=24 => 11,
+        25..=27 => 13,
+        _ => 14,
+    }
+}
+
+/// The default-domain opset `op` needs: 21 if the op, every attribute it sets and its element
+/// types existed then, else the version of its schema.
+fn needed_opset(ctx: &Context, op: Op, schema: &OnnxSchema) -> i64 {
+    if schema.since_version <= BASE_OPSET {
+        return BASE_OPSET;
+    }
+    let Some(old_attrs) = schema.attrs_at_21 else {
+        return schema.since_version;
+    };
+    let new_attr = ctx
+        .props(op)
+        .iter()
+        .chain(ctx.attrs(op))
+        .any(|na| !old_attrs.contains(&ctx.str(na.name)));
+    let new_type = ctx
+        .operands(op)
+        .iter()
+        .chain(ctx.results(op))
+        .filter_map(|v| match ctx.type_data(ctx.value_type(*v)) {
+            TypeData::RankedTensor { elem, .. } | TypeData::UnrankedTensor { elem } => {
+                nart_dialect_graph::constraints::onnx_code(ctx, *elem)
+            }
+            _ => None,
+        })
+        .any(|c| matches!(c, 16 | 23..=26));
+    if new_attr || new_type {
+        schema.since_version
+    } else {
+        BASE_OPSET
+    }
 }
 
 /// The text of a name location (the ONNX node or tensor name), if `loc` has one.
@@ -429,6 +479,7 @@ impl<'c> Exporter<'c> {
         let name = ctx.op_name_str(op);
         let base = loc_name(ctx, ctx.op_loc(op)).unwrap_or_default();
         if let Some(schema) = nart_dialect_graph::schema_of_op(name) {
+            self.opset = self.opset.max(needed_opset(ctx, op, schema));
             let input = self.operand_names(op);
             let output = self.result_names(op);
             let mut attribute = Vec::new();

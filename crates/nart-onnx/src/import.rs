@@ -1015,6 +1015,7 @@ impl<'m> Importer<'m> {
             .operands(&operands)
             .results(&vec![none_ty; result_names.len()])
             .regions(&regions);
+        let container_props = props.clone();
         for (n, v) in props {
             st = st.prop(ctx, n, v);
         }
@@ -1026,6 +1027,13 @@ impl<'m> Importer<'m> {
             None
         });
         let region_types = self.region_result_types(ctx, op, schema.name, result_names.len());
+        let container_types = crate::containers::result_types(
+            ctx,
+            schema.name,
+            &operands,
+            &container_props,
+            result_names.len(),
+        );
         for (r, name) in result_names.iter().enumerate() {
             let res = ctx.result(op, r);
             if name.is_none() && optional_result[r] {
@@ -1033,7 +1041,11 @@ impl<'m> Importer<'m> {
             }
             let mut ty = match inferred.as_ref().and_then(|v| v.get(r)).cloned().flatten() {
                 Some(s) => infer::intern(ctx, &s),
-                None => match region_types.get(r).copied().flatten() {
+                None => match container_types
+                    .as_ref()
+                    .and_then(|c| c.get(r).copied())
+                    .or_else(|| region_types.get(r).copied().flatten())
+                {
                     Some(t) => t,
                     None => {
                         self.guessed.insert(res);

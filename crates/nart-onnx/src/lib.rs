@@ -3,12 +3,13 @@
 //!
 //! An imported model is a `builtin.module` holding `func.func @main_graph`, whose arguments are
 //! the graph inputs (initializers are `graph.constant` ops, not arguments) and whose body holds
-//! one `graph.<OpType>` op per node, normalized to opset 21, each located at
+//! one `graph.<OpType>` op per node, normalized to opset 28, each located at
 //! `loc("node_name"("model.onnx":0:0))`.
 //! Model metadata is kept as `onnx.*` attributes of the module.
 
 #![deny(missing_docs)]
 
+mod containers;
 pub mod errors;
 mod export;
 mod import;

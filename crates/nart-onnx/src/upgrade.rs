@@ -1,8 +1,9 @@
-//! Upgrades nodes written against an older opset to the graph dialect's opset (21).
+//! Upgrades nodes written against an older opset to the graph dialect's opset (28).
 //!
 //! Most changes between opsets only add types; the ones handled here changed a node's shape:
 //! attributes that became inputs (`Slice` < 10, `TopK` < 10, `Pad` < 11, `Clip` < 11,
-//! `Dropout` < 12, `Squeeze`/`Unsqueeze`/`ReduceSum`/`Split` < 13, the other `Reduce*` < 18),
+//! `Dropout` < 12, `Squeeze`/`Unsqueeze`/`ReduceSum`/`Split` < 13, the other `Reduce*` < 18,
+//! `DFT` < 20),
 //! `Upsample` and opset-10 `Resize` (become `Resize` with the old coordinate mapping),
 //! `Cast` < 6 (string type names), `Softmax`/`LogSoftmax`/`Hardmax` < 13 (2-D coercion, kept
 //! when the axis is the last one), and attributes that were dropped (`consumed_inputs`,
@@ -92,6 +93,12 @@ impl ConstMaker<'_> {
         let e = self.ctx.i64_type();
         let bytes = v.iter().flat_map(|x| x.to_le_bytes()).collect();
         self.constant(vec![v.len() as i64], e, bytes)
+    }
+
+    /// A rank-0 `i64` constant.
+    pub fn i64_scalar(&mut self, v: i64) -> Value {
+        let e = self.ctx.i64_type();
+        self.constant(vec![], e, v.to_le_bytes().to_vec())
     }
 
     /// A 1-D `f32` constant.
@@ -220,6 +227,11 @@ pub fn upgrade(view: &mut NodeView, opset: i64, mk: &mut ConstMaker) -> Result<(
                 let v = mk.scalar_like(r.f() as f64, None);
                 view.set_input(1, Some(v));
             }
+        }
+        "DFT" if opset < 20 => {
+            let axis = view.take("axis").map_or(1, |a| a.i());
+            let a = mk.i64_scalar(axis);
+            view.set_input(2, Some(a));
         }
         "TopK" if opset < 10 => {
             let k = view.take("k").ok_or("missing required attribute 'k'")?;

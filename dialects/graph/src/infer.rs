@@ -468,8 +468,23 @@ fn infer_raw(ctx: &Context, op: Op) -> R {
         return Ok(None);
     };
     let i = In { ctx, op };
+    // Identity also passes sequences and optionals through; the importer types those.
+    if onnx == "Identity"
+        && !matches!(
+            i.ty(0).map(|t| ctx.type_data(t)),
+            Some(TypeData::RankedTensor { .. } | TypeData::UnrankedTensor { .. })
+        )
+    {
+        return Ok(None);
+    }
     match onnx {
         "Relu"
+        | "Swish"
+        | "SwiGLU"
+        | "RMSNormalization"
+        | "RotaryEmbedding"
+        | "CumProd"
+        | "TensorScatter"
         | "Sigmoid"
         | "Tanh"
         | "Erf"
@@ -531,6 +546,13 @@ fn infer_raw(ctx: &Context, op: Op) -> R {
                 c => crate::constraints::elem_type_data(c as i32)
                     .ok_or_else(|| format!("attribute 'dtype' holds unknown ONNX type code {c}"))?,
             };
+            one(t(elem, x.shape))
+        }
+        "BitCast" => {
+            let x = i.shaped(0)?;
+            let c = i.int("to", 0);
+            let elem = crate::constraints::elem_type_data(c as i32)
+                .ok_or_else(|| format!("attribute 'to' holds unknown ONNX type code {c}"))?;
             one(t(elem, x.shape))
         }
         "IsNaN" | "IsInf" => {

@@ -88,6 +88,9 @@ pub struct OnnxSchema {
     pub outputs: &'static [FormalParam],
     /// Attributes, sorted by name.
     pub attrs: &'static [OnnxAttr],
+    /// The attributes the operator had at opset 21 (the opset exported models use when they
+    /// can), or `None` when it did not exist then.
+    pub attrs_at_21: Option<&'static [&'static str]>,
 }
 
 impl OnnxSchema {

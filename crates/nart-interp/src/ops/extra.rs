@@ -769,14 +769,19 @@ fn dft(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
         Some(t) => t.to_i64_vec()?.first().copied().unwrap_or(-2),
         None => n.int_or("axis", -2)?,
     };
-    let ax = norm_axis(OP, axis, r - 1)?;
+    // A negative axis counts from the end of the full shape, real/imaginary axis included.
+    let ax = norm_axis(OP, if axis < 0 { axis + r as i64 } else { axis }, r - 1)?;
     let inverse = n.int_or("inverse", 0)? != 0;
     let onesided = n.int_or("onesided", 0)? != 0;
     let len = s[ax];
     let nfft = match opt(i, 1) {
         Some(t) if !t.is_empty() => t.to_i64_vec()?[0].max(0) as usize,
+        _ if inverse && onesided => 2 * len.saturating_sub(1),
         _ => len,
     };
+    if inverse && onesided {
+        return irfft(x, ax, nfft);
+    }
     let out_len = if onesided { nfft / 2 + 1 } else { nfft };
     let xv = x.to_f64_vec()?;
     let complex_in = s[r - 1] == 2;
@@ -807,6 +812,42 @@ fn dft(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     let mut shape = s.clone();
     shape[ax] = out_len;
     shape[r - 1] = 2;
+    one(Tensor::from_f64(x.dtype(), shape, y)?)
+}
+
+/// The inverse of a one-sided DFT: Hermitian-symmetric spectrum in, `nfft` real values out.
+fn irfft(x: &Tensor, ax: usize, nfft: usize) -> KResult<Vec<Tensor>> {
+    let s = x.shape().to_vec();
+    let r = s.len();
+    let len = s[ax];
+    let xv = x.to_f64_vec()?;
+    let complex_in = s[r - 1] == 2;
+    let (outer, _, inner) = outer_axis_inner(&s[..r - 1], ax);
+    let mut y = vec![0f64; outer * nfft * inner];
+    let half = nfft / 2;
+    for o in 0..outer {
+        for k in 0..inner {
+            for t in 0..nfft {
+                let mut acc = 0.0;
+                for f in 0..=half.min(len.saturating_sub(1)) {
+                    let base = ((o * len + f) * inner + k) * s[r - 1];
+                    let xr = xv[base];
+                    let xi = if complex_in { xv[base + 1] } else { 0.0 };
+                    let ang = 2.0 * std::f64::consts::PI * (f * t) as f64 / nfft as f64;
+                    let edge = f == 0 || (nfft % 2 == 0 && f == half);
+                    acc += if edge {
+                        xr * ang.cos()
+                    } else {
+                        2.0 * (xr * ang.cos() - xi * ang.sin())
+                    };
+                }
+                y[(o * nfft + t) * inner + k] = acc / nfft as f64;
+            }
+        }
+    }
+    let mut shape = s;
+    shape[ax] = nfft;
+    shape[r - 1] = 1;
     one(Tensor::from_f64(x.dtype(), shape, y)?)
 }
 

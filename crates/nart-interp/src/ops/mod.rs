@@ -4,7 +4,8 @@
 //! kernels (sequences and optionals), and region kernels (If, Loop, Scan), which run nested
 //! blocks through the interpreter.
 //! Tensor kernels call `nart-tensor` and only map attributes and operands onto its functions,
-//! except for the operators it does not have yet, which live in `extra` and `rnn`.
+//! except for the operators it does not have yet, which live in `extra` and `rnn`, and the
+//! operators added after opset 21, which live in `modern`.
 
 use std::sync::Arc;
 
@@ -18,6 +19,7 @@ use crate::value::Val;
 mod control;
 mod elementwise;
 mod extra;
+mod modern;
 mod nn;
 mod rnn;
 pub(crate) mod shape;
@@ -58,6 +60,7 @@ pub(crate) fn lookup(name: &str) -> Option<Kernel> {
         .or_else(|| extra::lookup(name))
         .or_else(|| rnn::lookup(name))
         .or_else(|| shape::lookup(name))
+        .or_else(|| modern::lookup(name))
         .map(Kernel::Tensor)
 }
 

@@ -208,6 +208,9 @@ pub(super) fn lookup(name: &str) -> Option<TensorKernel> {
             )?)
         },
         "SpaceToDepth" => |n, i| {
+            if n.str_or("mode", "DCR")? == "CRD" {
+                return super::modern::space_to_depth_crd(n, i);
+            }
             one(so::space_to_depth(
                 req(n, i, 0)?,
                 n.int("blocksize")?.max(0) as usize,

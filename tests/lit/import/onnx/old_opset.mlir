@@ -1,6 +1,6 @@
 // RUN: nart-opt %S/Inputs/old_opset.onnx | filecheck %s
 
-// Opset-9 nodes are upgraded to opset 21: attributes that became inputs turn into constants,
+// Opset-9 nodes are upgraded to opset 28: attributes that became inputs turn into constants,
 // Upsample becomes Resize with the old coordinate mapping.
 // CHECK: onnx.source_opset = 9 : i64
 // CHECK: %[[NONE:.*]] = "graph.none"() : () -> none
