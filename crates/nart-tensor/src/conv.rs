@@ -1,4 +1,13 @@
-//! Convolutions: Conv, ConvTranspose, ConvInteger and QLinearConv, N-D, through im2col and GEMM.
+//! Convolutions: Conv, ConvTranspose, ConvInteger and QLinearConv, N-D.
+//!
+//! Regular convolutions run as GEMM, straight on the input for pointwise (1x1, unit stride, unpadded)
+//! kernels and through im2col otherwise; depthwise and other thin-group 1-D/2-D convolutions run as a
+//! direct stencil (module `direct`).
+//! The bias is written into the output before the GEMM accumulates onto it.
+
+mod direct;
+
+pub(crate) use direct::gather;
 
 use crate::matmul::{dgemm, per_axis_scale, sgemm};
 use crate::quant::{requantize, zero_point_values};
@@ -183,15 +192,23 @@ pub(crate) fn geometry(
     Ok(g)
 }
 
-/// Unfolds one group of one image (`cg` channels) into a `[cg * prod(kernel), prod(out)]` matrix.
-fn im2col<T: Copy + Default>(x: &[T], cg: usize, g: &Geom, col: &mut [T]) {
+/// Unfolds output lines `lines` (rows along the last spatial axis) of one group of one image (`cg`
+/// channels) into the rows of a `[cg * prod(kernel), ld]` matrix, at columns `col0 ..`.
+fn im2col<T: Copy + Default>(
+    x: &[T],
+    cg: usize,
+    g: &Geom,
+    col: &mut [T],
+    ld: usize,
+    col0: usize,
+    lines: std::ops::Range<usize>,
+) {
     let nd = g.input.len();
     let ksz = numel(&g.kernel);
-    let osz = numel(&g.out);
     let isz = numel(&g.input);
     let last = nd - 1;
     let last_o = g.out[last];
-    let lines = osz / last_o.max(1);
+    let line0 = lines.start;
     let in_strides = crate::layout::strides(&g.input);
     let mut kidx = vec![0; nd];
     let mut oidx = vec![0; nd];
@@ -204,10 +221,11 @@ fn im2col<T: Copy + Default>(x: &[T], cg: usize, g: &Geom, col: &mut [T]) {
     for c in 0..cg {
         for kk in 0..ksz {
             crate::layout::unravel(kk, &g.kernel, &mut kidx);
-            let row = (c * ksz + kk) * osz;
-            for line in 0..lines {
+            let row = (c * ksz + kk) * ld + col0;
+            for line in lines.clone() {
                 crate::layout::unravel(line, &g.out[..last], &mut oidx[..last]);
-                let dst = &mut col[row + line * last_o..row + (line + 1) * last_o];
+                let at = row + (line - line0) * last_o;
+                let dst = &mut col[at..at + last_o];
                 let mut base = c * isz;
                 let mut valid = true;
                 for d in 0..last {
@@ -229,13 +247,30 @@ fn im2col<T: Copy + Default>(x: &[T], cg: usize, g: &Geom, col: &mut [T]) {
                     dst.copy_from_slice(&x[start..start + last_o]);
                     continue;
                 }
-                for (ow, v) in dst.iter_mut().enumerate() {
-                    let i = (ow * s) as isize + off;
-                    *v = if i >= 0 && i < iw {
-                        x[base + i as usize]
+                // Output columns whose input is inside the row: lo..hi.
+                let lo = if off >= 0 {
+                    0
+                } else {
+                    ((-off) as usize).div_ceil(s).min(last_o)
+                };
+                let hi = if iw - 1 - off < 0 {
+                    0
+                } else {
+                    (((iw - 1 - off) as usize) / s + 1).min(last_o)
+                };
+                let hi = hi.max(lo);
+                dst[..lo].iter_mut().for_each(|v| *v = T::default());
+                dst[hi..].iter_mut().for_each(|v| *v = T::default());
+                if hi > lo {
+                    // In bounds: lo * s + off >= 0 by the choice of lo.
+                    let first = (base as isize + (lo * s) as isize + off) as usize;
+                    if s == 1 {
+                        dst[lo..hi].copy_from_slice(&x[first..first + (hi - lo)]);
                     } else {
-                        T::default()
-                    };
+                        for (k, v) in dst[lo..hi].iter_mut().enumerate() {
+                            *v = x[first + k * s];
+                        }
+                    }
                 }
             }
         }
@@ -277,8 +312,9 @@ fn col2im<T: Copy + std::ops::AddAssign>(col: &[T], cg: usize, g: &Geom, y: &mut
     }
 }
 
-/// A float element that has a GEMM.
-trait GemmFloat: Copy + Default + std::ops::AddAssign + Send + Sync {
+/// A float element that has a GEMM and a reusable scratch buffer.
+trait GemmFloat: direct::DirectFloat + std::ops::AddAssign {
+    /// `c = a * b`, or `c += a * b` when `accumulate`.
     #[allow(clippy::too_many_arguments)]
     fn gemm(
         m: usize,
@@ -288,8 +324,42 @@ trait GemmFloat: Copy + Default + std::ops::AddAssign + Send + Sync {
         sa: (usize, usize),
         b: &[Self],
         sb: (usize, usize),
+        accumulate: bool,
         c: &mut [Self],
     );
+
+    /// Runs `f` on a scratch slice of `len` elements (contents unspecified), reused across calls on
+    /// the same thread so that im2col does not allocate and fault in fresh pages every time.
+    fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [Self]) -> R) -> R;
+}
+
+/// Scratch buffers larger than this many elements are released after use.
+const SCRATCH_KEEP: usize = 1 << 23;
+
+fn scratch<T: Copy + Default, R>(
+    cell: &std::cell::RefCell<Vec<T>>,
+    len: usize,
+    f: impl FnOnce(&mut [T]) -> R,
+) -> R {
+    match cell.try_borrow_mut() {
+        Ok(mut v) => {
+            if v.len() < len {
+                v.resize(len, T::default());
+            }
+            let r = f(&mut v[..len]);
+            if v.len() > SCRATCH_KEEP {
+                *v = Vec::new();
+            }
+            r
+        }
+        // Re-entered on the same thread: use a fresh buffer.
+        Err(_) => f(&mut vec![T::default(); len]),
+    }
+}
+
+thread_local! {
+    static SCRATCH_F32: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+    static SCRATCH_F64: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl GemmFloat for f32 {
@@ -301,9 +371,14 @@ impl GemmFloat for f32 {
         sa: (usize, usize),
         b: &[f32],
         sb: (usize, usize),
+        accumulate: bool,
         c: &mut [f32],
     ) {
-        sgemm(m, k, n, a, sa, b, sb, 0.0, c)
+        sgemm(m, k, n, a, sa, b, sb, if accumulate { 1.0 } else { 0.0 }, c)
+    }
+
+    fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [f32]) -> R) -> R {
+        SCRATCH_F32.with(|cell| scratch(cell, len, f))
     }
 }
 
@@ -316,9 +391,14 @@ impl GemmFloat for f64 {
         sa: (usize, usize),
         b: &[f64],
         sb: (usize, usize),
+        accumulate: bool,
         c: &mut [f64],
     ) {
-        dgemm(m, k, n, a, sa, b, sb, 0.0, c)
+        dgemm(m, k, n, a, sa, b, sb, if accumulate { 1.0 } else { 0.0 }, c)
+    }
+
+    fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
+        SCRATCH_F64.with(|cell| scratch(cell, len, f))
     }
 }
 
@@ -368,9 +448,54 @@ fn conv_setup(
     Ok((n, c, m, g))
 }
 
+/// Upper bound on the GEMM width (images times output positions) when batching small images into one GEMM.
+const BATCH_COLS: usize = 1024;
+
+/// Which algorithm [`conv_core`] uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ConvPath {
+    /// Per-channel stencil (module `direct`), for depthwise and other thin-group convolutions.
+    Direct,
+    /// 1x1 kernel, unit stride, no padding: GEMM straight on the input.
+    Pointwise,
+    /// im2col then GEMM.
+    Im2col,
+}
+
+fn conv_path(c: usize, group: usize, g: &Geom) -> ConvPath {
+    if direct::worthwhile(group, c / group) && direct::Plan::new(g).is_some() {
+        ConvPath::Direct
+    } else if g.kernel.iter().all(|&k| k == 1)
+        && g.strides.iter().all(|&s| s == 1)
+        && g.pad_begin.iter().chain(&g.pad_end).all(|&p| p == 0)
+    {
+        ConvPath::Pointwise
+    } else {
+        ConvPath::Im2col
+    }
+}
+
+/// Convolution of `x [n, c, ...]` with `w [m, c / group, ...]` plus an optional per-channel bias.
+#[allow(clippy::too_many_arguments)]
 fn conv_core<T: GemmFloat>(
     x: &[T],
     w: &[T],
+    bias: Option<&[T]>,
+    n: usize,
+    c: usize,
+    m: usize,
+    group: usize,
+    g: &Geom,
+) -> Vec<T> {
+    conv_core_with(conv_path(c, group, g), x, w, bias, n, c, m, group, g)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn conv_core_with<T: GemmFloat>(
+    path: ConvPath,
+    x: &[T],
+    w: &[T],
+    bias: Option<&[T]>,
     n: usize,
     c: usize,
     m: usize,
@@ -384,29 +509,97 @@ fn conv_core<T: GemmFloat>(
     let osz = numel(&g.out);
     let kdim = cg * ksz;
     let mut y = vec![T::default(); n * m * osz];
-    let direct = g.kernel.iter().all(|&k| k == 1)
-        && g.strides.iter().all(|&s| s == 1)
-        && g.pad_begin.iter().chain(&g.pad_end).all(|&p| p == 0);
-    let mut col = if direct {
-        vec![]
-    } else {
-        vec![T::default(); kdim * osz]
-    };
-    for b in 0..n {
-        for gi in 0..group {
-            let xs = &x[(b * c + gi * cg) * isz..(b * c + (gi + 1) * cg) * isz];
-            let src: &[T] = if direct {
-                xs
-            } else {
-                im2col(xs, cg, g, &mut col);
-                &col
-            };
-            let ws = &w[gi * mg * kdim..(gi + 1) * mg * kdim];
-            let ys = &mut y[(b * m + gi * mg) * osz..(b * m + (gi + 1) * mg) * osz];
-            T::gemm(mg, kdim, osz, ws, (kdim, 1), src, (osz, 1), ys);
+    if osz == 0 || m == 0 {
+        return y;
+    }
+    if path == ConvPath::Direct {
+        if let Some(plan) = direct::Plan::new(g) {
+            direct::conv(x, w, &mut y, n, c, m, group, &plan);
+            if let Some(bias) = bias {
+                add_bias(&mut y, bias, m, osz);
+            }
+            return y;
         }
     }
+    // The bias is written first and the GEMM accumulates onto it.
+    if let Some(bias) = bias {
+        fill_bias(&mut y, bias, m, osz);
+    }
+    let acc = bias.is_some();
+    // Small images are unfolded side by side so that one GEMM covers several of them.
+    let chunk = if group == 1 && n > 1 {
+        (BATCH_COLS / osz).clamp(1, n)
+    } else {
+        1
+    };
+    if chunk == 1 && path == ConvPath::Pointwise {
+        for b in 0..n {
+            for gi in 0..group {
+                let xs = &x[(b * c + gi * cg) * isz..(b * c + (gi + 1) * cg) * isz];
+                let ws = &w[gi * mg * kdim..(gi + 1) * mg * kdim];
+                let ys = &mut y[(b * m + gi * mg) * osz..(b * m + (gi + 1) * mg) * osz];
+                T::gemm(mg, kdim, osz, ws, (kdim, 1), xs, (osz, 1), acc, ys);
+            }
+        }
+        return y;
+    }
+    let last_o = g.out[g.out.len() - 1];
+    let nlines = osz / last_o;
+    if chunk == 1 {
+        T::with_scratch(kdim * osz, |col| {
+            for b in 0..n {
+                for gi in 0..group {
+                    let xs = &x[(b * c + gi * cg) * isz..(b * c + (gi + 1) * cg) * isz];
+                    im2col(xs, cg, g, col, osz, 0, 0..nlines);
+                    let ws = &w[gi * mg * kdim..(gi + 1) * mg * kdim];
+                    let ys = &mut y[(b * m + gi * mg) * osz..(b * m + (gi + 1) * mg) * osz];
+                    T::gemm(mg, kdim, osz, ws, (kdim, 1), col, (osz, 1), acc, ys);
+                }
+            }
+        });
+        return y;
+    }
+    // group == 1: unfold `chunk` images into [kdim, chunk * osz], one GEMM into [m, chunk * osz],
+    // then scatter the rows back to [chunk, m, osz].
+    let mut tmp = vec![T::default(); m * chunk * osz];
+    T::with_scratch(kdim * chunk * osz, |col| {
+        for b0 in (0..n).step_by(chunk) {
+            let nb = chunk.min(n - b0);
+            let ld = nb * osz;
+            for bi in 0..nb {
+                let xs = &x[(b0 + bi) * c * isz..(b0 + bi + 1) * c * isz];
+                im2col(xs, c, g, col, ld, bi * osz, 0..nlines);
+            }
+            let t = &mut tmp[..m * ld];
+            for (oc, row) in t.chunks_exact_mut(ld).enumerate() {
+                row.fill(bias.map_or(T::default(), |b| b[oc]));
+            }
+            T::gemm(
+                m,
+                kdim,
+                ld,
+                w,
+                (kdim, 1),
+                &col[..kdim * ld],
+                (ld, 1),
+                acc,
+                t,
+            );
+            for bi in 0..nb {
+                for oc in 0..m {
+                    let dst = &mut y[((b0 + bi) * m + oc) * osz..((b0 + bi) * m + oc + 1) * osz];
+                    dst.copy_from_slice(&t[oc * ld + bi * osz..oc * ld + (bi + 1) * osz]);
+                }
+            }
+        }
+    });
     y
+}
+
+fn fill_bias<T: Copy>(y: &mut [T], bias: &[T], m: usize, osz: usize) {
+    for (i, chunk) in y.chunks_mut(osz).enumerate() {
+        chunk.fill(bias[i % m]);
+    }
 }
 
 fn add_bias<T: Copy + std::ops::AddAssign>(y: &mut [T], bias: &[T], m: usize, osz: usize) {
@@ -438,20 +631,16 @@ pub fn conv(x: &Tensor, w: &Tensor, b: Option<&Tensor>, attrs: &ConvAttrs) -> Re
             ));
         }
     }
-    let osz = numel(&g.out);
     let mut shape = vec![n, m];
     shape.extend(&g.out);
     if let (Some(xv), Some(wv)) = (x.as_f32(), w.as_f32()) {
-        let mut y = conv_core(xv, wv, n, c, m, attrs.group, &g);
-        if let Some(b) = b {
-            add_bias(&mut y, &b.to_f32_vec()?, m, osz);
-        }
+        let bias = b.map(Tensor::to_f32_vec).transpose()?;
+        let y = conv_core(xv, wv, bias.as_deref(), n, c, m, attrs.group, &g);
         return Tensor::from_vec(shape, y);
     }
-    let mut y = conv_core(&x.to_f64_vec()?, &w.to_f64_vec()?, n, c, m, attrs.group, &g);
-    if let Some(b) = b {
-        add_bias(&mut y, &b.to_f64_vec()?, m, osz);
-    }
+    let bias = b.map(Tensor::to_f64_vec).transpose()?;
+    let (xv, wv) = (x.to_f64_vec()?, w.to_f64_vec()?);
+    let y = conv_core(&xv, &wv, bias.as_deref(), n, c, m, attrs.group, &g);
     Tensor::from_f64(x.dtype(), shape, y)
 }
 
@@ -659,7 +848,7 @@ fn conv_transpose_core<T: GemmFloat>(
             let xs = &x[(b * c + gi * cg) * isz..(b * c + (gi + 1) * cg) * isz];
             // W_g is [cg, mg * ksz]; col = W_g^T * X_g.
             let ws = &w[gi * cg * rows..(gi + 1) * cg * rows];
-            T::gemm(rows, cg, isz, ws, (1, rows), xs, (isz, 1), &mut col);
+            T::gemm(rows, cg, isz, ws, (1, rows), xs, (isz, 1), false, &mut col);
             let ys = &mut y[(b * m + gi * mg) * osz..(b * m + (gi + 1) * mg) * osz];
             col2im(&col, mg, g, ys);
         }
@@ -715,7 +904,7 @@ fn integer_conv_acc(
         .enumerate()
         .map(|(i, v)| (v - wz[i / per_m]) as f64)
         .collect();
-    let y = conv_core(&xv, &wv, n, c, m, attrs.group, &g);
+    let y = conv_core(&xv, &wv, None, n, c, m, attrs.group, &g);
     let mut shape = vec![n, m];
     shape.extend(&g.out);
     Ok((shape, y))
@@ -977,5 +1166,315 @@ mod tests {
         let y = qlinear_conv(q, &ConvAttrs::default()).unwrap();
         // (acc + 2) * 0.5 + 100 = [107, 109, 113, 115]
         assert_eq!(y.as_slice::<u8>().unwrap(), &[107, 109, 113, 115]);
+    }
+
+    /// Deterministic pseudo-random values in [-1, 1).
+    fn rand(seed: &mut u64, len: usize) -> Vec<f32> {
+        (0..len)
+            .map(|_| {
+                *seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((*seed >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+            })
+            .collect()
+    }
+
+    fn close_to(got: &[f32], want: &[f32], what: &str) {
+        assert_eq!(got.len(), want.len(), "{what}");
+        for (i, (a, b)) in got.iter().zip(want).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-5 * (1.0 + b.abs()),
+                "{what}: element {i}: {a} vs {b}"
+            );
+        }
+    }
+
+    /// One random convolution case: (n, c, m, group, input, kernel, strides, dilations, pads).
+    type Case = (
+        usize,
+        usize,
+        usize,
+        usize,
+        Vec<usize>,
+        Vec<usize>,
+        Vec<usize>,
+        Vec<usize>,
+        Vec<usize>,
+    );
+
+    fn run_paths(case: &Case, paths: &[ConvPath], seed: &mut u64) {
+        let (n, c, m, group, input, kernel, strides, dilations, pads) = case;
+        let mut xs = vec![*n, *c];
+        xs.extend(input);
+        let mut ws = vec![*m, c / group];
+        ws.extend(kernel);
+        let attrs = ConvAttrs {
+            group: *group,
+            strides: strides.clone(),
+            dilations: dilations.clone(),
+            pads: pads.clone(),
+            ..Default::default()
+        };
+        let (n, c, m, g) = conv_setup("Conv", &xs, &ws, &attrs).unwrap();
+        let x = rand(seed, numel(&xs));
+        let w = rand(seed, numel(&ws));
+        let b = rand(seed, m);
+        for bias in [None, Some(&b[..])] {
+            let want = conv_core_with(ConvPath::Im2col, &x, &w, bias, n, c, m, *group, &g);
+            for &path in paths {
+                let got = conv_core_with(path, &x, &w, bias, n, c, m, *group, &g);
+                close_to(&got, &want, &format!("{path:?} on {case:?}"));
+                // The f64 instantiation agrees as well.
+                let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+                let w64: Vec<f64> = w.iter().map(|&v| v as f64).collect();
+                let b64: Vec<f64> = b.iter().map(|&v| v as f64).collect();
+                let got64 = conv_core_with(
+                    path,
+                    &x64,
+                    &w64,
+                    bias.map(|_| &b64[..]),
+                    n,
+                    c,
+                    m,
+                    *group,
+                    &g,
+                );
+                let got64: Vec<f32> = got64.iter().map(|&v| v as f32).collect();
+                close_to(&got64, &want, &format!("f64 {path:?} on {case:?}"));
+            }
+        }
+    }
+
+    #[test]
+    fn direct_path_matches_im2col() {
+        let mut seed = 7;
+        let cases: Vec<Case> = vec![
+            // Depthwise 3x3, same padding, stride 1 and 2 (MobileNet).
+            (
+                1,
+                6,
+                6,
+                6,
+                vec![9, 11],
+                vec![3, 3],
+                vec![1, 1],
+                vec![],
+                vec![1, 1, 1, 1],
+            ),
+            (
+                2,
+                4,
+                4,
+                4,
+                vec![10, 9],
+                vec![3, 3],
+                vec![2, 2],
+                vec![],
+                vec![1, 1, 1, 1],
+            ),
+            // Asymmetric pads, dilation, stride 3 and unequal strides.
+            (
+                1,
+                3,
+                3,
+                3,
+                vec![13, 12],
+                vec![3, 2],
+                vec![3, 2],
+                vec![2, 3],
+                vec![0, 2, 3, 1],
+            ),
+            (
+                1,
+                2,
+                2,
+                2,
+                vec![7, 16],
+                vec![5, 5],
+                vec![1, 3],
+                vec![1, 1],
+                vec![2, 0, 2, 4],
+            ),
+            // Channel multiplier 2 and 2 input channels per group.
+            (
+                1,
+                3,
+                6,
+                3,
+                vec![8, 8],
+                vec![3, 3],
+                vec![2, 1],
+                vec![1, 2],
+                vec![1, 2, 0, 1],
+            ),
+            (
+                2,
+                8,
+                4,
+                4,
+                vec![6, 7],
+                vec![3, 3],
+                vec![1, 2],
+                vec![],
+                vec![1, 1, 1, 1],
+            ),
+            // Kernel wider than the input with padding, 1x1 depthwise, 1-D.
+            (
+                1,
+                2,
+                2,
+                2,
+                vec![3, 2],
+                vec![3, 5],
+                vec![1, 1],
+                vec![],
+                vec![1, 2, 1, 2],
+            ),
+            (
+                1,
+                4,
+                4,
+                4,
+                vec![5, 5],
+                vec![1, 1],
+                vec![2, 2],
+                vec![],
+                vec![],
+            ),
+            (2, 4, 8, 2, vec![17], vec![4], vec![2], vec![3], vec![5, 2]),
+            (1, 3, 3, 3, vec![9], vec![3], vec![3], vec![1], vec![0, 0]),
+            (1, 2, 2, 2, vec![2], vec![2], vec![3], vec![1], vec![0, 1]),
+            // Rows wide enough for the register-blocked interior.
+            (
+                1,
+                3,
+                3,
+                3,
+                vec![5, 45],
+                vec![3, 3],
+                vec![1, 1],
+                vec![],
+                vec![1, 1, 1, 1],
+            ),
+            (
+                1,
+                2,
+                4,
+                2,
+                vec![6, 71],
+                vec![3, 5],
+                vec![2, 2],
+                vec![1, 2],
+                vec![1, 3, 0, 2],
+            ),
+            (
+                1,
+                2,
+                2,
+                2,
+                vec![4, 50],
+                vec![1, 7],
+                vec![1, 3],
+                vec![1, 1],
+                vec![0, 3, 0, 3],
+            ),
+        ];
+        for case in &cases {
+            run_paths(case, &[ConvPath::Direct], &mut seed);
+        }
+        // The dispatcher picks the direct path for depthwise 2-D and keeps GEMM for the rest.
+        let g = conv_setup(
+            "Conv",
+            &[1, 4, 5, 5],
+            &[4, 1, 3, 3],
+            &ConvAttrs {
+                group: 4,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .3;
+        assert_eq!(conv_path(4, 4, &g), ConvPath::Direct);
+        assert_eq!(conv_path(4, 1, &g), ConvPath::Im2col);
+        let g3 = conv_setup(
+            "Conv",
+            &[1, 2, 3, 3, 3],
+            &[2, 1, 1, 1, 1],
+            &ConvAttrs {
+                group: 2,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .3;
+        assert_eq!(conv_path(2, 2, &g3), ConvPath::Pointwise);
+    }
+
+    #[test]
+    fn gemm_paths_match_im2col() {
+        let mut seed = 11;
+        // Pointwise, per image and batched (small images share one GEMM).
+        for case in [
+            (1, 5, 7, 1, vec![6, 5], vec![1, 1], vec![], vec![], vec![]),
+            (3, 5, 7, 1, vec![4, 4], vec![1, 1], vec![], vec![], vec![]),
+            (2, 4, 6, 2, vec![3, 5], vec![1, 1], vec![], vec![], vec![]),
+        ] {
+            run_paths(&case, &[ConvPath::Pointwise], &mut seed);
+        }
+        // im2col with several images per GEMM against a per-image reference.
+        let case: Case = (
+            5,
+            3,
+            4,
+            1,
+            vec![6, 7],
+            vec![3, 3],
+            vec![2, 1],
+            vec![],
+            vec![1, 0, 2, 1],
+        );
+        let (n, c, m, group, input, kernel, strides, dilations, pads) = &case;
+        let mut xs = vec![*n, *c];
+        xs.extend(input);
+        let mut ws = vec![*m, *c];
+        ws.extend(kernel);
+        let attrs = ConvAttrs {
+            strides: strides.clone(),
+            dilations: dilations.clone(),
+            pads: pads.clone(),
+            ..Default::default()
+        };
+        let (_, _, _, g) = conv_setup("Conv", &xs, &ws, &attrs).unwrap();
+        let x = rand(&mut seed, numel(&xs));
+        let w = rand(&mut seed, numel(&ws));
+        let b = rand(&mut seed, *m);
+        let osz = numel(&g.out);
+        let batched = conv_core(&x, &w, Some(&b), *n, *c, *m, *group, &g);
+        let isz = c * numel(input);
+        for i in 0..*n {
+            let one = conv_core(&x[i * isz..(i + 1) * isz], &w, Some(&b), 1, *c, *m, 1, &g);
+            close_to(
+                &batched[i * m * osz..(i + 1) * m * osz],
+                &one,
+                "batched image",
+            );
+        }
+        // And through the public entry point with N-D geometry (3-D falls back to im2col).
+        run_paths(
+            &(
+                2,
+                2,
+                2,
+                2,
+                vec![3, 4, 3],
+                vec![2, 2, 2],
+                vec![1, 2, 1],
+                vec![],
+                vec![1, 0, 1, 0, 1, 1],
+            ),
+            &[ConvPath::Im2col],
+            &mut seed,
+        );
     }
 }

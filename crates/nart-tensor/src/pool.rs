@@ -55,46 +55,209 @@ fn setup(op: &'static str, x: &Tensor, a: &PoolAttrs) -> Result<(usize, usize, G
     Ok((s[0], s[1], g))
 }
 
-/// Visits every window: `f(plane, out_pos, inputs)` with the in-bounds input offsets (within the plane)
-/// and the number of window positions inside the padded extent.
-fn windows(g: &Geom, mut f: impl FnMut(usize, &[usize], usize)) {
-    let nd = g.input.len();
-    let osz = numel(&g.out);
-    let ksz = numel(&g.kernel);
-    let ist = strides(&g.input);
-    let mut oidx = vec![0; nd];
-    let mut kidx = vec![0; nd];
-    let mut offs = Vec::with_capacity(ksz);
-    for o in 0..osz {
-        unravel(o, &g.out, &mut oidx);
-        offs.clear();
-        let mut padded_count = 0;
-        for k in 0..ksz {
-            unravel(k, &g.kernel, &mut kidx);
-            let mut off = 0;
-            let mut inside = true;
-            let mut in_padded = true;
-            for d in 0..nd {
-                let i = (oidx[d] * g.strides[d] + kidx[d] * g.dilations[d]) as isize
-                    - g.pad_begin[d] as isize;
-                if i < 0 || i >= g.input[d] as isize {
-                    inside = false;
+/// The windows of a pooling geometry, computed once and shared by every plane.
+struct Windows {
+    /// `offs[start[o]..start[o + 1]]` are the in-bounds input offsets (within a plane) of output `o`,
+    /// in kernel raster order.
+    start: Vec<usize>,
+    offs: Vec<usize>,
+    /// Number of window positions of output `o` inside the padded extent.
+    padded: Vec<usize>,
+}
+
+impl Windows {
+    fn new(g: &Geom) -> Windows {
+        let nd = g.input.len();
+        let osz = numel(&g.out);
+        let ksz = numel(&g.kernel);
+        let ist = strides(&g.input);
+        let mut oidx = vec![0; nd];
+        let mut kidx = vec![0; nd];
+        let mut w = Windows {
+            start: Vec::with_capacity(osz + 1),
+            offs: Vec::with_capacity(osz * ksz),
+            padded: Vec::with_capacity(osz),
+        };
+        w.start.push(0);
+        for o in 0..osz {
+            unravel(o, &g.out, &mut oidx);
+            let mut padded_count = 0;
+            for k in 0..ksz {
+                unravel(k, &g.kernel, &mut kidx);
+                let mut off = 0;
+                let mut inside = true;
+                let mut in_padded = true;
+                for d in 0..nd {
+                    let i = (oidx[d] * g.strides[d] + kidx[d] * g.dilations[d]) as isize
+                        - g.pad_begin[d] as isize;
+                    if i < 0 || i >= g.input[d] as isize {
+                        inside = false;
+                    }
+                    if i >= (g.input[d] + g.pad_end[d]) as isize {
+                        in_padded = false;
+                    }
+                    if inside {
+                        off += i as usize * ist[d];
+                    }
                 }
-                if i >= (g.input[d] + g.pad_end[d]) as isize {
-                    in_padded = false;
+                if in_padded {
+                    padded_count += 1;
                 }
                 if inside {
-                    off += i as usize * ist[d];
+                    w.offs.push(off);
                 }
             }
-            if in_padded {
-                padded_count += 1;
+            w.start.push(w.offs.len());
+            w.padded.push(padded_count);
+        }
+        w
+    }
+
+    /// Visits every window: `f(out_pos, inputs, padded_count)`.
+    fn each(&self, mut f: impl FnMut(usize, &[usize], usize)) {
+        for (o, (se, &padded)) in self.start.windows(2).zip(&self.padded).enumerate() {
+            f(o, &self.offs[se[0]..se[1]], padded);
+        }
+    }
+}
+
+/// Max of each window of each plane with the offset (within the plane) of the first maximum;
+/// an empty window gives negative infinity at offset 0.
+fn window_max<T: Copy + PartialOrd>(
+    v: &[T],
+    neg_inf: T,
+    isz: usize,
+    osz: usize,
+    win: &Windows,
+    vals: &mut [T],
+    at: &mut [usize],
+) {
+    for (plane, (pv, pa)) in vals.chunks_mut(osz).zip(at.chunks_mut(osz)).enumerate() {
+        let xs = &v[plane * isz..(plane + 1) * isz];
+        for (o, (val, a)) in pv.iter_mut().zip(pa.iter_mut()).enumerate() {
+            let offs = &win.offs[win.start[o]..win.start[o + 1]];
+            let mut best = neg_inf;
+            let mut bi = offs.first().copied().unwrap_or(0);
+            for &off in offs {
+                let x = xs[off];
+                if x > best {
+                    best = x;
+                    bi = off;
+                }
             }
-            if inside {
-                offs.push(off);
+            *val = best;
+            *a = bi;
+        }
+    }
+}
+
+/// [`window_max`] for 1-D and 2-D geometries, one output row and kernel tap at a time so that the
+/// inner loop runs over a whole output row without per-window bookkeeping; same results.
+fn window_max_rows<T: Copy + PartialOrd>(
+    v: &[T],
+    neg_inf: T,
+    g: &Geom,
+    vals: &mut [T],
+    at: &mut [u32],
+) {
+    let (h, oh, kh, sh, dh, ph) = if g.input.len() == 2 {
+        (
+            g.input[0],
+            g.out[0],
+            g.kernel[0],
+            g.strides[0],
+            g.dilations[0],
+            g.pad_begin[0],
+        )
+    } else {
+        (1, 1, 1, 1, 1, 0)
+    };
+    let l = g.input.len() - 1;
+    let (w, ow, kw, sw, dw, pw) = (
+        g.input[l],
+        g.out[l],
+        g.kernel[l],
+        g.strides[l],
+        g.dilations[l],
+        g.pad_begin[l],
+    );
+    let (isz, osz) = (h * w, oh * ow);
+    // Valid output columns lo..hi of each kernel column and the input column of output `lo`.
+    let cols: Vec<(usize, usize, usize)> = (0..kw)
+        .map(|j| {
+            let off = (j * dw) as isize - pw as isize;
+            let lo = if off >= 0 {
+                0
+            } else {
+                ((-off) as usize).div_ceil(sw)
+            };
+            let hi = if (w as isize) - 1 - off < 0 {
+                0
+            } else {
+                ((((w as isize) - 1 - off) as usize) / sw + 1).min(ow)
+            };
+            let lo = lo.min(hi);
+            (lo, hi, (lo as isize * sw as isize + off).max(0) as usize)
+        })
+        .collect();
+    const NONE: u32 = u32::MAX;
+    // Strided pools read a copy of the plane split by column phase: phase f of row r holds columns
+    // f, f + sw, ... of that row, so every tap reads contiguous memory.
+    let plen = w.div_ceil(sw);
+    let mut split = if sw > 1 {
+        vec![neg_inf; sw * h * plen]
+    } else {
+        vec![]
+    };
+    let sw32 = sw as u32;
+    for (plane, (pv, pa)) in vals.chunks_mut(osz).zip(at.chunks_mut(osz)).enumerate() {
+        let xs = &v[plane * isz..(plane + 1) * isz];
+        if sw > 1 {
+            for (r, row) in xs.chunks_exact(w).enumerate() {
+                for f in 0..sw.min(w) {
+                    let dst = &mut split[(f * h + r) * plen..(f * h + r + 1) * plen];
+                    let cnt = (w - f).div_ceil(sw);
+                    crate::conv::gather(&mut dst[..cnt], &row[f..], sw);
+                }
             }
         }
-        f(o, &offs, padded_count);
+        pv.fill(neg_inf);
+        pa.fill(NONE);
+        for (r, (best, arg)) in pv.chunks_mut(ow).zip(pa.chunks_mut(ow)).enumerate() {
+            for i in 0..kh {
+                let ih = (r * sh + i * dh) as isize - ph as isize;
+                if ih < 0 || ih >= h as isize {
+                    continue;
+                }
+                let ih = ih as usize;
+                let row0 = ih * w;
+                for &(lo, hi, first) in &cols {
+                    let idx0 = (row0 + first) as u32;
+                    let src = if sw > 1 {
+                        let at = ((first % sw) * h + ih) * plen + first / sw;
+                        &split[at..at + (hi - lo)]
+                    } else {
+                        &xs[row0 + first..row0 + first + (hi - lo)]
+                    };
+                    for (k, ((b, a), &x)) in best[lo..hi]
+                        .iter_mut()
+                        .zip(&mut arg[lo..hi])
+                        .zip(src)
+                        .enumerate()
+                    {
+                        // The first in-bounds tap, then strictly larger values, win; written
+                        // with masks rather than branches, which random data mispredicts.
+                        let gt = x > *b;
+                        let take = (gt as u32) | ((*a == NONE) as u32);
+                        let mask = 0u32.wrapping_sub(take);
+                        *b = if gt { x } else { *b };
+                        *a = ((idx0 + k as u32 * sw32) & mask) | (*a & !mask);
+                    }
+                }
+            }
+        }
+        pa.iter_mut()
+            .for_each(|a| *a = if *a == NONE { 0 } else { *a });
     }
 }
 
@@ -109,47 +272,75 @@ pub fn max_pool(x: &Tensor, attrs: &PoolAttrs) -> Result<(Tensor, Tensor)> {
     let (n, c, g) = setup("MaxPool", x, attrs)?;
     let isz = numel(&g.input);
     let osz = numel(&g.out);
-    let v = x.to_f64_vec()?;
-    let mut vals = vec![0f64; n * c * osz];
-    let mut idx = vec![0i64; n * c * osz];
+    let shape = out_shape(n, c, &g);
+    if n * c * osz == 0 {
+        return Ok((
+            Tensor::from_f64(x.dtype(), shape.clone(), vec![])?,
+            Tensor::from_vec(shape, Vec::<i64>::new())?,
+        ));
+    }
+    let mut at = vec![0usize; n * c * osz];
+    let y = if let Some(v) = x.as_f32() {
+        // Comparisons in f32 order values exactly as in f64.
+        let mut vals = vec![0f32; n * c * osz];
+        if g.input.len() <= 2 && isz > 0 && osz > 0 && isz < u32::MAX as usize {
+            let mut at32 = vec![0u32; n * c * osz];
+            window_max_rows(v, f32::NEG_INFINITY, &g, &mut vals, &mut at32);
+            at.iter_mut().zip(&at32).for_each(|(a, &b)| *a = b as usize);
+        } else {
+            window_max(
+                v,
+                f32::NEG_INFINITY,
+                isz,
+                osz,
+                &Windows::new(&g),
+                &mut vals,
+                &mut at,
+            );
+        }
+        Tensor::from_vec(shape.clone(), vals)?
+    } else {
+        let v = x.to_f64_vec()?;
+        let mut vals = vec![0f64; n * c * osz];
+        window_max(
+            &v,
+            f64::NEG_INFINITY,
+            isz,
+            osz,
+            &Windows::new(&g),
+            &mut vals,
+            &mut at,
+        );
+        if x.dtype().is_int() {
+            Tensor::from_i128(
+                x.dtype(),
+                shape.clone(),
+                vals.iter().map(|&a| a as i128).collect(),
+            )?
+        } else {
+            Tensor::from_f64(x.dtype(), shape.clone(), vals)?
+        }
+    };
     let nd = g.input.len();
     let mut pidx = vec![0; nd];
-    for plane in 0..n * c {
+    let mut idx = vec![0i64; at.len()];
+    for (plane, (dst, src)) in idx.chunks_mut(osz).zip(at.chunks(osz)).enumerate() {
         let base = plane * isz;
-        windows(&g, |o, offs, _| {
-            let mut best = f64::NEG_INFINITY;
-            let mut bi = offs.first().copied().unwrap_or(0);
-            for &off in offs {
-                let a = v[base + off];
-                if a > best {
-                    best = a;
-                    bi = off;
-                }
-            }
-            vals[plane * osz + o] = best;
-            let flat = if attrs.storage_order_col_major {
+        if attrs.storage_order_col_major {
+            for (d, &bi) in dst.iter_mut().zip(src) {
                 unravel(bi, &g.input, &mut pidx);
                 let mut f = 0;
-                for d in (0..nd).rev() {
-                    f = f * g.input[d] + pidx[d];
+                for a in (0..nd).rev() {
+                    f = f * g.input[a] + pidx[a];
                 }
-                f
-            } else {
-                bi
-            };
-            idx[plane * osz + o] = (base + flat) as i64;
-        });
+                *d = (base + f) as i64;
+            }
+        } else {
+            for (d, &bi) in dst.iter_mut().zip(src) {
+                *d = (base + bi) as i64;
+            }
+        }
     }
-    let shape = out_shape(n, c, &g);
-    let y = if x.dtype().is_int() {
-        Tensor::from_i128(
-            x.dtype(),
-            shape.clone(),
-            vals.iter().map(|&a| a as i128).collect(),
-        )?
-    } else {
-        Tensor::from_f64(x.dtype(), shape.clone(), vals)?
-    };
     Ok((y, Tensor::from_vec(shape, idx)?))
 }
 
@@ -158,11 +349,12 @@ pub fn average_pool(x: &Tensor, attrs: &PoolAttrs) -> Result<Tensor> {
     let (n, c, g) = setup("AveragePool", x, attrs)?;
     let isz = numel(&g.input);
     let osz = numel(&g.out);
+    let win = Windows::new(&g);
     let v = x.to_f64_vec()?;
     let mut out = vec![0f64; n * c * osz];
     for plane in 0..n * c {
         let base = plane * isz;
-        windows(&g, |o, offs, padded| {
+        win.each(|o, offs, padded| {
             let s: f64 = offs.iter().map(|&off| v[base + off]).sum();
             let cnt = if attrs.count_include_pad {
                 padded
@@ -181,11 +373,12 @@ pub fn lp_pool(x: &Tensor, attrs: &PoolAttrs) -> Result<Tensor> {
     let p = if attrs.p == 0 { 2.0 } else { attrs.p as f64 };
     let isz = numel(&g.input);
     let osz = numel(&g.out);
+    let win = Windows::new(&g);
     let v = x.to_f64_vec()?;
     let mut out = vec![0f64; n * c * osz];
     for plane in 0..n * c {
         let base = plane * isz;
-        windows(&g, |o, offs, _| {
+        win.each(|o, offs, _| {
             let s: f64 = offs.iter().map(|&off| v[base + off].abs().powf(p)).sum();
             out[plane * osz + o] = s.powf(1.0 / p);
         });
@@ -558,5 +751,100 @@ mod tests {
             },
         );
         assert_eq!(lp.unwrap().as_f32().unwrap(), &[1.0]);
+    }
+
+    #[test]
+    fn max_pool_row_path_matches_windows() {
+        // The f32 row-wise path against the f64 per-window path: same values and indices, including
+        // ties (small integers), NaN, -inf, padding-only windows, dilation, strides and ceil mode.
+        let mut seed = 3u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let cases: Vec<(Vec<usize>, PoolAttrs)> = vec![
+            (
+                vec![2, 3, 9, 8],
+                PoolAttrs {
+                    kernel_shape: vec![3, 3],
+                    strides: vec![2, 2],
+                    pads: vec![1, 1, 1, 1],
+                    ..Default::default()
+                },
+            ),
+            (
+                vec![1, 2, 7, 10],
+                PoolAttrs {
+                    kernel_shape: vec![2, 3],
+                    strides: vec![1, 3],
+                    dilations: vec![2, 2],
+                    pads: vec![0, 2, 3, 1],
+                    ceil_mode: true,
+                    ..Default::default()
+                },
+            ),
+            (
+                vec![1, 1, 2, 2],
+                PoolAttrs {
+                    kernel_shape: vec![2, 2],
+                    pads: vec![3, 3, 3, 3],
+                    ..Default::default()
+                },
+            ),
+            (
+                vec![2, 2, 11],
+                PoolAttrs {
+                    kernel_shape: vec![4],
+                    strides: vec![3],
+                    pads: vec![2, 3],
+                    storage_order_col_major: true,
+                    ..Default::default()
+                },
+            ),
+        ];
+        for (shape, attrs) in cases {
+            let v: Vec<f32> = (0..numel(&shape))
+                .map(|_| match next() % 10 {
+                    0 => f32::NAN,
+                    1 => f32::NEG_INFINITY,
+                    k => (k % 4) as f32,
+                })
+                .collect();
+            let x = Tensor::from_vec(shape.clone(), v).unwrap();
+            let (y, i) = max_pool(&x, &attrs).unwrap();
+            let (y64, i64) = max_pool(&x.cast(crate::DType::F64).unwrap(), &attrs).unwrap();
+            let a: Vec<u32> = y.as_f32().unwrap().iter().map(|v| v.to_bits()).collect();
+            let b: Vec<u32> = y64
+                .to_f32_vec()
+                .unwrap()
+                .iter()
+                .map(|v| v.to_bits())
+                .collect();
+            assert_eq!(a, b, "values for {shape:?}");
+            assert_eq!(
+                i.as_i64().unwrap(),
+                i64.as_i64().unwrap(),
+                "indices for {shape:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn max_pool_empty_shapes() {
+        let a = PoolAttrs {
+            kernel_shape: vec![1, 1],
+            ..Default::default()
+        };
+        for shape in [vec![0, 2, 4, 4], vec![1, 0, 4, 4]] {
+            let x = Tensor::from_vec(shape.clone(), vec![0f32; numel(&shape)]).unwrap();
+            let (y, i) = max_pool(&x, &a).unwrap();
+            assert_eq!(y.shape(), &shape[..]);
+            assert_eq!(i.len(), 0);
+        }
+        // An empty spatial axis is smaller than the kernel: an error, not a panic.
+        let x = Tensor::from_vec(vec![1, 1, 0, 4], Vec::<f32>::new()).unwrap();
+        assert!(max_pool(&x, &a).is_err());
     }
 }
