@@ -1,6 +1,8 @@
 //! The `builtin` dialect: `builtin.module` and `builtin.unrealized_conversion_cast`.
 
-use crate::registry::{constraints as c, Arity, AttrDef, DialectDef, OpDef, RegionDef, Trait, ValueDef};
+use crate::registry::{
+    constraints as c, Arity, AttrDef, DialectDef, OpDef, RegionDef, Trait, ValueDef,
+};
 use crate::{Context, Location, Op, OperationState};
 
 /// `builtin.module`: the top-level container of a program.

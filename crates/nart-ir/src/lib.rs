@@ -32,9 +32,7 @@ pub use attrs::{
 pub use builder::{Builder, InsertPoint};
 pub use context::{Context, Ident, ResourceValue, Resources};
 pub use diag::{Diagnostic, Severity, SourceMgr};
-pub use ir::{
-    Block, IrMapping, Op, OperationState, Region, Use, Value, ValueDef, WalkOrder,
-};
+pub use ir::{Block, IrMapping, Op, OperationState, Region, Use, Value, ValueDef, WalkOrder};
 pub use registry::{DialectDef, OpDef, Trait};
 pub use rewrite::{PatternRewriter, RewritePattern};
 pub use types::{FloatKind, Signedness, Type, TypeData, DYNAMIC};

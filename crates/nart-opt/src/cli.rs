@@ -13,7 +13,12 @@ fn pass_filter(prev: IrPrintFilter, names: &str) -> IrPrintFilter {
         IrPrintFilter::All => return IrPrintFilter::All,
         IrPrintFilter::None => Vec::new(),
     };
-    list.extend(names.split(',').filter(|n| !n.is_empty()).map(str::to_string));
+    list.extend(
+        names
+            .split(',')
+            .filter(|n| !n.is_empty())
+            .map(str::to_string),
+    );
     IrPrintFilter::Passes(list)
 }
 
@@ -95,7 +100,11 @@ OPTIONS:
   --version                               Show the version
 ";
 
-fn value<'a>(flag: &str, inline: Option<&'a str>, rest: &mut impl Iterator<Item = &'a String>) -> Result<&'a str, String> {
+fn value<'a>(
+    flag: &str,
+    inline: Option<&'a str>,
+    rest: &mut impl Iterator<Item = &'a String>,
+) -> Result<&'a str, String> {
     if let Some(v) = inline {
         return Ok(v);
     }
@@ -139,19 +148,28 @@ pub fn parse(args: &[String], passes: &nart_pass::PassRegistry) -> Result<Parsed
         };
         match name {
             "help" | "h" => return Ok(Parsed::Exit(HELP.to_string())),
-            "version" => return Ok(Parsed::Exit(format!("nart-opt {}\n", env!("CARGO_PKG_VERSION")))),
+            "version" => {
+                return Ok(Parsed::Exit(format!(
+                    "nart-opt {}\n",
+                    env!("CARGO_PKG_VERSION")
+                )))
+            }
             "list-passes" => return Ok(Parsed::Exit(passes.list_passes())),
             "o" => o.output = Some(value("-o", inline, &mut it)?.to_string()),
             "split-input-file" => o.split_input_file = bool_value(name, inline)?,
             "verify-diagnostics" => o.verify_diagnostics = bool_value(name, inline)?,
             "allow-unregistered-dialect" => o.allow_unregistered = bool_value(name, inline)?,
-            "mlir-print-op-generic" | "print-op-generic" => o.print.generic = bool_value(name, inline)?,
+            "mlir-print-op-generic" | "print-op-generic" => {
+                o.print.generic = bool_value(name, inline)?
+            }
             "mlir-print-debuginfo" => o.print.debug_info = bool_value(name, inline)?,
             "mlir-print-local-scope" => o.print.local_scope = bool_value(name, inline)?,
             "mlir-elide-elementsattrs-if-larger" => {
                 let v = value(name, inline, &mut it)?;
-                o.print.elide_elements_larger_than =
-                    Some(v.parse().map_err(|_| format!("'{name}' needs a number, not '{v}'"))?);
+                o.print.elide_elements_larger_than = Some(
+                    v.parse()
+                        .map_err(|_| format!("'{name}' needs a number, not '{v}'"))?,
+                );
             }
             "pass-pipeline" => o.pass_pipeline = Some(value(name, inline, &mut it)?.to_string()),
             "no-verify-each" => o.instr.verify_each = false,
@@ -167,14 +185,22 @@ pub fn parse(args: &[String], passes: &nart_pass::PassRegistry) -> Result<Parsed
                 }
             }
             "print-ir-before" | "mlir-print-ir-before" => {
-                o.instr.print_before = pass_filter(o.instr.print_before.clone(), value(name, inline, &mut it)?)
+                o.instr.print_before =
+                    pass_filter(o.instr.print_before.clone(), value(name, inline, &mut it)?)
             }
             "print-ir-after" | "mlir-print-ir-after" => {
-                o.instr.print_after = pass_filter(o.instr.print_after.clone(), value(name, inline, &mut it)?)
+                o.instr.print_after =
+                    pass_filter(o.instr.print_after.clone(), value(name, inline, &mut it)?)
             }
-            "print-ir-after-change" | "mlir-print-ir-after-change" => o.instr.print_after_change = bool_value(name, inline)?,
-            "print-ir-after-failure" | "mlir-print-ir-after-failure" => o.instr.print_after_failure = bool_value(name, inline)?,
-            "print-ir-module-scope" | "mlir-print-ir-module-scope" => o.instr.print_module_scope = bool_value(name, inline)?,
+            "print-ir-after-change" | "mlir-print-ir-after-change" => {
+                o.instr.print_after_change = bool_value(name, inline)?
+            }
+            "print-ir-after-failure" | "mlir-print-ir-after-failure" => {
+                o.instr.print_after_failure = bool_value(name, inline)?
+            }
+            "print-ir-module-scope" | "mlir-print-ir-module-scope" => {
+                o.instr.print_module_scope = bool_value(name, inline)?
+            }
             "mlir-timing" => o.timing = bool_value(name, inline)?,
             "mlir-pass-statistics" => o.statistics = bool_value(name, inline)?,
             "dump-pass-pipeline" => o.dump_pass_pipeline = bool_value(name, inline)?,
@@ -182,7 +208,8 @@ pub fn parse(args: &[String], passes: &nart_pass::PassRegistry) -> Result<Parsed
             "list-ops" => o.list_ops = true,
             "emit-docs" => o.emit_docs = Some(value(name, inline, &mut it)?.to_string()),
             _ if passes.contains(name) => {
-                o.pass_flags.push((name.to_string(), inline.unwrap_or("").to_string()));
+                o.pass_flags
+                    .push((name.to_string(), inline.unwrap_or("").to_string()));
             }
             _ => return Err(format!("unknown command line argument '{arg}'")),
         }
@@ -196,14 +223,23 @@ pub fn parse(args: &[String], passes: &nart_pass::PassRegistry) -> Result<Parsed
 }
 
 /// Builds the pass manager the options ask for, or the rendered pipeline error.
-pub fn build_pipeline(o: &Options, passes: &nart_pass::PassRegistry) -> Result<nart_pass::PassManager, String> {
+pub fn build_pipeline(
+    o: &Options,
+    passes: &nart_pass::PassRegistry,
+) -> Result<nart_pass::PassManager, String> {
     let text = match &o.pass_pipeline {
         Some(p) => p.clone(),
         None => {
             let items: Vec<String> = o
                 .pass_flags
                 .iter()
-                .map(|(n, opts)| if opts.is_empty() { n.clone() } else { format!("{n}{{{opts}}}") })
+                .map(|(n, opts)| {
+                    if opts.is_empty() {
+                        n.clone()
+                    } else {
+                        format!("{n}{{{opts}}}")
+                    }
+                })
                 .collect();
             format!("builtin.module({})", items.join(","))
         }

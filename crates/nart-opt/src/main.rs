@@ -262,7 +262,8 @@ fn read_input(input: &str) -> Result<(String, Vec<u8>), String> {
             .map_err(|e| format!("cannot read standard input: {e}"))?;
         return Ok(("<stdin>".to_string(), buf));
     }
-    let bytes = std::fs::read(input).map_err(|e| format!("cannot open input file '{input}': {e}"))?;
+    let bytes =
+        std::fs::read(input).map_err(|e| format!("cannot open input file '{input}': {e}"))?;
     Ok((input.to_string(), bytes))
 }
 

@@ -17,7 +17,9 @@ fn mlir_opt() -> Option<PathBuf> {
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
@@ -78,7 +80,11 @@ fn nart_and_upstream_agree_on_the_generic_form() {
         {
             continue;
         }
-        let rel = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+        let rel = file
+            .strip_prefix(&root)
+            .unwrap_or(file)
+            .display()
+            .to_string();
         // Step 1: nart's generic form of the original.
         let ours = match run(
             Command::new(nart).args([
@@ -139,7 +145,10 @@ fn nart_and_upstream_agree_on_the_generic_form() {
         }
         checked += 1;
     }
-    println!("upstream round trip: {checked} files agree, {} differ", failures.len());
+    println!(
+        "upstream round trip: {checked} files agree, {} differ",
+        failures.len()
+    );
     assert!(
         failures.is_empty(),
         "{} of {} files failed the upstream round trip:\n\n{}",
