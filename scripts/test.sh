@@ -8,6 +8,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/nart/target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
+echo "== cargo fmt --check"
+cargo fmt --all --check
+
 echo "== cargo build (workspace, with binaries used by the lit suite)"
 cargo build --workspace --bins --quiet
 
