@@ -1,0 +1,108 @@
+//! Keeps the crate layering of `docs/ARCHITECTURE.md` true: every `nart-*` dependency of a
+//! workspace crate must point to a crate of a lower tier, `filecheck` and `proto` stay leaves,
+//! and nothing depends on `nart-opt`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The tier of each workspace crate, as the architecture document states it.
+fn tiers() -> BTreeMap<&'static str, u32> {
+    BTreeMap::from([
+        ("nart-ir", 1),
+        ("nart-tensor", 1),
+        ("nart-onnx-proto", 0),
+        ("nart-filecheck", 0),
+        ("nart-rewrite", 2),
+        ("nart-pass", 2),
+        ("nart-dialect-func", 3),
+        ("nart-dialect-cf", 3),
+        ("nart-dialect-arith", 3),
+        ("nart-dialect-graph", 3),
+        ("nart-transforms", 4),
+        ("nart-onnx", 4),
+        ("nart-interp", 4),
+        ("nart-cli", 5),
+        ("nart-opt", 5),
+    ])
+}
+
+/// (package name, nart dependencies from `[dependencies]`) of a manifest.
+fn read_manifest(path: &Path) -> (String, Vec<String>) {
+    let text = std::fs::read_to_string(path).expect("manifests are readable");
+    let mut name = String::new();
+    let mut deps = Vec::new();
+    let mut section = String::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line.to_string();
+            continue;
+        }
+        if section == "[package]" && line.starts_with("name") {
+            name = line
+                .split('"')
+                .nth(1)
+                .expect("package name is quoted")
+                .to_string();
+        }
+        if section == "[dependencies]" {
+            let dep = line.split(['=', '.', ' ']).next().unwrap_or("");
+            if dep.starts_with("nart") {
+                deps.push(dep.to_string());
+            }
+        }
+    }
+    (name, deps)
+}
+
+#[test]
+fn crates_depend_only_on_lower_tiers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut manifests = vec![
+        root.join("filecheck/Cargo.toml"),
+        root.join("proto/Cargo.toml"),
+    ];
+    for dir in ["crates", "dialects", "passes"] {
+        let mut entries: Vec<_> = std::fs::read_dir(root.join(dir))
+            .expect("workspace folders exist")
+            .filter_map(|e| e.ok())
+            .map(|e| e.path().join("Cargo.toml"))
+            .filter(|p| p.exists())
+            .collect();
+        entries.sort();
+        manifests.extend(entries);
+    }
+    let tiers = tiers();
+    let mut problems = Vec::new();
+    for m in &manifests {
+        let (name, deps) = read_manifest(m);
+        let Some(&tier) = tiers.get(name.as_str()) else {
+            problems.push(format!(
+                "crate '{name}' is not in the tier table (docs/ARCHITECTURE.md and this test)"
+            ));
+            continue;
+        };
+        for d in deps {
+            match tiers.get(d.as_str()) {
+                None => problems.push(format!("'{name}' depends on unknown crate '{d}'")),
+                Some(_) if d == "nart-opt" => {
+                    problems.push(format!("'{name}' depends on nart-opt, which nothing may"))
+                }
+                Some(&dt) if tier == 0 => problems.push(format!(
+                    "'{name}' is a leaf crate but depends on '{d}' (tier {dt})"
+                )),
+                // A dialect may build on another dialect (quant on graph, for example).
+                Some(&dt) if dt == 3 && tier == 3 && d.starts_with("nart-dialect-") => {}
+                Some(&dt) if dt >= tier && dt != 0 => problems.push(format!(
+                    "'{name}' (tier {tier}) depends on '{d}' (tier {dt}): only lower tiers are allowed"
+                )),
+                _ => {}
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        manifests.len() >= tiers.len(),
+        "some crates of the table were not found"
+    );
+}
