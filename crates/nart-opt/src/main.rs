@@ -5,12 +5,22 @@
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use nart_ir::{Context, Diagnostic, SourceMgr};
 
 mod cli;
 
 use cli::Options;
+
+/// Wall time of the phases around the pass pipeline, for `--mlir-timing`.
+#[derive(Default)]
+struct Phases {
+    /// Reading the input: parsing (or ONNX import) and the verification of the parsed IR.
+    parser: Duration,
+    /// Printing the result.
+    output: Duration,
+}
 
 /// Registers every dialect nart knows into `ctx`.
 fn register_dialects(ctx: &mut Context) {
@@ -60,6 +70,8 @@ fn main() -> ExitCode {
 
 /// Runs the tool; `Ok(false)` means diagnostics were reported.
 fn run(opts: &Options, passes: &nart_pass::PassRegistry) -> Result<bool, String> {
+    let start = Instant::now();
+    let mut phases = Phases::default();
     if opts.list_dialects || opts.list_ops || opts.emit_docs.is_some() {
         let ctx = new_context(opts);
         return list_registry(&ctx, opts).map(|_| true);
@@ -81,8 +93,8 @@ fn run(opts: &Options, passes: &nart_pass::PassRegistry) -> Result<bool, String>
 
     let (name, bytes) = read_input(&opts.input)?;
     if name.ends_with(".onnx") {
-        let ok = run_onnx(opts, &mut pipeline, &name, &bytes)?;
-        report(opts, &pipeline);
+        let ok = run_onnx(opts, &mut pipeline, &name, &bytes, &mut phases)?;
+        report(opts, &pipeline, &phases, start);
         return Ok(ok);
     }
     let text = String::from_utf8(bytes).map_err(|_| format!("{name}: input is not valid UTF-8"))?;
@@ -106,21 +118,41 @@ fn run(opts: &Options, passes: &nart_pass::PassRegistry) -> Result<bool, String>
             &padded,
             (&text, *first_line),
             &mut out,
+            &mut phases,
         );
         ok &= chunk_ok;
     }
+    let t = Instant::now();
     write_output(opts, &out)?;
-    report(opts, &pipeline);
+    phases.output += t.elapsed();
+    report(opts, &pipeline, &phases, start);
     Ok(ok)
 }
 
 /// Prints the timing and statistics reports asked for.
-fn report(opts: &Options, pipeline: &nart_pass::PassManager) {
+/// MLIR's report layout: `Parser`, the pipeline's passes, `Output`, and `Rest` (everything
+/// else, such as reading the file and starting up), adding up to the total.
+fn report(opts: &Options, pipeline: &nart_pass::PassManager, phases: &Phases, start: Instant) {
     if opts.statistics {
         eprint!("{}", pipeline.statistics_report());
     }
     if opts.timing {
-        eprint!("{}", pipeline.timing_report());
+        use nart_pass::TimingEntry;
+        let total = start.elapsed();
+        let leaf = |name: &str, time: Duration| TimingEntry {
+            name: name.to_string(),
+            time,
+            children: Vec::new(),
+        };
+        let mut entries = vec![leaf("Parser", phases.parser)];
+        entries.extend(pipeline.timing_entries());
+        entries.push(leaf("Output", phases.output));
+        let accounted: Duration = entries.iter().map(|e| e.time).sum();
+        entries.push(leaf("Rest", total.saturating_sub(accounted)));
+        eprint!(
+            "{}",
+            nart_pass::render_timing(&entries, Some(total.max(accounted)))
+        );
     }
 }
 
@@ -150,7 +182,9 @@ fn process_chunk(
     text: &str,
     (whole, first_line): (&str, u32),
     out: &mut String,
+    phases: &mut Phases,
 ) -> bool {
+    let t = Instant::now();
     let mut ctx = new_context(opts);
     // The implicit module of a chunk sits where mlir-opt puts it: at the separator line.
     let module_loc = nart_ir::parser::chunk_module_loc(&mut ctx, name, whole, first_line);
@@ -158,14 +192,14 @@ fn process_chunk(
     sm.add(name, text);
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut result = None;
-    match nart_ir::parser::parse_source_with_module_loc(&mut ctx, name, text, module_loc) {
+    let parsed = nart_ir::parser::parse_source_with_module_loc(&mut ctx, name, text, module_loc)
+        .and_then(|m| nart_ir::verify::verify(&ctx, m).map(|()| m));
+    phases.parser += t.elapsed();
+    match parsed {
         Err(errs) => diags.extend(errs),
-        Ok(module) => match nart_ir::verify::verify(&ctx, module) {
+        Ok(module) => match run_pipeline(&mut ctx, pipeline, module) {
             Err(errs) => diags.extend(errs),
-            Ok(()) => match run_pipeline(&mut ctx, pipeline, module) {
-                Err(errs) => diags.extend(errs),
-                Ok(()) => result = Some(module),
-            },
+            Ok(()) => result = Some(module),
         },
     }
     if opts.verify_diagnostics {
@@ -176,7 +210,9 @@ fn process_chunk(
     }
     match result {
         Some(module) if diags.iter().all(|d| d.severity != nart_ir::Severity::Error) => {
+            let t = Instant::now();
             out.push_str(&nart_ir::printer::print_op(&ctx, module, &opts.print));
+            phases.output += t.elapsed();
             true
         }
         _ => false,
@@ -218,7 +254,9 @@ fn run_onnx(
     pipeline: &mut nart_pass::PassManager,
     name: &str,
     bytes: &[u8],
+    phases: &mut Phases,
 ) -> Result<bool, String> {
+    let t = Instant::now();
     let mut ctx = new_context(opts);
     let path = std::path::Path::new(name);
     let dir = if name == "-" { None } else { Some(path) };
@@ -242,6 +280,7 @@ fn run_onnx(
         }
         return Ok(false);
     }
+    phases.parser += t.elapsed();
     if let Err(errs) = run_pipeline(&mut ctx, pipeline, module) {
         let sm = SourceMgr::new();
         for d in &errs {
@@ -249,8 +288,10 @@ fn run_onnx(
         }
         return Ok(false);
     }
+    let t = Instant::now();
     let text = nart_ir::printer::print_op(&ctx, module, &opts.print);
     write_output(opts, &text)?;
+    phases.output += t.elapsed();
     Ok(true)
 }
 

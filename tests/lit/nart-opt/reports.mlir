@@ -2,15 +2,19 @@
 // RUN: nart-opt %s --pass-pipeline='builtin.module(func.func(cse))' --mlir-pass-statistics -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
 // RUN: nart-opt %s --cse --mlir-timing --mlir-pass-statistics | filecheck %s --check-prefix=STDOUT
 
-// --mlir-timing reports the wall time of every pass on stderr, then a total.
+// --mlir-timing reports, on stderr, the wall time of parsing, of every pass, of printing and of
+// the rest, then a total (mlir-opt's layout).
 // TIMING: ===-------------------------------------------------------------------------===
 // TIMING-NEXT: {{^ +}}... Execution time report ...
 // TIMING-NEXT: ===-------------------------------------------------------------------------===
 // TIMING-NEXT: {{^}}  Total Execution Time: {{[0-9]+\.[0-9]+}} seconds
 // TIMING-EMPTY:
 // TIMING-NEXT: {{^}}  ----Wall Time----  ----Name----
+// TIMING-NEXT: {{^ +[0-9]+\.[0-9]+ \( *[0-9]+\.[0-9]%\)  Parser$}}
 // TIMING-NEXT: {{^ +[0-9]+\.[0-9]+ \( *[0-9]+\.[0-9]%\)  CSE$}}
-// TIMING: {{^ +[0-9]+\.[0-9]+ \(100\.0%\)  Total$}}
+// TIMING-NEXT: {{^ +[0-9]+\.[0-9]+ \( *[0-9]+\.[0-9]%\)  Output$}}
+// TIMING-NEXT: {{^ +[0-9]+\.[0-9]+ \( *[0-9]+\.[0-9]%\)  Rest$}}
+// TIMING-NEXT: {{^ +[0-9]+\.[0-9]+ \(100\.0%\)  Total$}}
 
 // --mlir-pass-statistics reports each pass's counters.
 // STATS: ===-------------------------------------------------------------------------===
