@@ -37,7 +37,6 @@ impl AttrValue {
     pub fn from_ir(ctx: &Context, attr: Attr) -> AttrValue {
         match ctx.attr_data(attr) {
             AttrData::Integer { value, .. } => AttrValue::Int(*value as i64),
-            AttrData::Bool(b) => AttrValue::Int(*b as i64),
             AttrData::Float { bits, .. } => AttrValue::Float(f64::from_bits(*bits)),
             AttrData::String { value, .. } => {
                 AttrValue::Str(String::from_utf8_lossy(value).into_owned())

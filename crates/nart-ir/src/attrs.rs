@@ -142,10 +142,8 @@ pub enum DenseData {
 pub enum AttrData {
     /// `unit`: presence only.
     Unit,
-    /// A boolean not tied to `i1`. Neither the parser nor [`Context::bool_attr`](crate::Context::bool_attr)
-    /// makes these (MLIR's `true`/`false` are `i1` integer attributes); it prints as `true`/`false`.
-    Bool(bool),
-    /// `42 : i32`, `7 : index`. The value is stored sign-extended from the type's width.
+    /// `42 : i32`, `7 : index`, and the booleans `true`/`false` (`i1`, as in MLIR). The value is
+    /// stored sign-extended from the type's width.
     Integer {
         /// Value.
         value: i128,

@@ -316,7 +316,6 @@ impl Context {
             {
                 Some(*value != 0)
             }
-            AttrData::Bool(b) => Some(*b),
             _ => None,
         }
     }

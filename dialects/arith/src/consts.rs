@@ -132,10 +132,7 @@ pub fn scalar_of(ctx: &Context, attr: Attr) -> Option<(Scalar, Type)> {
 
 /// The value of a constant attribute (scalar or splat); `true`/`false` count as `i1`.
 pub fn scalar_value(ctx: &Context, attr: Attr) -> Option<Scalar> {
-    match ctx.attr_data(attr) {
-        AttrData::Bool(b) => Some(Scalar::Int(-i128::from(*b))),
-        _ => scalar_of(ctx, attr).map(|(v, _)| v),
-    }
+    scalar_of(ctx, attr).map(|(v, _)| v)
 }
 
 /// The integer value of a constant attribute (scalar or splat).

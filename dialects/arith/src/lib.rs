@@ -207,14 +207,6 @@ pub fn build_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Location) -
 /// Builds the `arith.constant` for a folded value: integer, float or dense elements attributes
 /// whose type is `ty`; anything else is not this dialect's to materialize.
 pub fn materialize_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Location) -> Option<Op> {
-    let value = match *ctx.attr_data(value) {
-        // `true`/`false` are `i1` constants.
-        AttrData::Bool(b) => {
-            let i1 = ctx.i1_type();
-            ctx.int_attr(i1, -i128::from(b))
-        }
-        _ => value,
-    };
     let ok = matches!(
         ctx.attr_data(value),
         AttrData::Integer { .. } | AttrData::Float { .. } | AttrData::DenseElements { .. }

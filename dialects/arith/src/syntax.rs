@@ -404,11 +404,7 @@ pub fn print_select(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
 pub fn parse_constant(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
     p.parse_optional_attr_dict(st)?;
     let loc_err = p.emit_error("expected a typed constant attribute");
-    let mut value = p.parse_attribute()?;
-    if let AttrData::Bool(b) = *p.ctx().attr_data(value) {
-        let i1 = p.ctx().i1_type();
-        value = p.ctx().int_attr(i1, -i128::from(b));
-    }
+    let value = p.parse_attribute()?;
     let Some(ty) = p.ctx().typed_attr_type(value) else {
         return Err(loc_err);
     };

@@ -15,7 +15,6 @@ fn constant_int(ctx: &Context, v: Value) -> Option<i128> {
     }
     match ctx.attr_data(ctx.attr(def, "value")?) {
         AttrData::Integer { value, .. } => Some(*value),
-        AttrData::Bool(b) => Some(*b as i128),
         _ => None,
     }
 }

@@ -331,7 +331,6 @@ pub(crate) fn write_alias(out: &mut String, kind: &str, n: u32) {
 pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Option<AttrOpts>) {
     match ctx.attr_data(attr) {
         AttrData::Unit => out.push_str("unit"),
-        AttrData::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         AttrData::Integer { value, ty } => {
             if matches!(
                 ctx.type_data(*ty),

@@ -105,9 +105,7 @@ const ROUNDING_ATTR: AttrConstraint = AttrConstraint {
 /// `value` of `arith.constant`: a typed attribute, or `true`/`false` (an `i1` in MLIR).
 const CONSTANT_VALUE: AttrConstraint = AttrConstraint {
     desc: "TypedAttr instance",
-    check: |ctx, a| {
-        matches!(ctx.attr_data(a), AttrData::Bool(_)) || ctx.typed_attr_type(a).is_some()
-    },
+    check: |ctx, a| ctx.typed_attr_type(a).is_some(),
 };
 
 const CMPI_PREDICATE: AttrConstraint = AttrConstraint {

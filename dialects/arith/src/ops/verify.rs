@@ -22,23 +22,12 @@ pub(super) fn verify_constant(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
         ctx.attr_data(value),
         AttrData::Integer { .. }
             | AttrData::Float { .. }
-            | AttrData::Bool(_)
             | AttrData::DenseElements { .. }
             | AttrData::DenseResource { .. }
     ) {
         return Err(ctx.op_error(op, "value must be an integer, float, or elements attribute"));
     }
-    let is_i1 = matches!(
-        ctx.type_data(ty),
-        TypeData::Integer {
-            width: 1,
-            signedness: Signedness::Signless
-        }
-    );
-    let same = match ctx.attr_data(value) {
-        AttrData::Bool(_) => is_i1,
-        _ => ctx.typed_attr_type(value) == Some(ty),
-    };
+    let same = ctx.typed_attr_type(value) == Some(ty);
     if !same {
         return Err(ctx.op_error(
             op,
