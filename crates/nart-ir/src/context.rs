@@ -17,28 +17,50 @@ use crate::{Attr, Type};
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Ident(pub(crate) u32);
 
-/// A table of interned values, each stored once.
+/// A table of interned values, each stored once: the items live in a vector and a map from
+/// hash to candidate indices finds them, so a large attribute (a weight tensor) is neither
+/// copied nor stored twice.
 #[derive(Debug)]
 pub(crate) struct Interner<T> {
     items: Vec<T>,
-    map: FxHashMap<T, u32>,
+    by_hash: FxHashMap<u64, smallvec::SmallVec<[u32; 1]>>,
 }
 
-impl<T: Clone + Eq + std::hash::Hash> Interner<T> {
+fn fx_hash<Q: std::hash::Hash + ?Sized>(q: &Q) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(q)
+}
+
+impl<T: Eq + std::hash::Hash> Interner<T> {
     fn new() -> Self {
         Interner {
             items: Vec::new(),
-            map: FxHashMap::default(),
+            by_hash: FxHashMap::default(),
         }
     }
 
+    /// The index of an item equal to `q`, if interned.
+    fn lookup<Q>(&self, q: &Q) -> Option<u32>
+    where
+        T: std::borrow::Borrow<Q>,
+        Q: std::hash::Hash + Eq + ?Sized,
+    {
+        let ids = self.by_hash.get(&fx_hash(q))?;
+        ids.iter()
+            .copied()
+            .find(|&id| self.items[id as usize].borrow() == q)
+    }
+
     fn intern(&mut self, item: T) -> u32 {
-        if let Some(&id) = self.map.get(&item) {
-            return id;
+        let h = fx_hash(&item);
+        if let Some(ids) = self.by_hash.get(&h) {
+            if let Some(&id) = ids.iter().find(|&&id| self.items[id as usize] == item) {
+                return id;
+            }
         }
         let id = u32::try_from(self.items.len()).expect("interner holds fewer than 2^32 items");
-        self.items.push(item.clone());
-        self.map.insert(item, id);
+        self.items.push(item);
+        self.by_hash.entry(h).or_default().push(id);
         id
     }
 
@@ -133,7 +155,7 @@ impl Context {
 
     /// Interns a string.
     pub fn ident(&mut self, s: &str) -> Ident {
-        if let Some(&id) = self.strings.map.get(s) {
+        if let Some(id) = self.strings.lookup(s) {
             return Ident(id);
         }
         Ident(self.strings.intern(s.to_string()))
@@ -141,7 +163,7 @@ impl Context {
 
     /// Looks a string up without interning it.
     pub fn lookup_ident(&self, s: &str) -> Option<Ident> {
-        self.strings.map.get(s).map(|&id| Ident(id))
+        self.strings.lookup(s).map(Ident)
     }
 
     /// The text of an interned string.
