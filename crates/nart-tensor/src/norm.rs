@@ -223,10 +223,10 @@ pub fn lrn(x: &Tensor, size: usize, alpha: f32, beta: f32, bias: f32) -> Result<
     const OP: &str = "LRN";
     float_check(OP, x)?;
     let s = x.shape();
-    if s.len() < 3 || size == 0 {
+    if s.len() < 2 || size == 0 {
         return Err(KernelError::shape(
             OP,
-            "input must have rank >= 3 and size > 0",
+            "input must have rank >= 2 and size > 0",
         ));
     }
     let (n, c, inner) = (s[0], s[1], numel(&s[2..]));

@@ -1,8 +1,8 @@
 //! Kernels `nart-tensor` does not have (yet): losses, training-mode BatchNormalization, Dropout
-//! without randomness, LpNormalization, LRN, Det, Compress, ReverseSequence, CenterCropPad, the
-//! window functions, string operators, GridSample, MeanVarianceNormalization, Unique, MaxUnpool,
-//! Col2Im, DFT, STFT, AffineGrid, RoiAlign, TfIdfVectorizer, DeformConv, RegexFullMatch and the
-//! deprecated Scatter.
+//! without randomness, Det, CenterCropPad, the window functions, string operators, GridSample,
+//! Unique, MaxUnpool, Col2Im, DFT, STFT, AffineGrid, TfIdfVectorizer, DeformConv, RegexFullMatch
+//! and the deprecated Scatter; plus attribute reading for LpNormalization, LRN, Compress,
+//! ReverseSequence, MeanVarianceNormalization and RoiAlign, whose kernels are `nart-tensor`'s.
 //! They compute in f64 and round once to the output type, like `nart-tensor`'s float kernels;
 //! each belongs in `nart-tensor` and should move there.
 
@@ -201,65 +201,21 @@ fn softmax_ce_loss(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
 }
 
 fn lp_normalization(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
-    const OP: &str = "LpNormalization";
-    let x = req(n, i, 0)?;
-    let axis = norm_axis(OP, n.int_or("axis", -1)?, x.rank())?;
-    let p = n.int_or("p", 2)?;
-    let (outer, len, inner) = outer_axis_inner(x.shape(), axis);
-    let mut v = float_in(OP, x)?;
-    for o in 0..outer {
-        for k in 0..inner {
-            let at = |j: usize| (o * len + j) * inner + k;
-            let norm = match p {
-                1 => (0..len).map(|j| v[at(j)].abs()).sum::<f64>(),
-                2 => (0..len).map(|j| v[at(j)].powi(2)).sum::<f64>().sqrt(),
-                _ => {
-                    return Err(KernelError::attr(
-                        OP,
-                        "p",
-                        format!("must be 1 or 2, got {p}"),
-                    ))
-                }
-            };
-            for j in 0..len {
-                v[at(j)] = if norm == 0.0 { 0.0 } else { v[at(j)] / norm };
-            }
-        }
-    }
-    one(Tensor::from_f64(x.dtype(), x.shape().to_vec(), v)?)
+    one(nart_tensor::norm::lp_norm(
+        req(n, i, 0)?,
+        n.int_or("axis", -1)?,
+        n.int_or("p", 2)?,
+    )?)
 }
 
 fn lrn(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
-    const OP: &str = "LRN";
-    let x = req(n, i, 0)?;
-    let s = x.shape();
-    if s.len() < 2 {
-        return Err(KernelError::shape(OP, "input must have rank 2 or more"));
-    }
-    let size = n.int("size")?.max(1) as usize;
-    let (alpha, beta, bias) = (
-        n.float_or("alpha", 1e-4)?,
-        n.float_or("beta", 0.75)?,
-        n.float_or("bias", 1.0)?,
-    );
-    let (c, inner) = (s[1], s[2..].iter().product::<usize>());
-    let xv = float_in(OP, x)?;
-    let (lo, hi) = ((size - 1) / 2, (size - 1).div_ceil(2));
-    let mut y = vec![0f64; xv.len()];
-    for b in 0..s[0] {
-        for ch in 0..c {
-            for k in 0..inner {
-                let from = ch.saturating_sub(lo);
-                let to = (ch + hi).min(c - 1);
-                let sq: f64 = (from..=to)
-                    .map(|cc| xv[(b * c + cc) * inner + k].powi(2))
-                    .sum();
-                let at = (b * c + ch) * inner + k;
-                y[at] = xv[at] / (bias + alpha / size as f64 * sq).powf(beta);
-            }
-        }
-    }
-    one(Tensor::from_f64(x.dtype(), s.to_vec(), y)?)
+    one(nart_tensor::norm::lrn(
+        req(n, i, 0)?,
+        n.int("size")?.max(1) as usize,
+        n.float_or("alpha", 1e-4)? as f32,
+        n.float_or("beta", 0.75)? as f32,
+        n.float_or("bias", 1.0)? as f32,
+    )?)
 }
 
 fn det(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
@@ -314,69 +270,24 @@ fn det(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
 }
 
 fn compress(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
-    let x = req(n, i, 0)?;
-    let cond = req(n, i, 1)?.to_bool_vec()?;
-    let keep: Vec<i64> = cond
-        .iter()
-        .enumerate()
-        .filter(|(_, &c)| c)
-        .map(|(k, _)| k as i64)
-        .collect();
-    let idx = Tensor::vector(keep);
-    match n.opt_int("axis")? {
-        Some(axis) => {
-            let ax = norm_axis("Compress", axis, x.rank())?;
-            if cond.len() > x.shape()[ax] {
-                return Err(KernelError::shape(
-                    "Compress",
-                    "condition is longer than the axis",
-                ));
-            }
-            one(index::gather(x, &idx, axis)?)
-        }
-        None => {
-            let flat = x.reshaped(vec![x.len()])?;
-            if cond.len() > flat.len() {
-                return Err(KernelError::shape(
-                    "Compress",
-                    "condition is longer than the input",
-                ));
-            }
-            one(index::gather(&flat, &idx, 0)?)
-        }
-    }
+    one(index::compress(
+        req(n, i, 0)?,
+        req(n, i, 1)?,
+        n.opt_int("axis")?,
+    )?)
 }
 
 fn reverse_sequence(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
-    const OP: &str = "ReverseSequence";
-    let x = req(n, i, 0)?;
-    let lens = req(n, i, 1)?.to_i64_vec()?;
-    let (bax, tax) = (
-        n.int_or("batch_axis", 1)? as usize,
-        n.int_or("time_axis", 0)? as usize,
-    );
-    let s = x.shape();
-    if s.len() < 2 || bax >= s.len() || tax >= s.len() || bax == tax || lens.len() != s[bax] {
-        return Err(KernelError::shape(
-            OP,
-            "bad batch_axis, time_axis or sequence_lens",
-        ));
-    }
-    let st = nart_tensor::layout::strides(s);
-    let mut pos = vec![0usize; s.len()];
-    let idx: Vec<usize> = (0..x.len())
-        .map(|f| {
-            nart_tensor::layout::unravel(f, s, &mut pos);
-            let l = lens[pos[bax]].clamp(0, s[tax] as i64) as usize;
-            if pos[tax] < l {
-                pos[tax] = l - 1 - pos[tax];
-            }
-            pos.iter().zip(&st).map(|(p, s)| p * s).sum()
-        })
-        .collect();
-    let flat = x.reshaped(vec![x.len()])?;
-    let ind = Tensor::vector(idx.into_iter().map(|v| v as i64).collect());
-    one(index::gather(&flat, &ind, 0)?.into_shape(s.to_vec())?)
+    let axis = |name: &'static str, dflt: i64| -> KResult<usize> {
+        usize::try_from(n.int_or(name, dflt)?)
+            .map_err(|_| KernelError::attr("ReverseSequence", name, "must not be negative"))
+    };
+    one(index::reverse_sequence(
+        req(n, i, 0)?,
+        req(n, i, 1)?,
+        axis("batch_axis", 1)?,
+        axis("time_axis", 0)?,
+    )?)
 }
 
 fn center_crop_pad(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
@@ -906,113 +817,20 @@ fn affine_grid(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
 }
 
 fn roi_align(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
-    const OP: &str = "RoiAlign";
-    let x = req(n, i, 0)?;
-    let rois = req(n, i, 1)?;
-    let bidx = req(n, i, 2)?.to_i64_vec()?;
-    let xs = x.shape();
-    let nr = bidx.len();
-    if xs.len() != 4 || rois.shape() != [nr, 4] {
-        return Err(KernelError::shape(
-            OP,
-            format!("X {xs:?} and rois {:?} do not fit", rois.shape()),
-        ));
-    }
-    let (c, h, w) = (xs[1], xs[2], xs[3]);
-    let (oh, ow) = (
-        n.int_or("output_height", 1)?.max(1) as usize,
-        n.int_or("output_width", 1)?.max(1) as usize,
-    );
-    let ratio = n.int_or("sampling_ratio", 0)?.max(0) as usize;
-    let scale = n.float_or("spatial_scale", 1.0)?;
-    let max_mode = n.str_or("mode", "avg")? == "max";
-    let half = n.str_or("coordinate_transformation_mode", "half_pixel")? == "half_pixel";
-    let xv = float_in(OP, x)?;
-    let rv = rois.to_f64_vec()?;
-    let mut out = vec![0f64; nr * c * oh * ow];
-    for r in 0..nr {
-        let b = usize::try_from(bidx[r]).ok().filter(|&b| b < xs[0]).ok_or(
-            KernelError::IndexOutOfRange {
-                op: OP,
-                index: bidx[r],
-                size: xs[0],
-            },
-        )?;
-        let off = if half { 0.5 } else { 0.0 };
-        let (sw, sh) = (rv[r * 4] * scale - off, rv[r * 4 + 1] * scale - off);
-        let (ew, eh) = (rv[r * 4 + 2] * scale - off, rv[r * 4 + 3] * scale - off);
-        let (mut rw, mut rh) = (ew - sw, eh - sh);
-        if !half {
-            rw = rw.max(1.0);
-            rh = rh.max(1.0);
-        }
-        let (bh, bw) = (rh / oh as f64, rw / ow as f64);
-        let gh = if ratio > 0 {
-            ratio
-        } else {
-            (rh / oh as f64).ceil().max(0.0) as usize
-        };
-        let gw = if ratio > 0 {
-            ratio
-        } else {
-            (rw / ow as f64).ceil().max(0.0) as usize
-        };
-        let count = (gh * gw).max(1) as f64;
-        for ch in 0..c {
-            let plane = &xv[(b * c + ch) * h * w..(b * c + ch + 1) * h * w];
-            for ph in 0..oh {
-                for pw in 0..ow {
-                    let mut acc = 0.0;
-                    let mut first = true;
-                    for iy in 0..gh {
-                        let yy = sh + ph as f64 * bh + (iy as f64 + 0.5) * bh / gh as f64;
-                        for ix in 0..gw {
-                            let xx = sw + pw as f64 * bw + (ix as f64 + 0.5) * bw / gw as f64;
-                            let vals = if yy < -1.0 || yy > h as f64 || xx < -1.0 || xx > w as f64 {
-                                [0.0; 4]
-                            } else {
-                                let (mut y, mut x) = (yy.max(0.0), xx.max(0.0));
-                                let (mut yl, mut xl) = (y as usize, x as usize);
-                                let (yh, xh);
-                                if yl >= h - 1 {
-                                    yl = h - 1;
-                                    yh = yl;
-                                    y = yl as f64;
-                                } else {
-                                    yh = yl + 1;
-                                }
-                                if xl >= w - 1 {
-                                    xl = w - 1;
-                                    xh = xl;
-                                    x = xl as f64;
-                                } else {
-                                    xh = xl + 1;
-                                }
-                                let (ly, lx) = (y - yl as f64, x - xl as f64);
-                                let (hy, hx) = (1.0 - ly, 1.0 - lx);
-                                [
-                                    hy * hx * plane[yl * w + xl],
-                                    hy * lx * plane[yl * w + xh],
-                                    ly * hx * plane[yh * w + xl],
-                                    ly * lx * plane[yh * w + xh],
-                                ]
-                            };
-                            if max_mode {
-                                let v = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                                acc = if first { v } else { acc.max(v) };
-                            } else {
-                                acc += vals.iter().sum::<f64>();
-                            }
-                            first = false;
-                        }
-                    }
-                    out[((r * c + ch) * oh + ph) * ow + pw] =
-                        if max_mode { acc } else { acc / count };
-                }
-            }
-        }
-    }
-    one(Tensor::from_f64(x.dtype(), vec![nr, c, oh, ow], out)?)
+    let a = nart_tensor::pool::RoiAlignAttrs {
+        half_pixel: n.str_or("coordinate_transformation_mode", "half_pixel")? == "half_pixel",
+        max_mode: n.str_or("mode", "avg")? == "max",
+        output_height: n.int_or("output_height", 1)?.max(1) as usize,
+        output_width: n.int_or("output_width", 1)?.max(1) as usize,
+        sampling_ratio: n.int_or("sampling_ratio", 0)?.max(0) as usize,
+        spatial_scale: n.float_or("spatial_scale", 1.0)? as f32,
+    };
+    one(nart_tensor::pool::roi_align(
+        req(n, i, 0)?,
+        req(n, i, 1)?,
+        req(n, i, 2)?,
+        &a,
+    )?)
 }
 
 fn tfidf_vectorizer(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
@@ -1505,39 +1323,6 @@ fn grid_sample(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
 }
 
 fn mean_variance_normalization(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
-    const OP: &str = "MeanVarianceNormalization";
-    let x = req(n, i, 0)?;
     let axes = n.opt_ints("axes")?.unwrap_or_else(|| vec![0, 2, 3]);
-    let axes = nart_tensor::layout::norm_axes(OP, &axes, x.rank())?;
-    let s = x.shape();
-    let xv = float_in(OP, x)?;
-    let st = nart_tensor::layout::strides(s);
-    // Group elements by their coordinates on the axes that are kept.
-    let key = |f: usize| -> usize {
-        (0..s.len())
-            .filter(|d| !axes.contains(d))
-            .fold(0, |acc, d| acc * s[d] + (f / st[d]) % s[d])
-    };
-    let groups: usize = (0..s.len())
-        .filter(|d| !axes.contains(d))
-        .map(|d| s[d])
-        .product();
-    let (mut sum, mut sq, mut cnt) = (vec![0f64; groups], vec![0f64; groups], vec![0f64; groups]);
-    for (f, &v) in xv.iter().enumerate() {
-        let k = key(f);
-        sum[k] += v;
-        sq[k] += v * v;
-        cnt[k] += 1.0;
-    }
-    let y = xv
-        .iter()
-        .enumerate()
-        .map(|(f, &v)| {
-            let k = key(f);
-            let mean = sum[k] / cnt[k];
-            let var = sq[k] / cnt[k] - mean * mean;
-            (v - mean) / (var.max(0.0).sqrt() + 1e-9)
-        })
-        .collect();
-    one(Tensor::from_f64(x.dtype(), s.to_vec(), y)?)
+    one(nart_tensor::norm::mean_variance_norm(req(n, i, 0)?, &axes)?)
 }

@@ -4,8 +4,8 @@
 //! kernels (sequences and optionals), and region kernels (If, Loop, Scan), which run nested
 //! blocks through the interpreter.
 //! Tensor kernels call `nart-tensor` and only map attributes and operands onto its functions,
-//! except for the operators it does not have yet, which live in `extra` and `rnn`, and the
-//! operators added after opset 21, which live in `modern`.
+//! except for the operators it does not have yet, which live in `extra`, and the operators added
+//! after opset 21, which live in `modern`; `rnn` reads the recurrent operators' attributes.
 
 use std::sync::Arc;
 
