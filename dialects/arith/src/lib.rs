@@ -168,7 +168,7 @@ pub fn default_props(ctx: &mut Context, op_name: &str) -> Vec<NamedAttr> {
     out
 }
 
-/// An [`OperationState`] for arith op `name` with its default properties.
+/// An [`OperationState`] for arith op `name`; its default properties come with `create_op`.
 pub fn op_state(
     ctx: &mut Context,
     name: &str,
@@ -176,12 +176,10 @@ pub fn op_state(
     results: &[Type],
     loc: Location,
 ) -> OperationState {
-    let props = default_props(ctx, name);
-    let mut state = OperationState::new(ctx, name, loc)
+    // Default-valued properties are added by `Context::create_op` (see `register`).
+    OperationState::new(ctx, name, loc)
         .operands(operands)
-        .results(results);
-    state.props = props;
-    state
+        .results(results)
 }
 
 /// Creates a detached arith op `name(operands) : results` with its default properties.

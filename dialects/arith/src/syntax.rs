@@ -2,9 +2,10 @@
 //! (`overflow<nsw>`, `fastmath<fast>`, `exact`, rounding modes), the predicate keywords and the
 //! default-valued properties need more than the declarative format offers.
 //!
-//! Each hook follows the op's upstream `assemblyFormat`, and stores the defaults upstream
-//! stores when a flag is not written (`overflowFlags = #arith.overflow<none>`,
-//! `fastmath = #arith.fastmath<none>`), so that nart and `mlir-opt` print the same generic form.
+//! Each hook follows the op's upstream `assemblyFormat`. A flag that is not written gets the
+//! default upstream stores (`overflowFlags = #arith.overflow<none>`,
+//! `fastmath = #arith.fastmath<none>`) from `Context::create_op`, through the defaults the
+//! dialect registers, so that nart and `mlir-opt` print the same generic form.
 
 use nart_ir::asm::{OpAsmParser, OpAsmPrinter};
 use nart_ir::registry::OpDef;
@@ -42,11 +43,6 @@ fn push_prop(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState, name: &str, v
     let name = p.ctx().ident(name);
     st.props.retain(|a| a.name != name);
     st.props.push(NamedAttr { name, value });
-}
-
-fn has_prop(p: &mut OpAsmParser<'_, '_>, st: &OperationState, name: &str) -> bool {
-    let id = p.ctx().ident(name);
-    st.props.iter().any(|a| a.name == id)
 }
 
 fn arith_attr(ctx: &mut Context, body: String) -> Attr {
@@ -132,17 +128,6 @@ fn parse_op_flags(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
     Ok(())
 }
 
-/// Adds the default-valued properties the text left out.
-fn add_defaults(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) {
-    let name = p.op_def().name;
-    for d in crate::default_props(p.ctx(), name) {
-        let n = p.ctx().str(d.name).to_string();
-        if !has_prop(p, st, &n) {
-            st.props.push(d);
-        }
-    }
-}
-
 /// Prints the flags an op carries, skipping default values.
 fn print_op_flags(p: &mut OpAsmPrinter<'_>, op: Op) {
     let ctx = p.ctx();
@@ -194,7 +179,6 @@ pub fn parse_same_type(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> 
     let ty = p.parse_colon_type()?;
     p.resolve_operands_same(&ops, ty, &mut st.operands);
     st.result_types.push(ty);
-    add_defaults(p, st);
     Ok(())
 }
 
@@ -224,7 +208,6 @@ pub fn parse_cast(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
     let v = p.resolve_operand(&x, from);
     st.operands.push(v);
     st.result_types.push(to);
-    add_defaults(p, st);
     Ok(())
 }
 
@@ -329,7 +312,6 @@ pub fn parse_compare(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PR
     p.resolve_operands_same(&[a, b], ty, &mut st.operands);
     let rt = i1_like(p.ctx(), ty);
     st.result_types.push(rt);
-    add_defaults(p, st);
     Ok(())
 }
 
