@@ -674,6 +674,7 @@ impl<'a> Verifier<'a> {
 
 /// Block dominance within one region (Cooper, Harvey and Kennedy's iterative algorithm).
 pub struct Dominance {
+    blocks: Vec<Block>,
     index: FxHashMap<Block, usize>,
     /// Immediate dominator by block index in reverse post-order; `usize::MAX` = unreachable.
     idom: Vec<usize>,
@@ -758,6 +759,7 @@ impl Dominance {
             }
         }
         Dominance {
+            blocks: blocks.to_vec(),
             index,
             idom,
             rpo_number,
@@ -774,6 +776,14 @@ impl Dominance {
             }
         }
         a
+    }
+
+    /// The immediate dominator of `block`: `None` for the entry block, for unreachable blocks
+    /// and for blocks of another region.
+    pub fn immediate_dominator(&self, block: Block) -> Option<Block> {
+        let &i = self.index.get(&block)?;
+        let d = self.idom[i];
+        (d != usize::MAX && d != i).then(|| self.blocks[d])
     }
 
     /// Whether block `a` dominates block `b`. Unreachable blocks are dominated by everything.

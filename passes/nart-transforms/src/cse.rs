@@ -11,7 +11,7 @@
 //! still descended into.
 //! Ops found dead on the way are erased too (`num-dce'd`).
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use nart_ir::registry::Trait;
 use nart_ir::verify::Dominance;
@@ -205,41 +205,10 @@ impl Cse<'_> {
 
 /// Children in the dominator tree of the reachable blocks of `region` (entry is the root).
 fn dominator_tree(ctx: &Context, region: Region) -> FxHashMap<Block, Vec<Block>> {
-    let blocks = ctx.region_blocks(region).to_vec();
-    let mut reachable: FxHashSet<Block> = FxHashSet::default();
-    let mut stack = vec![blocks[0]];
-    reachable.insert(blocks[0]);
-    while let Some(b) = stack.pop() {
-        if let Some(t) = ctx.block_last_op(b) {
-            for &s in ctx.successors(t) {
-                if reachable.insert(s) {
-                    stack.push(s);
-                }
-            }
-        }
-    }
-    let live: Vec<Block> = blocks
-        .iter()
-        .copied()
-        .filter(|b| reachable.contains(b))
-        .collect();
     let dom = Dominance::compute(ctx, region);
-    // Strict dominators of each block; the immediate one is the deepest of them.
-    let strict: FxHashMap<Block, Vec<Block>> = live
-        .iter()
-        .map(|&b| {
-            let ds = live
-                .iter()
-                .copied()
-                .filter(|&d| d != b && dom.dominates(d, b))
-                .collect();
-            (b, ds)
-        })
-        .collect();
     let mut children: FxHashMap<Block, Vec<Block>> = FxHashMap::default();
-    for &b in &live[1..] {
-        let idom = strict[&b].iter().copied().max_by_key(|d| strict[d].len());
-        if let Some(p) = idom {
+    for &b in ctx.region_blocks(region) {
+        if let Some(p) = dom.immediate_dominator(b) {
             children.entry(p).or_default().push(b);
         }
     }
