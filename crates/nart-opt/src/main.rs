@@ -263,30 +263,23 @@ fn run_onnx(
     let import_opts = nart_onnx::ImportOptions {
         allow_unknown_ops: opts.allow_unregistered,
     };
-    let module = match nart_onnx::import_model_with(&mut ctx, bytes, dir, &import_opts) {
-        Ok(m) => m,
-        Err(errs) => {
-            let sm = SourceMgr::new();
-            for d in &errs {
-                eprint!("{}", sm.render(&ctx, d));
-            }
-            return Ok(false);
-        }
-    };
-    if let Err(errs) = nart_ir::verify::verify(&ctx, module) {
+    // An ONNX file has no text to show under a diagnostic: render without source lines.
+    let report = |ctx: &Context, errs: Vec<Diagnostic>| {
         let sm = SourceMgr::new();
         for d in &errs {
-            eprint!("{}", sm.render(&ctx, d));
+            eprint!("{}", sm.render(ctx, d));
         }
-        return Ok(false);
-    }
+        Ok(false)
+    };
+    let module = match nart_onnx::import_model_with(&mut ctx, bytes, dir, &import_opts)
+        .and_then(|m| nart_ir::verify::verify(&ctx, m).map(|()| m))
+    {
+        Ok(m) => m,
+        Err(errs) => return report(&ctx, errs),
+    };
     phases.parser += t.elapsed();
     if let Err(errs) = run_pipeline(&mut ctx, pipeline, module) {
-        let sm = SourceMgr::new();
-        for d in &errs {
-            eprint!("{}", sm.render(&ctx, d));
-        }
-        return Ok(false);
+        return report(&ctx, errs);
     }
     let t = Instant::now();
     let text = nart_ir::printer::print_op(&ctx, module, &opts.print);

@@ -85,16 +85,21 @@ fn nart_and_upstream_agree_on_the_generic_form() {
             .unwrap_or(file)
             .display()
             .to_string();
+        // Every step reads the previous text and prints the generic form.
+        let generic = |tool: &Path, input: &str| {
+            run(
+                Command::new(tool).args([
+                    "-",
+                    "--split-input-file",
+                    "--allow-unregistered-dialect",
+                    "--mlir-print-op-generic",
+                ]),
+                input,
+            )
+        };
+        let nart = Path::new(nart);
         // Step 1: nart's generic form of the original.
-        let ours = match run(
-            Command::new(nart).args([
-                "-",
-                "--split-input-file",
-                "--allow-unregistered-dialect",
-                "--mlir-print-op-generic",
-            ]),
-            &text,
-        ) {
+        let ours = match generic(nart, &text) {
             Ok(s) => s,
             Err(e) => {
                 failures.push(format!("{rel}: nart-opt rejects it:\n{e}"));
@@ -102,15 +107,7 @@ fn nart_and_upstream_agree_on_the_generic_form() {
             }
         };
         // Step 2: upstream reads it and prints its own generic form.
-        let theirs = match run(
-            Command::new(&upstream).args([
-                "-",
-                "--split-input-file",
-                "--allow-unregistered-dialect",
-                "--mlir-print-op-generic",
-            ]),
-            &ours,
-        ) {
+        let theirs = match generic(&upstream, &ours) {
             Ok(s) => s,
             Err(e) => {
                 failures.push(format!(
@@ -120,15 +117,7 @@ fn nart_and_upstream_agree_on_the_generic_form() {
             }
         };
         // Step 3: nart reads upstream's output back; it must print the same module.
-        let back = match run(
-            Command::new(nart).args([
-                "-",
-                "--split-input-file",
-                "--allow-unregistered-dialect",
-                "--mlir-print-op-generic",
-            ]),
-            &theirs,
-        ) {
+        let back = match generic(nart, &theirs) {
             Ok(s) => s,
             Err(e) => {
                 failures.push(format!(
