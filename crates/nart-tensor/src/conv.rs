@@ -9,7 +9,7 @@ mod direct;
 
 pub(crate) use direct::gather;
 
-use crate::matmul::{dgemm, per_axis_scale, sgemm};
+use crate::matmul::{float_gemm, per_axis_scale, MatrixFloat};
 use crate::quant::{requantize, zero_point_values};
 use crate::tensor::{checked_numel, numel};
 use crate::{DType, KernelError, Result, Tensor};
@@ -313,7 +313,7 @@ fn col2im<T: Copy + std::ops::AddAssign>(col: &[T], cg: usize, g: &Geom, y: &mut
 }
 
 /// A float element that has a GEMM and a reusable scratch buffer.
-trait GemmFloat: direct::DirectFloat + std::ops::AddAssign {
+trait GemmFloat: direct::DirectFloat + std::ops::AddAssign + MatrixFloat {
     /// `c = a * b`, or `c += a * b` when `accumulate`.
     #[allow(clippy::too_many_arguments)]
     fn gemm(
@@ -326,7 +326,10 @@ trait GemmFloat: direct::DirectFloat + std::ops::AddAssign {
         sb: (usize, usize),
         accumulate: bool,
         c: &mut [Self],
-    );
+    ) {
+        let beta = if accumulate { Self::ONE } else { Self::ZERO };
+        float_gemm(m, k, n, a, sa, b, sb, beta, c)
+    }
 
     /// Runs `f` on a scratch slice of `len` elements (contents unspecified), reused across calls on
     /// the same thread so that im2col does not allocate and fault in fresh pages every time.
@@ -363,40 +366,12 @@ thread_local! {
 }
 
 impl GemmFloat for f32 {
-    fn gemm(
-        m: usize,
-        k: usize,
-        n: usize,
-        a: &[f32],
-        sa: (usize, usize),
-        b: &[f32],
-        sb: (usize, usize),
-        accumulate: bool,
-        c: &mut [f32],
-    ) {
-        sgemm(m, k, n, a, sa, b, sb, if accumulate { 1.0 } else { 0.0 }, c)
-    }
-
     fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [f32]) -> R) -> R {
         SCRATCH_F32.with(|cell| scratch(cell, len, f))
     }
 }
 
 impl GemmFloat for f64 {
-    fn gemm(
-        m: usize,
-        k: usize,
-        n: usize,
-        a: &[f64],
-        sa: (usize, usize),
-        b: &[f64],
-        sb: (usize, usize),
-        accumulate: bool,
-        c: &mut [f64],
-    ) {
-        dgemm(m, k, n, a, sa, b, sb, if accumulate { 1.0 } else { 0.0 }, c)
-    }
-
     fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
         SCRATCH_F64.with(|cell| scratch(cell, len, f))
     }

@@ -8,20 +8,88 @@ use crate::quant::{requantize, zero_point_values};
 use crate::tensor::numel;
 use crate::{DType, KernelError, Result, Tensor};
 
-/// `c = a * b + beta * c` on f32 matrices given by row and column strides.
+/// A float type `matrixmultiply` multiplies: f32 (`sgemm`) or f64 (`dgemm`).
+pub(crate) trait MatrixFloat: Copy + std::ops::MulAssign {
+    /// One, the `alpha` of every product here.
+    const ONE: Self;
+    /// Zero, the `beta` that overwrites `c`.
+    const ZERO: Self;
+    /// The crate's kernel for this type.
+    const KERNEL: unsafe fn(
+        usize,
+        usize,
+        usize,
+        Self,
+        *const Self,
+        isize,
+        isize,
+        *const Self,
+        isize,
+        isize,
+        Self,
+        *mut Self,
+        isize,
+        isize,
+    );
+}
+
+impl MatrixFloat for f32 {
+    const ONE: f32 = 1.0;
+    const ZERO: f32 = 0.0;
+    const KERNEL: unsafe fn(
+        usize,
+        usize,
+        usize,
+        f32,
+        *const f32,
+        isize,
+        isize,
+        *const f32,
+        isize,
+        isize,
+        f32,
+        *mut f32,
+        isize,
+        isize,
+    ) = matrixmultiply::sgemm;
+}
+
+impl MatrixFloat for f64 {
+    const ONE: f64 = 1.0;
+    const ZERO: f64 = 0.0;
+    const KERNEL: unsafe fn(
+        usize,
+        usize,
+        usize,
+        f64,
+        *const f64,
+        isize,
+        isize,
+        *const f64,
+        isize,
+        isize,
+        f64,
+        *mut f64,
+        isize,
+        isize,
+    ) = matrixmultiply::dgemm;
+}
+
+/// `c = a * b + beta * c` on f32 or f64 matrices given by row and column strides; `c` is
+/// row-major `m x n`.
 ///
 /// Panics if a slice is too short for its `m`, `k`, `n` and strides (an internal invariant of the callers).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn sgemm(
+pub(crate) fn float_gemm<T: MatrixFloat>(
     m: usize,
     k: usize,
     n: usize,
-    a: &[f32],
+    a: &[T],
     (rsa, csa): (usize, usize),
-    b: &[f32],
+    b: &[T],
     (rsb, csb): (usize, usize),
-    beta: f32,
-    c: &mut [f32],
+    beta: T,
+    c: &mut [T],
 ) {
     if m == 0 || n == 0 {
         return;
@@ -30,73 +98,17 @@ pub(crate) fn sgemm(
         c[..m * n].iter_mut().for_each(|x| *x *= beta);
         return;
     }
-    assert!(
-        a.len() > (m - 1) * rsa + (k - 1) * csa,
-        "sgemm: a too short"
-    );
-    assert!(
-        b.len() > (k - 1) * rsb + (n - 1) * csb,
-        "sgemm: b too short"
-    );
-    assert!(c.len() >= m * n, "sgemm: c too short");
+    assert!(a.len() > (m - 1) * rsa + (k - 1) * csa, "gemm: a too short");
+    assert!(b.len() > (k - 1) * rsb + (n - 1) * csb, "gemm: b too short");
+    assert!(c.len() >= m * n, "gemm: c too short");
     // SAFETY: the asserts above guarantee every strided access stays inside the slices,
     // and `c` is a distinct mutable borrow.
     unsafe {
-        matrixmultiply::sgemm(
+        T::KERNEL(
             m,
             k,
             n,
-            1.0,
-            a.as_ptr(),
-            rsa as isize,
-            csa as isize,
-            b.as_ptr(),
-            rsb as isize,
-            csb as isize,
-            beta,
-            c.as_mut_ptr(),
-            n as isize,
-            1,
-        );
-    }
-}
-
-/// f64 counterpart of [`sgemm`].
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn dgemm(
-    m: usize,
-    k: usize,
-    n: usize,
-    a: &[f64],
-    (rsa, csa): (usize, usize),
-    b: &[f64],
-    (rsb, csb): (usize, usize),
-    beta: f64,
-    c: &mut [f64],
-) {
-    if m == 0 || n == 0 {
-        return;
-    }
-    if k == 0 {
-        c[..m * n].iter_mut().for_each(|x| *x *= beta);
-        return;
-    }
-    assert!(
-        a.len() > (m - 1) * rsa + (k - 1) * csa,
-        "dgemm: a too short"
-    );
-    assert!(
-        b.len() > (k - 1) * rsb + (n - 1) * csb,
-        "dgemm: b too short"
-    );
-    assert!(c.len() >= m * n, "dgemm: c too short");
-    // SAFETY: as in `sgemm`, the asserts bound every strided access.
-    unsafe {
-        matrixmultiply::dgemm(
-            m,
-            k,
-            n,
-            1.0,
+            T::ONE,
             a.as_ptr(),
             rsa as isize,
             csa as isize,
@@ -200,7 +212,7 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         for bi in 0..nb {
             let xa = &x[ia[bi] * m * k..(ia[bi] + 1) * m * k];
             let yb = &y[ib[bi] * k * n..(ib[bi] + 1) * k * n];
-            sgemm(
+            float_gemm(
                 m,
                 k,
                 n,
@@ -220,7 +232,7 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         for bi in 0..nb {
             let xa = &x[ia[bi] * m * k..(ia[bi] + 1) * m * k];
             let yb = &y[ib[bi] * k * n..(ib[bi] + 1) * k * n];
-            dgemm(
+            float_gemm(
                 m,
                 k,
                 n,
@@ -322,12 +334,12 @@ pub fn gemm(a: &Tensor, b: &Tensor, c: Option<&Tensor>, attrs: GemmAttrs) -> Res
         if f32_path {
             let (x, y) = (a.as_f32().unwrap_or(&[]), b.as_f32().unwrap_or(&[]));
             let mut o = vec![0f32; m * n];
-            sgemm(m, k, n, x, sa, y, sb, 0.0, &mut o);
+            float_gemm(m, k, n, x, sa, y, sb, 0.0, &mut o);
             out = o.into_iter().map(|v| v as f64).collect();
         } else if dt.is_float() {
             let (x, y) = (a.to_f64_vec()?, b.to_f64_vec()?);
             out = vec![0f64; m * n];
-            dgemm(m, k, n, &x, sa, &y, sb, 0.0, &mut out);
+            float_gemm(m, k, n, &x, sa, &y, sb, 0.0, &mut out);
         } else {
             // Integers: exact product, then alpha/beta in f64 as the reference does.
             let (x, y) = (a.to_i128_vec()?, b.to_i128_vec()?);
