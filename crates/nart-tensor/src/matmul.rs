@@ -8,6 +8,25 @@ use crate::quant::{requantize, zero_point_values};
 use crate::tensor::numel;
 use crate::{DType, KernelError, Result, Tensor};
 
+/// The signature of `matrixmultiply`'s kernels: `m, k, n, alpha, a, rsa, csa, b, rsb, csb, beta,
+/// c, rsc, csc`.
+pub(crate) type GemmKernel<T> = unsafe fn(
+    usize,
+    usize,
+    usize,
+    T,
+    *const T,
+    isize,
+    isize,
+    *const T,
+    isize,
+    isize,
+    T,
+    *mut T,
+    isize,
+    isize,
+);
+
 /// A float type `matrixmultiply` multiplies: f32 (`sgemm`) or f64 (`dgemm`).
 pub(crate) trait MatrixFloat: Copy + std::ops::MulAssign {
     /// One, the `alpha` of every product here.
@@ -15,64 +34,19 @@ pub(crate) trait MatrixFloat: Copy + std::ops::MulAssign {
     /// Zero, the `beta` that overwrites `c`.
     const ZERO: Self;
     /// The crate's kernel for this type.
-    const KERNEL: unsafe fn(
-        usize,
-        usize,
-        usize,
-        Self,
-        *const Self,
-        isize,
-        isize,
-        *const Self,
-        isize,
-        isize,
-        Self,
-        *mut Self,
-        isize,
-        isize,
-    );
+    const KERNEL: GemmKernel<Self>;
 }
 
 impl MatrixFloat for f32 {
     const ONE: f32 = 1.0;
     const ZERO: f32 = 0.0;
-    const KERNEL: unsafe fn(
-        usize,
-        usize,
-        usize,
-        f32,
-        *const f32,
-        isize,
-        isize,
-        *const f32,
-        isize,
-        isize,
-        f32,
-        *mut f32,
-        isize,
-        isize,
-    ) = matrixmultiply::sgemm;
+    const KERNEL: GemmKernel<f32> = matrixmultiply::sgemm;
 }
 
 impl MatrixFloat for f64 {
     const ONE: f64 = 1.0;
     const ZERO: f64 = 0.0;
-    const KERNEL: unsafe fn(
-        usize,
-        usize,
-        usize,
-        f64,
-        *const f64,
-        isize,
-        isize,
-        *const f64,
-        isize,
-        isize,
-        f64,
-        *mut f64,
-        isize,
-        isize,
-    ) = matrixmultiply::dgemm;
+    const KERNEL: GemmKernel<f64> = matrixmultiply::dgemm;
 }
 
 /// `c = a * b + beta * c` on f32 or f64 matrices given by row and column strides; `c` is
