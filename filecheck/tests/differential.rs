@@ -46,6 +46,10 @@ fn run(bin: &Path, dir: &Path, name: &str, args: &[String]) -> (i32, String) {
 fn same_exit_status_as_llvm_filecheck() {
     let llvm = Path::new(LLVM_FILECHECK);
     if !llvm.exists() {
+        assert!(
+            std::env::var_os("NART_REQUIRE_LLVM_TOOLS").is_none_or(|v| v != "1"),
+            "NART_REQUIRE_LLVM_TOOLS=1 but {LLVM_FILECHECK} is not installed (install llvm-22-tools)"
+        );
         eprintln!("SKIP: {LLVM_FILECHECK} is not installed; the differential corpus was not run");
         return;
     }

@@ -58,6 +58,10 @@ fn run(cmd: &mut Command, input: &str) -> Result<String, String> {
 #[test]
 fn nart_and_upstream_agree_on_the_generic_form() {
     let Some(upstream) = mlir_opt() else {
+        assert!(
+            std::env::var_os("NART_REQUIRE_LLVM_TOOLS").is_none_or(|v| v != "1"),
+            "NART_REQUIRE_LLVM_TOOLS=1 but upstream mlir-opt was not found (install mlir-22-tools)"
+        );
         println!("SKIP: upstream mlir-opt not found (set MLIR_OPT or install mlir-22-tools)");
         return;
     };
