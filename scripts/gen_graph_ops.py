@@ -245,7 +245,7 @@ def main():
             else:
                 attrs.append(
                     f"        AttrDef {{ name: {rust_str(an)}, constraint: {cons}, "
-                    f"optional: {'false' if a.required else 'true'}, doc: {rust_str(doc)} }},")
+                    f"optional: {'false' if a.required else 'true'}, doc: {rust_str(doc)}, default: None }},")
             attr_rows.append(f"OnnxAttr {{ name: {rust_str(an)}, kind: AttrKind::{kind}, "
                              f"required: {'true' if a.required else 'false'}, "
                              f"default: {rust_str(dflt)} }}")

@@ -1,6 +1,7 @@
 //! Conversions from IR types and attributes to tensors: element types, shapes, dense constants,
 //! and locations rendered for messages.
 
+use nart_dialect_graph::types::{OptType, SeqType, StringType};
 use nart_ir::{Attr, AttrData, Context, DenseData, LocData, Location, Signedness, Type, TypeData};
 use nart_tensor::{DType, Data, Storage, Tensor};
 
@@ -20,11 +21,7 @@ pub fn dtype_of_elem(ctx: &Context, ty: Type) -> Option<DType> {
             TypeData::Float(nart_ir::FloatKind::F64) => Some(DType::Complex128),
             _ => None,
         },
-        TypeData::Dialect { dialect, body, .. }
-            if (dialect == "graph" || dialect == "onnx") && body == "string" =>
-        {
-            Some(DType::String)
-        }
+        d if d.downcast::<StringType>().is_some() => Some(DType::String),
         _ => None,
     }
 }
@@ -65,15 +62,8 @@ pub enum ValueKind {
 pub fn value_kind(ctx: &Context, ty: Type) -> ValueKind {
     match ctx.type_data(ty) {
         TypeData::RankedTensor { .. } | TypeData::UnrankedTensor { .. } => ValueKind::Tensor,
-        TypeData::Dialect { dialect, body, .. } if dialect == "graph" => {
-            if body.starts_with("seq<") {
-                ValueKind::Sequence
-            } else if body.starts_with("opt<") {
-                ValueKind::Optional
-            } else {
-                ValueKind::Other
-            }
-        }
+        d if d.downcast::<SeqType>().is_some() => ValueKind::Sequence,
+        d if d.downcast::<OptType>().is_some() => ValueKind::Optional,
         _ => ValueKind::Other,
     }
 }

@@ -89,7 +89,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-pub use crate::parser::{Argument, Delimiter, OpAsmParser, UnresolvedOperand};
+pub use crate::parser::{Argument, AsmParser, Delimiter, OpAsmParser, UnresolvedOperand};
 pub use crate::printer::OpAsmPrinter;
 use crate::registry::{Arity, OpDef};
 use crate::{Diagnostic, NamedAttr, Op, OperationState};

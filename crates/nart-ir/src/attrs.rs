@@ -209,8 +209,12 @@ pub enum AttrData {
     },
     /// A location.
     Location(LocData),
-    /// An attribute of another dialect kept as text: `#dialect.body` or `#dialect<body>`.
-    Dialect {
+    /// An attribute defined by a registered dialect, with typed storage (see
+    /// [`crate::extensible`]).
+    Dialect(crate::extensible::DialectAttrBox),
+    /// An attribute of a dialect that is not registered, kept as text: `#dialect.body` or
+    /// `#dialect<body>`.
+    Unregistered {
         /// Dialect namespace.
         dialect: String,
         /// Body text.

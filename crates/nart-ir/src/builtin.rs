@@ -14,12 +14,14 @@ It is a symbol table, and may itself be named.\n\n\
 ```mlir\nmodule @m {\n  func.func @f() { return }\n}\n```",
     attrs: &[
         AttrDef {
+            default: None,
             name: "sym_name",
             constraint: c::SYMBOL_NAME_ATTR,
             optional: true,
             doc: "The module's symbol name.",
         },
         AttrDef {
+            default: None,
             name: "sym_visibility",
             constraint: c::STRING_ATTR,
             optional: true,
@@ -76,6 +78,9 @@ pub fn register(ctx: &mut Context) {
 `builtin.unrealized_conversion_cast`. Builtin types and attributes keep MLIR's spelling.",
         ops: &OPS,
         materialize_constant: None,
+        types: &[],
+        attrs: &[],
+        enums: &[],
     });
 }
 

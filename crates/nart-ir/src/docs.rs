@@ -25,6 +25,7 @@ pub fn render_dialect_docs(def: &DialectDef) -> String {
     let _ = writeln!(out);
     push_paragraph(&mut out, def.summary);
     push_paragraph(&mut out, def.description);
+    render_types_and_attrs(&mut out, def);
     let _ = writeln!(out, "## Operations");
     let _ = writeln!(out);
     for op in def.ops {
@@ -38,6 +39,65 @@ pub fn render_dialect_docs(def: &DialectDef) -> String {
         out.pop();
     }
     out
+}
+
+/// The dialect's types, attributes and enums, when it has any.
+fn render_types_and_attrs(out: &mut String, def: &DialectDef) {
+    if !def.types.is_empty() {
+        let _ = writeln!(out, "## Types");
+        let _ = writeln!(out);
+        let _ = writeln!(out, "| Type | Syntax | Description |");
+        let _ = writeln!(out, "| :--: | ------ | ----------- |");
+        for t in def.types {
+            let _ = writeln!(
+                out,
+                "| `!{}.{}` | `{}` | {} |",
+                t.dialect,
+                t.mnemonic,
+                cell(t.syntax),
+                cell(t.summary)
+            );
+        }
+        let _ = writeln!(out);
+    }
+    if !def.attrs.is_empty() {
+        let _ = writeln!(out, "## Attributes");
+        let _ = writeln!(out);
+        let _ = writeln!(out, "| Attribute | Syntax | Description |");
+        let _ = writeln!(out, "| :-------: | ------ | ----------- |");
+        for a in def.attrs {
+            let _ = writeln!(
+                out,
+                "| `#{}.{}` | `{}` | {} |",
+                a.dialect,
+                a.mnemonic,
+                cell(a.syntax),
+                cell(a.summary)
+            );
+        }
+        let _ = writeln!(out);
+    }
+    if !def.enums.is_empty() {
+        let _ = writeln!(out, "## Enums");
+        let _ = writeln!(out);
+        let _ = writeln!(out, "| Enum | Kind | Cases |");
+        let _ = writeln!(out, "| :--: | ---- | ----- |");
+        for e in def.enums {
+            let kind = if e.is_bit() { "bit enum" } else { "enum" };
+            let cases: Vec<String> = e
+                .cases
+                .iter()
+                .map(|c| format!("`{}` ({})", c.keyword, c.value))
+                .collect();
+            let _ = writeln!(
+                out,
+                "| `{}` | {kind} | {} |",
+                e.name.rsplit("::").next().unwrap_or(e.name),
+                cases.join(", ")
+            );
+        }
+        let _ = writeln!(out);
+    }
 }
 
 /// The anchor GitHub generates for a heading consisting of `name` in backticks.
@@ -102,6 +162,15 @@ fn render_op(out: &mut String, op: &OpDef) {
         let _ = writeln!(out, "Traits: {}", names.join(", "));
         let _ = writeln!(out);
     }
+    if !op.interfaces.is_empty() {
+        let names: Vec<String> = op
+            .interfaces
+            .iter()
+            .map(|i| format!("`{}`", i.name))
+            .collect();
+        let _ = writeln!(out, "Interfaces: {}", names.join(", "));
+        let _ = writeln!(out);
+    }
     if !op.parents.is_empty() {
         let names: Vec<String> = op.parents.iter().map(|p| format!("`{p}`")).collect();
         let _ = writeln!(out, "Parent ops: {}", names.join(", "));
@@ -130,9 +199,17 @@ fn render_op(out: &mut String, op: &OpDef) {
         let _ = writeln!(out, "| :-------: | ---------- | ----------- |");
         for a in op.attrs {
             let opt = if a.optional { "optional " } else { "" };
+            let default = match a.default {
+                Some(f) => {
+                    let mut ctx = crate::Context::new();
+                    let v = f(&mut ctx);
+                    format!(" Default: `{}`.", crate::printer::attr_to_string(&ctx, v))
+                }
+                None => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "| `{}` | {opt}{} | {} |",
+                "| `{}` | {opt}{} | {}{default} |",
                 a.name,
                 cell(a.constraint.desc),
                 cell(a.doc)

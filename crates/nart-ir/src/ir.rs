@@ -12,7 +12,7 @@
 use smallvec::SmallVec;
 
 use crate::attrs::{Location, NamedAttr};
-use crate::{Attr, Context, Ident, Type};
+use crate::{Attr, Context, Ident, Type, Uniquer};
 
 /// Handle to an operation.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -144,7 +144,7 @@ pub struct OperationState {
 
 impl OperationState {
     /// A state for op `name` at `loc` with nothing else.
-    pub fn new(ctx: &mut Context, name: &str, loc: Location) -> OperationState {
+    pub fn new(ctx: &mut Uniquer, name: &str, loc: Location) -> OperationState {
         OperationState {
             name: ctx.ident(name),
             operands: Vec::new(),
@@ -170,14 +170,14 @@ impl OperationState {
     }
 
     /// Adds an inherent attribute.
-    pub fn prop(mut self, ctx: &mut Context, name: &str, value: Attr) -> Self {
+    pub fn prop(mut self, ctx: &mut Uniquer, name: &str, value: Attr) -> Self {
         let name = ctx.ident(name);
         self.props.push(NamedAttr { name, value });
         self
     }
 
     /// Adds a discardable attribute.
-    pub fn attr(mut self, ctx: &mut Context, name: &str, value: Attr) -> Self {
+    pub fn attr(mut self, ctx: &mut Uniquer, name: &str, value: Attr) -> Self {
         let name = ctx.ident(name);
         self.attrs.push(NamedAttr { name, value });
         self
@@ -248,10 +248,13 @@ impl Context {
         let op = Op(u32::try_from(self.ops.len()).expect("fewer than 2^32 ops"));
         let mut props = state.props;
         let mut attrs = state.attrs;
-        if let Some(defaults) = self.registry.op_defaults.get(&state.name) {
-            for d in defaults {
-                if !props.iter().any(|p| p.name == d.name) {
-                    props.push(*d);
+        if let Some(def) = self.op_def_by_name(state.name) {
+            for a in def.attrs {
+                let Some(default) = a.default else { continue };
+                let name = self.ident(a.name);
+                if !props.iter().any(|p| p.name == name) {
+                    let value = default(self);
+                    props.push(NamedAttr { name, value });
                 }
             }
         }
@@ -354,6 +357,18 @@ impl Context {
             self.values[v.0 as usize].uses.is_empty(),
             "an erased block argument has no uses"
         );
+        let args = self.blocks[block.0 as usize].args.clone();
+        for (i, a) in args.into_iter().enumerate().skip(index) {
+            self.values[a.0 as usize].def = ValueDef::BlockArg {
+                block,
+                index: i as u32,
+            };
+        }
+    }
+
+    /// Puts back argument `value` of `block` at `index` (undoing [`Context::erase_block_arg`]).
+    pub fn reinsert_block_arg(&mut self, block: Block, index: usize, value: Value) {
+        self.blocks[block.0 as usize].args.insert(index, value);
         let args = self.blocks[block.0 as usize].args.clone();
         for (i, a) in args.into_iter().enumerate().skip(index) {
             self.values[a.0 as usize].def = ValueDef::BlockArg {
@@ -891,6 +906,17 @@ impl Context {
             self.detach_op(op);
             self.erase_op_rec(op);
         }
+    }
+
+    /// Drops every use `op` and the ops nested in it make of values (before erasing a group
+    /// of ops that use each other).
+    pub fn drop_all_uses(&mut self, op: Op) {
+        self.drop_all_uses_rec(op);
+    }
+
+    /// Marks a detached block as erased (a tombstone), without touching its ops.
+    pub fn mark_block_erased(&mut self, block: Block) {
+        self.blocks[block.0 as usize].erased = true;
     }
 
     fn drop_all_uses_rec(&mut self, op: Op) {

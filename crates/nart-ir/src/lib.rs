@@ -16,23 +16,30 @@ pub mod builtin;
 mod context;
 pub mod diag;
 pub mod docs;
+pub mod enums;
+pub mod extensible;
+pub mod interfaces;
 mod ir;
 pub mod parser;
 pub mod printer;
 pub mod registry;
 pub mod rewrite;
 pub mod symbol;
+mod traits;
 mod types;
+mod uniquer;
 pub mod util;
 pub mod verify;
 
 pub use attrs::{
     AffineExpr, AffineMap, Attr, AttrData, DenseArrayData, DenseData, LocData, Location, NamedAttr,
 };
-pub use builder::{Builder, InsertPoint};
-pub use context::{Context, Ident, ResourceValue, Resources};
+pub use builder::{Builder, InsertPoint, IrBuilder, OpBuilder};
+pub use context::{Context, ResourceValue, Resources};
 pub use diag::{Diagnostic, Severity, SourceMgr};
 pub use ir::{Block, IrMapping, Op, OperationState, Region, Use, Value, ValueDef, WalkOrder};
-pub use registry::{DialectDef, OpDef, Trait};
+pub use registry::{DialectDef, OpDef};
 pub use rewrite::{PatternRewriter, RewritePattern};
+pub use traits::Trait;
 pub use types::{FloatKind, Signedness, Type, TypeData, DYNAMIC};
+pub use uniquer::{Ident, Uniquer};

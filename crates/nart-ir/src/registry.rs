@@ -10,54 +10,7 @@ use rustc_hash::FxHashMap;
 use crate::diag::Diagnostic;
 use crate::{Attr, Context, Ident, Location, Op, Type};
 
-/// Properties an op declares about itself (MLIR's traits and a few interfaces).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Trait {
-    /// No side effects: can be removed when unused, deduplicated by CSE, hoisted.
-    Pure,
-    /// Operand order does not matter (`a op b == b op a`).
-    Commutative,
-    /// `op(op(x)) == op(x)`.
-    Idempotent,
-    /// `op(op(x)) == x`.
-    Involution,
-    /// Ends a block.
-    Terminator,
-    /// Returns control to the parent op (like `func.return`).
-    ReturnLike,
-    /// Regions cannot see values defined above the op.
-    IsolatedFromAbove,
-    /// All operands and results have one type.
-    SameOperandsAndResultType,
-    /// All operands and results have one shape (element types may differ).
-    SameOperandsAndResultShape,
-    /// All operands and results share the element type.
-    SameOperandsAndResultElementType,
-    /// The regions hold a symbol table.
-    SymbolTable,
-    /// The op defines a symbol (`sym_name`).
-    Symbol,
-    /// Blocks of the regions need no terminator.
-    NoTerminator,
-    /// Every region has at most one block.
-    SingleBlock,
-    /// Regions are graph regions: no dominance, forward references allowed.
-    GraphRegion,
-    /// Produces a constant; folding it yields its `value` attribute.
-    ConstantLike,
-    /// The op's operands are split into groups by an `operandSegmentSizes` property.
-    AttrSizedOperandSegments,
-    /// Like a function: has `function_type` and a body region whose entry arguments match it.
-    FunctionLike,
-    /// Has side effects of reading or writing memory (not pure).
-    MemoryEffects,
-    /// Elementwise: maps scalars to scalars, extended over shaped types.
-    Elementwise,
-    /// A call (has a callee symbol and forwarded operands).
-    CallLike,
-    /// Branches to successors.
-    BranchLike,
-}
+pub use crate::traits::Trait;
 
 /// How many values an operand or result definition takes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -86,13 +39,93 @@ impl std::fmt::Debug for TypeConstraint {
     }
 }
 
-/// A predicate over attributes, with the text used in error messages.
+/// A predicate over attributes, with the text used in error messages, and what kind of
+/// attribute it accepts (which the declarative assembly format uses to spell it).
 #[derive(Clone, Copy)]
 pub struct AttrConstraint {
     /// Description, e.g. `64-bit signless integer attribute`.
     pub desc: &'static str,
     /// The predicate.
     pub check: fn(&Context, Attr) -> bool,
+    /// The kind of attribute, when the constraint names one.
+    pub kind: AttrKind,
+}
+
+/// The kind of attribute a constraint accepts, beyond its predicate.
+#[derive(Clone, Copy, Debug)]
+pub enum AttrKind {
+    /// Nothing more is known: the format prints the attribute in full.
+    Any,
+    /// An integer attribute of `width` bits holding a case of an enum (MLIR's `I64EnumAttr`):
+    /// the format prints the case's keyword.
+    IntEnum {
+        /// The enum.
+        def: &'static crate::enums::EnumDef,
+        /// The integer width (signless).
+        width: u32,
+    },
+    /// A dialect attribute of one kind: the format prints it without `#dialect.mnemonic`.
+    Dialect(&'static crate::extensible::DialectAttrDef),
+}
+
+impl AttrConstraint {
+    /// A constraint from a description and a predicate.
+    pub const fn new(desc: &'static str, check: fn(&Context, Attr) -> bool) -> AttrConstraint {
+        AttrConstraint {
+            desc,
+            check,
+            kind: AttrKind::Any,
+        }
+    }
+
+    /// An enum stored as a signless integer of `width` bits (MLIR's `I32EnumAttr`,
+    /// `I64EnumAttr`), e.g. `arith.cmpi`'s predicate.
+    pub const fn int_enum(
+        desc: &'static str,
+        def: &'static crate::enums::EnumDef,
+        width: u32,
+    ) -> AttrConstraint {
+        AttrConstraint {
+            desc,
+            check: |_, _| true,
+            kind: AttrKind::IntEnum { def, width },
+        }
+    }
+
+    /// A dialect attribute of kind `def` (`#arith.overflow<...>`).
+    pub const fn dialect(
+        desc: &'static str,
+        def: &'static crate::extensible::DialectAttrDef,
+    ) -> AttrConstraint {
+        AttrConstraint {
+            desc,
+            check: |_, _| true,
+            kind: AttrKind::Dialect(def),
+        }
+    }
+
+    /// Whether `attr` satisfies the constraint: its predicate and its kind.
+    pub fn satisfied(&self, ctx: &Context, attr: Attr) -> bool {
+        let kind_ok = match self.kind {
+            AttrKind::Any => true,
+            AttrKind::IntEnum { def, width } => match ctx.attr_data(attr) {
+                crate::AttrData::Integer { value, ty } => {
+                    matches!(
+                        ctx.type_data(*ty),
+                        crate::TypeData::Integer { width: w, signedness: crate::Signedness::Signless }
+                            if *w == width
+                    ) && u64::try_from(*value).is_ok_and(|v| def.is_valid(v))
+                }
+                _ => false,
+            },
+            AttrKind::Dialect(def) => {
+                ctx.enum_value(attr, def).is_some()
+                    || matches!(ctx.attr_data(attr), crate::AttrData::Dialect(b)
+                    if b.get().def().dialect == def.dialect && b.get().def().mnemonic == def.mnemonic)
+            }
+        };
+        kind_ok && (self.check)(ctx, attr)
+    }
 }
 
 impl std::fmt::Debug for AttrConstraint {
@@ -123,6 +156,42 @@ pub struct AttrDef {
     pub optional: bool,
     /// Description for the docs.
     pub doc: &'static str,
+    /// The value the op carries when the creator does not set it (MLIR's default-valued
+    /// properties): [`Context::create_op`] adds it, so ops built by the parser, by builders and
+    /// by patterns look alike and print like upstream's.
+    pub default: Option<fn(&mut crate::Uniquer) -> Attr>,
+}
+
+impl AttrDef {
+    /// A required attribute.
+    pub const fn required(
+        name: &'static str,
+        constraint: AttrConstraint,
+        doc: &'static str,
+    ) -> AttrDef {
+        AttrDef {
+            name,
+            constraint,
+            optional: false,
+            doc,
+            default: None,
+        }
+    }
+
+    /// An optional attribute without a default.
+    pub const fn optional(
+        name: &'static str,
+        constraint: AttrConstraint,
+        doc: &'static str,
+    ) -> AttrDef {
+        AttrDef {
+            name,
+            constraint,
+            optional: true,
+            doc,
+            default: None,
+        }
+    }
 }
 
 /// A region of an op definition.
@@ -200,6 +269,8 @@ pub struct OpDef {
     pub parse: Option<crate::asm::CustomParseFn>,
     /// Hand-written custom printer.
     pub print: Option<crate::asm::CustomPrintFn>,
+    /// The interfaces the op implements (see [`crate::interfaces`]).
+    pub interfaces: &'static [crate::interfaces::InterfaceImpl],
 }
 
 impl std::fmt::Debug for OpDef {
@@ -227,6 +298,7 @@ impl OpDef {
         assembly_format: None,
         parse: None,
         print: None,
+        interfaces: &[],
     };
 
     /// Whether the op declares `t`.
@@ -258,6 +330,38 @@ pub struct DialectDef {
     pub ops: &'static [&'static OpDef],
     /// Builds constants for folding.
     pub materialize_constant: Option<MaterializeFn>,
+    /// Its types.
+    pub types: &'static [&'static crate::extensible::DialectTypeDef],
+    /// Its attributes.
+    pub attrs: &'static [&'static crate::extensible::DialectAttrDef],
+    /// Its enums (for the docs; enum attributes are also listed in `attrs`).
+    pub enums: &'static [&'static crate::enums::EnumDef],
+}
+
+impl DialectDef {
+    /// A dialect with nothing declared but its name; use as `..DialectDef::new("d")`.
+    pub const fn new(name: &'static str) -> DialectDef {
+        DialectDef {
+            name,
+            summary: "",
+            description: "",
+            ops: &[],
+            materialize_constant: None,
+            types: &[],
+            attrs: &[],
+            enums: &[],
+        }
+    }
+
+    /// The type of mnemonic `m`.
+    pub fn type_def(&self, m: &str) -> Option<&'static crate::extensible::DialectTypeDef> {
+        self.types.iter().copied().find(|t| t.mnemonic == m)
+    }
+
+    /// The attribute of mnemonic `m`.
+    pub fn attr_def(&self, m: &str) -> Option<&'static crate::extensible::DialectAttrDef> {
+        self.attrs.iter().copied().find(|a| a.mnemonic == m)
+    }
 }
 
 impl std::fmt::Debug for DialectDef {
@@ -273,9 +377,8 @@ impl std::fmt::Debug for DialectDef {
 pub struct Registry {
     dialects: indexmap::IndexMap<&'static str, DialectDef>,
     ops: FxHashMap<Ident, &'static OpDef>,
-    /// Properties every op of a name carries unless set otherwise (MLIR's default-valued
-    /// properties, such as `overflowFlags = #arith.overflow<none>`).
-    pub(crate) op_defaults: FxHashMap<Ident, Vec<crate::NamedAttr>>,
+    /// Interface implementations by op.
+    pub(crate) interfaces: crate::interfaces::InterfaceMap,
     /// Result-name hooks for the printer, by op name (see [`AsmResultNameFn`]).
     pub(crate) asm_result_names: FxHashMap<Ident, AsmResultNameFn>,
 }
@@ -308,20 +411,11 @@ impl Context {
         for &op in def.ops {
             let id = self.ident(op.name);
             self.registry.ops.insert(id, op);
+            for imp in op.interfaces {
+                self.registry.interfaces.declare(id, imp);
+            }
         }
         self.registry.dialects.insert(def.name, def);
-    }
-
-    /// Declares properties that every op named `op_name` carries unless the creator sets them
-    /// (MLIR's default-valued properties): [`Context::create_op`] adds the missing ones, so
-    /// ops built by the parser, by builders and by patterns all look alike.
-    pub fn register_default_props(&mut self, op_name: &str, props: Vec<crate::NamedAttr>) {
-        let id = self.ident(op_name);
-        if props.is_empty() {
-            self.registry.op_defaults.remove(&id);
-        } else {
-            self.registry.op_defaults.insert(id, props);
-        }
     }
 
     /// Registers the result-name hook of the ops named `op_name` (see [`AsmResultNameFn`]).
@@ -449,31 +543,33 @@ pub mod constraints {
 
     /// Any attribute.
     pub const ANY_ATTR: AttrConstraint = AttrConstraint {
+        kind: crate::registry::AttrKind::Any,
         desc: "any attribute",
         check: |_, _| true,
     };
     /// A string attribute.
     pub const STRING_ATTR: AttrConstraint = AttrConstraint {
+        kind: crate::registry::AttrKind::Any,
         desc: "string attribute",
         check: |ctx, a| matches!(ctx.attr_data(a), AttrData::String { .. }),
     };
     /// A symbol name (string attribute).
-    pub const SYMBOL_NAME_ATTR: AttrConstraint = AttrConstraint {
-        desc: "string attribute",
-        check: |ctx, a| matches!(ctx.attr_data(a), AttrData::String { .. }),
-    };
+    pub const SYMBOL_NAME_ATTR: AttrConstraint = STRING_ATTR;
     /// `@sym`.
     pub const FLAT_SYMBOL_REF_ATTR: AttrConstraint = AttrConstraint {
+        kind: crate::registry::AttrKind::Any,
         desc: "flat symbol reference attribute",
         check: |ctx, a| ctx.attr_flat_symbol(a).is_some(),
     };
     /// A symbol reference, possibly nested.
     pub const SYMBOL_REF_ATTR: AttrConstraint = AttrConstraint {
+        kind: crate::registry::AttrKind::Any,
         desc: "symbol reference attribute",
         check: |ctx, a| matches!(ctx.attr_data(a), AttrData::SymbolRef { .. }),
     };
     /// A type attribute holding a function type.
     pub const FUNCTION_TYPE_ATTR: AttrConstraint = AttrConstraint {
+        kind: crate::registry::AttrKind::Any,
         desc: "type attribute of function type",
         check: |ctx, a| {
             ctx.attr_type(a)
@@ -482,16 +578,19 @@ pub mod constraints {
     };
     /// A type attribute.
     pub const TYPE_ATTR: AttrConstraint = AttrConstraint {
+        kind: crate::registry::AttrKind::Any,
         desc: "any type attribute",
         check: |ctx, a| matches!(ctx.attr_data(a), AttrData::Type(_)),
     };
     /// An array attribute.
     pub const ARRAY_ATTR: AttrConstraint = AttrConstraint {
+        kind: crate::registry::AttrKind::Any,
         desc: "array attribute",
         check: |ctx, a| matches!(ctx.attr_data(a), AttrData::Array(_)),
     };
     /// An array of dictionary attributes.
     pub const DICT_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+        kind: crate::registry::AttrKind::Any,
         desc: "Array of dictionary attributes",
         check: |ctx, a| match ctx.attr_data(a) {
             AttrData::Array(items) => items
@@ -502,21 +601,25 @@ pub mod constraints {
     };
     /// An integer attribute of any integer type.
     pub const INTEGER_ATTR: AttrConstraint = AttrConstraint {
+        kind: crate::registry::AttrKind::Any,
         desc: "integer attribute",
         check: |ctx, a| matches!(ctx.attr_data(a), AttrData::Integer { .. }),
     };
     /// An attribute that carries a type (integer, float, dense elements, ...).
     pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
+        kind: crate::registry::AttrKind::Any,
         desc: "TypedAttr instance",
         check: |ctx, a| ctx.typed_attr_type(a).is_some(),
     };
     /// `unit`.
     pub const UNIT_ATTR: AttrConstraint = AttrConstraint {
+        kind: crate::registry::AttrKind::Any,
         desc: "unit attribute",
         check: |ctx, a| matches!(ctx.attr_data(a), AttrData::Unit),
     };
     /// A dense `i32` array.
     pub const DENSE_I32_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+        kind: crate::registry::AttrKind::Any,
         desc: "i32 dense array attribute",
         check: |ctx, a| match ctx.attr_data(a) {
             AttrData::DenseArray { elem, .. } => matches!(
@@ -529,22 +632,4 @@ pub mod constraints {
             _ => false,
         },
     };
-}
-
-impl Context {
-    /// The type carried by a typed attribute (integer, float, typed string, dense elements).
-    pub fn typed_attr_type(&self, attr: Attr) -> Option<Type> {
-        use crate::AttrData;
-        match self.attr_data(attr) {
-            AttrData::Integer { ty, .. } | AttrData::Float { ty, .. } => Some(*ty),
-            AttrData::String { ty, .. } => *ty,
-            AttrData::DenseElements { ty, .. } | AttrData::DenseResource { ty, .. } => Some(*ty),
-            _ => None,
-        }
-    }
-
-    /// Registers a dialect op-name lookup helper: the id for `name` (interning it).
-    pub fn op_ident(&mut self, name: &str) -> Ident {
-        self.ident(name)
-    }
 }

@@ -4,7 +4,8 @@
 //! every type is interned once.
 //! The spelling follows MLIR's builtin dialect: `i32`, `si8`, `ui4`, `index`, `f16`, `bf16`,
 //! `tensor<1x?x3xf32>`, `memref<4xi8, strided<[1]>>`, `vector<[4]x8xf32>`, `tuple<i32, f32>`,
-//! `complex<f32>`, `(i32) -> f32`, `none`, and dialect types `!quant.uniform<...>`.
+//! `complex<f32>`, `(i32) -> f32`, `none`; dialect types (`!graph.seq<tensor<f32>>`) have
+//! typed storage owned by their dialect (see [`crate::extensible`]).
 
 use crate::Attr;
 
@@ -218,12 +219,16 @@ pub enum TypeData {
     Tuple(Vec<Type>),
     /// `complex<f32>`.
     Complex(Type),
-    /// A type of another dialect kept as text: `!dialect.body` or `!dialect<"body">`.
+    /// A type defined by a registered dialect, with typed storage (see
+    /// [`crate::extensible`]).
+    Dialect(crate::extensible::DialectTypeBox),
+    /// A type of a dialect that is not registered, kept as text: `!dialect.body` or
+    /// `!dialect<body>` (MLIR's opaque type).
     ///
-    /// `body` is the exact text after `dialect.` (for `!quant.uniform<i8:f32, 0.5>` it is
-    /// `uniform<i8:f32, 0.5>`), or for the `!dialect<...>` form the text between the angle
+    /// `body` is the exact text after `dialect.` (for `!foo.bar<i8:f32, 0.5>` it is
+    /// `bar<i8:f32, 0.5>`), or for the `!dialect<...>` form the text between the angle
     /// brackets with `pretty` false.
-    Dialect {
+    Unregistered {
         /// Dialect namespace.
         dialect: String,
         /// Body text.

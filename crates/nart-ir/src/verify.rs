@@ -191,6 +191,15 @@ impl<'a> Verifier<'a> {
                 return;
             }
         }
+        if ctx
+            .op_interface::<dyn crate::interfaces::BranchOpInterface>(op)
+            .is_some()
+        {
+            if let Err(e) = crate::interfaces::verify_branch_op(ctx, op) {
+                self.push(e);
+                return;
+            }
+        }
         // Regions.
         let graph = def.is_none_or(|d| d.has_trait(Trait::GraphRegion));
         let isolated = def.is_some_and(|d| d.has_trait(Trait::IsolatedFromAbove));
@@ -266,7 +275,7 @@ impl<'a> Verifier<'a> {
                 None if !a.optional => {
                     return self.error(op, format!("requires attribute '{}'", a.name));
                 }
-                Some(v) if !(a.constraint.check)(ctx, v) => {
+                Some(v) if !a.constraint.satisfied(ctx, v) => {
                     return self.error(
                         op,
                         format!(
@@ -333,41 +342,12 @@ impl<'a> Verifier<'a> {
                 }
             }
         }
-        if def.has_trait(Trait::SameOperandsAndResultType) {
-            let mut tys = ctx
-                .operands(op)
-                .iter()
-                .chain(ctx.results(op))
-                .map(|&v| ctx.value_type(v));
-            if let Some(first) = tys.next() {
-                if tys.any(|t| t != first) {
-                    return self.error(op, "requires the same type for all operands and results");
+        for t in def.traits {
+            if let Some(verify) = t.verify {
+                if let Err(d) = verify(ctx, op) {
+                    self.push(d);
+                    return;
                 }
-            }
-        }
-        if def.has_trait(Trait::SameOperandsAndResultShape) {
-            let shapes: Vec<_> = ctx
-                .operands(op)
-                .iter()
-                .chain(ctx.results(op))
-                .map(|&v| ctx.shape_of(ctx.value_type(v)))
-                .collect();
-            if shapes.windows(2).any(|w| w[0] != w[1]) {
-                return self.error(op, "requires the same shape for all operands and results");
-            }
-        }
-        if def.has_trait(Trait::SameOperandsAndResultElementType) {
-            let elems: Vec<_> = ctx
-                .operands(op)
-                .iter()
-                .chain(ctx.results(op))
-                .map(|&v| ctx.element_type(ctx.value_type(v)))
-                .collect();
-            if elems.windows(2).any(|w| w[0] != w[1]) {
-                self.error(
-                    op,
-                    "requires the same element type for all operands and results",
-                );
             }
         }
     }
@@ -826,28 +806,4 @@ fn op_one_line(ctx: &Context, op: Op) -> String {
         out.push_str(line.trim());
     }
     out
-}
-
-impl Context {
-    /// The shape of a shaped type (`None` for unranked or non-shaped types).
-    pub fn shape_of(&self, ty: crate::Type) -> Option<&[i64]> {
-        match self.type_data(ty) {
-            crate::TypeData::RankedTensor { shape, .. }
-            | crate::TypeData::MemRef { shape, .. }
-            | crate::TypeData::Vector { shape, .. } => Some(shape),
-            _ => None,
-        }
-    }
-
-    /// The element type of a shaped type, or the type itself.
-    pub fn element_type(&self, ty: crate::Type) -> crate::Type {
-        match self.type_data(ty) {
-            crate::TypeData::RankedTensor { elem, .. }
-            | crate::TypeData::UnrankedTensor { elem }
-            | crate::TypeData::MemRef { elem, .. }
-            | crate::TypeData::UnrankedMemRef { elem, .. }
-            | crate::TypeData::Vector { elem, .. } => *elem,
-            _ => ty,
-        }
-    }
 }

@@ -305,6 +305,7 @@ mod custom {
         name: "t.const",
         results: &[v("result", Arity::Single)],
         attrs: &[AttrDef {
+            default: None,
             name: "value",
             constraint: c::TYPED_ATTR,
             optional: false,
@@ -325,6 +326,7 @@ mod custom {
         operands: &[v("args", Arity::Variadic)],
         results: &[v("res", Arity::Variadic)],
         attrs: &[AttrDef {
+            default: None,
             name: "callee",
             constraint: c::FLAT_SYMBOL_REF_ATTR,
             optional: false,
@@ -350,6 +352,7 @@ mod custom {
         operands: &[v("lhs", Arity::Single), v("rhs", Arity::Single)],
         results: &[v("result", Arity::Single)],
         attrs: &[AttrDef {
+            default: None,
             name: "predicate",
             constraint: c::INTEGER_ATTR,
             optional: false,
@@ -363,12 +366,14 @@ mod custom {
         name: "func.func",
         attrs: &[
             AttrDef {
+                default: None,
                 name: "sym_name",
                 constraint: c::SYMBOL_NAME_ATTR,
                 optional: false,
                 doc: "",
             },
             AttrDef {
+                default: None,
                 name: "function_type",
                 constraint: c::FUNCTION_TYPE_ATTR,
                 optional: false,
@@ -497,6 +502,9 @@ mod custom {
             description: "",
             ops: &T_OPS,
             materialize_constant: None,
+            types: &[],
+            attrs: &[],
+            enums: &[],
         });
         ctx.register_dialect(DialectDef {
             name: "func",
@@ -504,6 +512,9 @@ mod custom {
             description: "",
             ops: &F_OPS,
             materialize_constant: None,
+            types: &[],
+            attrs: &[],
+            enums: &[],
         });
     }
 }

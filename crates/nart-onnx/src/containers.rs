@@ -2,86 +2,12 @@
 //! `SequenceInsert`, `Optional`, `Identity` on a sequence, ...), which tensor inference does
 //! not cover.
 //!
-//! Sequences are `!graph.seq<T>` and optionals `!graph.opt<T>`, with `T` written as MLIR text;
-//! [`inner_type`] reads `T` back.
+//! Sequences are `!graph.seq<T>` and optionals `!graph.opt<T>`, the graph dialect's typed
+//! [`SeqType`] and [`OptType`].
 
 use nart_dialect_graph::constraints::{elem_type, elem_type_data};
-use nart_dialect_graph::infer;
+use nart_dialect_graph::types::{opt_elem, opt_type, seq_elem, seq_type};
 use nart_ir::{AttrData, Context, Type, TypeData, Value, DYNAMIC};
-
-/// `!graph.<kind><inner>` (kind is `seq` or `opt`).
-pub fn wrap(ctx: &mut Context, kind: &str, inner: Type) -> Type {
-    let body = format!("{kind}<{}>", infer::fmt_type(ctx, inner));
-    ctx.intern_type(TypeData::Dialect {
-        dialect: "graph".into(),
-        body,
-        pretty: true,
-    })
-}
-
-/// The element type spelled `text` (`f32`, `ui8`, `!graph.string`, ...).
-fn parse_elem(ctx: &mut Context, text: &str) -> Option<Type> {
-    for code in 1..=26 {
-        let Some(t) = elem_type(ctx, code) else {
-            continue;
-        };
-        if infer::fmt_type(ctx, t) == text {
-            return Some(t);
-        }
-    }
-    None
-}
-
-/// Reads back a type printed by `infer::fmt_type`: tensors, sequences and optionals.
-pub fn parse_type(ctx: &mut Context, text: &str) -> Option<Type> {
-    if let Some(rest) = text.strip_prefix("!graph.") {
-        for kind in ["seq", "opt"] {
-            if let Some(inner) = rest
-                .strip_prefix(kind)
-                .and_then(|r| r.strip_prefix('<'))
-                .and_then(|r| r.strip_suffix('>'))
-            {
-                let t = parse_type(ctx, inner)?;
-                return Some(wrap(ctx, kind, t));
-            }
-        }
-        return None;
-    }
-    let body = text.strip_prefix("tensor<")?.strip_suffix('>')?;
-    if let Some(e) = body.strip_prefix("*x") {
-        let elem = parse_elem(ctx, e)?;
-        return Some(ctx.intern_type(TypeData::UnrankedTensor { elem }));
-    }
-    let mut parts: Vec<&str> = body.split('x').collect();
-    let e = parts.pop()?;
-    let elem = parse_elem(ctx, e)?;
-    let mut dims = Vec::new();
-    for p in parts {
-        dims.push(if p == "?" { DYNAMIC } else { p.parse().ok()? });
-    }
-    Some(ctx.tensor_type(dims, elem))
-}
-
-/// The `T` of `!graph.seq<T>` or `!graph.opt<T>`.
-pub fn inner_type(ctx: &mut Context, ty: Type) -> Option<(String, Type)> {
-    let TypeData::Dialect { dialect, body, .. } = ctx.type_data(ty).clone() else {
-        return None;
-    };
-    if dialect != "graph" {
-        return None;
-    }
-    for kind in ["seq", "opt"] {
-        if let Some(inner) = body
-            .strip_prefix(kind)
-            .and_then(|r| r.strip_prefix('<'))
-            .and_then(|r| r.strip_suffix('>'))
-        {
-            let t = parse_type(ctx, inner)?;
-            return Some((kind.to_string(), t));
-        }
-    }
-    None
-}
 
 /// The element type of a tensor type.
 fn tensor_elem(ctx: &Context, ty: Type) -> Option<Type> {
@@ -160,7 +86,7 @@ pub fn result_types(
             let code = int_prop(ctx, "dtype").unwrap_or(1) as i32;
             let e = elem_type(ctx, code)?;
             let t = unranked(ctx, e);
-            wrap(ctx, "seq", t)
+            seq_type(ctx, t)
         }
         "SequenceConstruct" => {
             let mut t = ty(ctx, 0)?;
@@ -168,19 +94,19 @@ pub fn result_types(
                 let u = ty(ctx, k)?;
                 t = join(ctx, t, u);
             }
-            wrap(ctx, "seq", t)
+            seq_type(ctx, t)
         }
         "SequenceInsert" => {
             let s = ty(ctx, 0)?;
-            let (_, inner) = inner_type(ctx, s)?;
+            let inner = seq_elem(ctx, s)?;
             let x = ty(ctx, 1)?;
             let t = join(ctx, inner, x);
-            wrap(ctx, "seq", t)
+            seq_type(ctx, t)
         }
         "SequenceErase" => ty(ctx, 0)?,
         "SequenceAt" => {
             let s = ty(ctx, 0)?;
-            inner_type(ctx, s)?.1
+            seq_elem(ctx, s)?
         }
         "SequenceLength" => {
             let e = ctx.i64_type();
@@ -189,11 +115,11 @@ pub fn result_types(
         "SplitToSequence" => {
             let e = tensor_elem(ctx, ty(ctx, 0)?)?;
             let t = unranked(ctx, e);
-            wrap(ctx, "seq", t)
+            seq_type(ctx, t)
         }
         "ConcatFromSequence" => {
             let s = ty(ctx, 0)?;
-            let (_, inner) = inner_type(ctx, s)?;
+            let inner = seq_elem(ctx, s)?;
             let e = tensor_elem(ctx, inner)?;
             unranked(ctx, e)
         }
@@ -207,7 +133,7 @@ pub fn result_types(
                     _ => return None,
                 }
             };
-            wrap(ctx, "opt", inner)
+            opt_type(ctx, inner)
         }
         "OptionalHasElement" => {
             let e = ctx.intern_type(elem_type_data(9)?);
@@ -215,10 +141,7 @@ pub fn result_types(
         }
         "OptionalGetElement" => {
             let t = ty(ctx, 0)?;
-            match inner_type(ctx, t) {
-                Some((k, inner)) if k == "opt" => inner,
-                _ => t,
-            }
+            opt_elem(ctx, t).unwrap_or(t)
         }
         _ => return None,
     };
@@ -228,19 +151,22 @@ pub fn result_types(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nart_dialect_graph::types::{OptType, SeqType};
 
     #[test]
-    fn container_types_round_trip_through_text() {
+    fn container_types_are_typed_and_print_as_graph_types() {
         let mut ctx = Context::new();
+        nart_dialect_graph::register(&mut ctx);
         let f = ctx.f32_type();
         let t = ctx.tensor_type(vec![2, DYNAMIC], f);
-        let s = wrap(&mut ctx, "seq", t);
-        let o = wrap(&mut ctx, "opt", s);
-        let text = infer::fmt_type(&ctx, o);
+        let s = seq_type(&mut ctx, t);
+        let o = opt_type(&mut ctx, s);
+        let text = nart_ir::printer::type_to_string(&ctx, o);
         assert_eq!(text, "!graph.opt<!graph.seq<tensor<2x?xf32>>>");
-        assert_eq!(parse_type(&mut ctx, &text), Some(o));
-        assert_eq!(inner_type(&mut ctx, o), Some(("opt".to_string(), s)));
-        assert_eq!(inner_type(&mut ctx, s), Some(("seq".to_string(), t)));
+        assert_eq!(ctx.type_as::<OptType>(o), Some(&OptType { elem: s }));
+        assert_eq!(ctx.type_as::<SeqType>(s), Some(&SeqType { elem: t }));
+        let parsed = nart_ir::parser::parse_type_str(&mut ctx, &text).expect("parses back");
+        assert_eq!(parsed, o);
     }
 
     #[test]
@@ -250,6 +176,6 @@ mod tests {
         let a = ctx.tensor_type(vec![2, 3], f);
         let b = ctx.tensor_type(vec![2, 4], f);
         let j = join(&mut ctx, a, b);
-        assert_eq!(infer::fmt_type(&ctx, j), "tensor<2x?xf32>");
+        assert_eq!(nart_ir::printer::type_to_string(&ctx, j), "tensor<2x?xf32>");
     }
 }

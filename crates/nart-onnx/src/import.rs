@@ -536,30 +536,14 @@ impl<'m> Importer<'m> {
                     Some(e) => self.convert_type(ctx, e)?.0,
                     None => return Err("sequence type without element type".into()),
                 };
-                let body = format!("seq<{}>", infer::fmt_type(ctx, inner));
-                Ok((
-                    ctx.intern_type(TypeData::Dialect {
-                        dialect: "graph".into(),
-                        body,
-                        pretty: true,
-                    }),
-                    vec![],
-                ))
+                Ok((nart_dialect_graph::types::seq_type(ctx, inner), vec![]))
             }
             Some(type_proto::Value::OptionalType(s)) => {
                 let inner = match s.elem_type.as_ref() {
                     Some(e) => self.convert_type(ctx, e)?.0,
                     None => return Err("optional type without element type".into()),
                 };
-                let body = format!("opt<{}>", infer::fmt_type(ctx, inner));
-                Ok((
-                    ctx.intern_type(TypeData::Dialect {
-                        dialect: "graph".into(),
-                        body,
-                        pretty: true,
-                    }),
-                    vec![],
-                ))
+                Ok((nart_dialect_graph::types::opt_type(ctx, inner), vec![]))
             }
             Some(type_proto::Value::SparseTensorType(t)) => {
                 let code = t.elem_type();

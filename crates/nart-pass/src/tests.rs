@@ -14,6 +14,7 @@ use crate::*;
 static FUNC: OpDef = OpDef {
     name: "test.func",
     attrs: &[AttrDef {
+        default: None,
         name: "sym_name",
         constraint: c::SYMBOL_NAME_ATTR,
         optional: false,
@@ -51,6 +52,9 @@ fn module() -> (Context, Op) {
         description: "",
         ops: &OPS,
         materialize_constant: None,
+        types: &[],
+        attrs: &[],
+        enums: &[],
     });
     let loc = ctx.file_loc("in.mlir", 1, 1);
     let m = nart_ir::builtin::create_module(&mut ctx, loc);

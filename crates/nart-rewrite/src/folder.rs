@@ -1,5 +1,6 @@
-//! [`OperationFolder`]: folds ops through their [`OpDef::fold`](nart_ir::OpDef) hook and keeps
-//! the constants it produces unique.
+//! [`OperationFolder`]: folds ops through their [`OpDef::fold`](nart_ir::OpDef) hook and the
+//! folds of their traits (`Commutative`, `Idempotent`, `Involution`), and keeps the constants it
+//! produces unique.
 //!
 //! Constants live at the start of the entry block of the closest enclosing region whose parent
 //! op is isolated from above (or is the driver's root), one per (dialect, value, type), as in
@@ -157,8 +158,8 @@ impl OperationFolder {
     /// `ConstantLike` ops are not folded (see [`insert_known_constant`](Self::insert_known_constant)).
     pub fn try_fold(&mut self, ctx: &mut Context, op: Op) -> Option<FoldChange> {
         let def = ctx.op_def(op)?;
-        let fold = def.fold?;
-        if def.has_trait(Trait::ConstantLike) {
+        let has_trait_fold = def.traits.iter().any(|t| t.fold.is_some());
+        if def.has_trait(Trait::ConstantLike) || (def.fold.is_none() && !has_trait_fold) {
             return None;
         }
         let consts: Vec<Option<Attr>> = ctx
@@ -166,7 +167,28 @@ impl OperationFolder {
             .iter()
             .map(|&v| Self::constant_value(ctx, v))
             .collect();
-        match fold(ctx, op, &consts) {
+        // As MLIR: the op's own folder first; when it finds nothing or updates the op in
+        // place, the folds of its traits (a commutative op moves its constants right).
+        let mut outcome = def.fold.map_or(FoldOutcome::None, |f| f(ctx, op, &consts));
+        if matches!(outcome, FoldOutcome::None | FoldOutcome::InPlace) {
+            for t in def.traits {
+                let Some(fold) = t.fold else { continue };
+                let consts: Vec<Option<Attr>> = ctx
+                    .operands(op)
+                    .iter()
+                    .map(|&v| Self::constant_value(ctx, v))
+                    .collect();
+                match fold(ctx, op, &consts) {
+                    FoldOutcome::None => {}
+                    FoldOutcome::InPlace => outcome = FoldOutcome::InPlace,
+                    replace @ FoldOutcome::Replace(_) => {
+                        outcome = replace;
+                        break;
+                    }
+                }
+            }
+        }
+        match outcome {
             FoldOutcome::None => None,
             FoldOutcome::InPlace => Some(FoldChange {
                 in_place: true,

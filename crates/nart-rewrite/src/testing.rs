@@ -36,6 +36,7 @@ pub static CONSTANT: OpDef = OpDef {
         arity: Arity::Single,
     }],
     attrs: &[AttrDef {
+        default: None,
         name: "value",
         constraint: c::INTEGER_ATTR,
         optional: false,
@@ -117,6 +118,9 @@ pub fn func_ctx() -> (Context, Op, Block) {
         description: "",
         ops: &OPS,
         materialize_constant: Some(materialize),
+        types: &[],
+        attrs: &[],
+        enums: &[],
     });
     let i32t = ctx.i32_type();
     let loc = ctx.unknown_loc();
@@ -231,14 +235,13 @@ impl RewritePattern for AddZero {
         Some("test.add")
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let rhs = rw.ctx.operand(op, 1);
-        let is_zero = crate::OperationFolder::constant_value(rw.ctx, rhs)
-            .and_then(|a| rw.ctx.attr_int(a))
-            == Some(0);
+        let rhs = rw.operand(op, 1);
+        let is_zero =
+            crate::OperationFolder::constant_value(rw, rhs).and_then(|a| rw.attr_int(a)) == Some(0);
         if !is_zero {
-            return false;
+            return rw.match_failure("the right operand is not the constant 0");
         }
-        let lhs = rw.ctx.operand(op, 0);
+        let lhs = rw.operand(op, 0);
         rw.replace_op(op, &[lhs]);
         true
     }
@@ -256,14 +259,11 @@ impl RewritePattern for Forever {
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
         let n = rw
-            .ctx
             .attr(op, "count")
-            .and_then(|a| rw.ctx.attr_int(a))
+            .and_then(|a| rw.attr_int(a))
             .unwrap_or(0);
-        rw.modify_in_place(op, |ctx| {
-            let a = ctx.i64_attr(n as i64 + 1);
-            ctx.set_attr(op, "count", a);
-        });
+        let a = rw.uniq().i64_attr(n as i64 + 1);
+        rw.set_attr(op, "count", a);
         true
     }
 }
@@ -282,14 +282,11 @@ impl RewritePattern for Tag {
         self.1
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        if rw.ctx.op_name_str(op) != "test.effect" || rw.ctx.attr(op, "tag").is_some() {
+        if rw.op_name_str(op) != "test.effect" || rw.attr(op, "tag").is_some() {
             return false;
         }
-        let name = self.0;
-        rw.modify_in_place(op, |ctx| {
-            let a = ctx.string_attr(name);
-            ctx.set_attr(op, "tag", a);
-        });
+        let a = rw.uniq().string_attr(self.0);
+        rw.set_attr(op, "tag", a);
         true
     }
 }

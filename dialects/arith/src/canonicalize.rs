@@ -7,7 +7,7 @@ use nart_ir::registry::Trait;
 use nart_ir::{Attr, Context, Op, PatternRewriter, RewritePattern, Type, Value};
 
 use crate::consts::{int_width, make, Scalar};
-use crate::{build_constant, op_state};
+use crate::{constant_state, op_state};
 
 /// The constant attribute behind `v`, if a constant-like op defines it.
 pub fn constant_attr(ctx: &Context, v: Value) -> Option<Attr> {
@@ -36,70 +36,19 @@ fn replace_with(
     operands: &[Value],
     results: &[Type],
 ) {
-    let loc = rw.ctx.op_loc(op);
-    let state = op_state(rw.ctx, name, operands, results, loc);
+    let loc = rw.op_loc(op);
+    let state = op_state(rw.uniq(), name, operands, results, loc);
     rw.replace_op_with_new(op, state);
 }
 
 /// Materializes an integer constant of type `ty` before `op`.
 fn new_int_constant(rw: &mut PatternRewriter<'_>, op: Op, ty: Type, v: i128) -> Option<Value> {
-    let attr = make(rw.ctx, ty, Scalar::Int(v))?;
-    let loc = rw.ctx.op_loc(op);
-    let c = build_constant(rw.ctx, attr, ty, loc);
+    let attr = make(rw.uniq(), ty, Scalar::Int(v))?;
+    let loc = rw.op_loc(op);
+    let state = constant_state(rw.uniq(), attr, ty, loc);
     rw.set_insertion_point_before(op);
-    rw.insert(c);
-    Some(rw.ctx.result(c, 0))
-}
-
-/// `op(c, x) → op(x, c)` for a commutative `op` and a constant `c`.
-pub struct CommuteConstant(pub &'static str);
-
-/// `addi(c, x) → addi(x, c)`.
-pub static COMMUTE_ADDI: CommuteConstant = CommuteConstant("arith.addi");
-/// `muli(c, x) → muli(x, c)`.
-pub static COMMUTE_MULI: CommuteConstant = CommuteConstant("arith.muli");
-/// `andi(c, x) → andi(x, c)`.
-pub static COMMUTE_ANDI: CommuteConstant = CommuteConstant("arith.andi");
-/// `ori(c, x) → ori(x, c)`.
-pub static COMMUTE_ORI: CommuteConstant = CommuteConstant("arith.ori");
-/// `xori(c, x) → xori(x, c)`.
-pub static COMMUTE_XORI: CommuteConstant = CommuteConstant("arith.xori");
-/// `maxsi(c, x) → maxsi(x, c)`.
-pub static COMMUTE_MAXSI: CommuteConstant = CommuteConstant("arith.maxsi");
-/// `maxui(c, x) → maxui(x, c)`.
-pub static COMMUTE_MAXUI: CommuteConstant = CommuteConstant("arith.maxui");
-/// `minsi(c, x) → minsi(x, c)`.
-pub static COMMUTE_MINSI: CommuteConstant = CommuteConstant("arith.minsi");
-/// `minui(c, x) → minui(x, c)`.
-pub static COMMUTE_MINUI: CommuteConstant = CommuteConstant("arith.minui");
-/// `addf(c, x) → addf(x, c)`.
-pub static COMMUTE_ADDF: CommuteConstant = CommuteConstant("arith.addf");
-/// `mulf(c, x) → mulf(x, c)`.
-pub static COMMUTE_MULF: CommuteConstant = CommuteConstant("arith.mulf");
-/// `maximumf(c, x) → maximumf(x, c)`.
-pub static COMMUTE_MAXIMUMF: CommuteConstant = CommuteConstant("arith.maximumf");
-/// `minimumf(c, x) → minimumf(x, c)`.
-pub static COMMUTE_MINIMUMF: CommuteConstant = CommuteConstant("arith.minimumf");
-/// `maxnumf(c, x) → maxnumf(x, c)`.
-pub static COMMUTE_MAXNUMF: CommuteConstant = CommuteConstant("arith.maxnumf");
-/// `minnumf(c, x) → minnumf(x, c)`.
-pub static COMMUTE_MINNUMF: CommuteConstant = CommuteConstant("arith.minnumf");
-
-impl RewritePattern for CommuteConstant {
-    fn name(&self) -> &'static str {
-        "CommuteConstant"
-    }
-    fn root(&self) -> Option<&'static str> {
-        Some(self.0)
-    }
-    fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let (l, r) = (rw.ctx.operand(op, 0), rw.ctx.operand(op, 1));
-        if constant_attr(rw.ctx, l).is_none() || constant_attr(rw.ctx, r).is_some() {
-            return false;
-        }
-        rw.modify_in_place(op, |ctx| ctx.set_operands(op, &[r, l]));
-        true
-    }
+    let c = rw.create(state);
+    Some(rw.result(c, 0))
 }
 
 /// `op(op(x, c1), c2) → op(x, c1 op c2)` for `addi` and `muli`, wrapping to the width.
@@ -131,7 +80,7 @@ impl RewritePattern for ReassociateConstant {
         Some(self.op)
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx: &Context = rw;
         let (inner_v, c2v) = (ctx.operand(op, 0), ctx.operand(op, 1));
         let Some(c2) = const_int(ctx, c2v) else {
             return false;
@@ -166,7 +115,7 @@ impl RewritePattern for SubIAddIConstant {
         Some("arith.subi")
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx: &Context = rw;
         let Some(c2) = const_int(ctx, ctx.operand(op, 1)) else {
             return false;
         };
@@ -206,7 +155,7 @@ impl RewritePattern for ExtOfExt {
         Some(self.0)
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx: &Context = rw;
         let Some(inner) = def_named(ctx, ctx.operand(op, 0), self.0) else {
             return false;
         };
@@ -232,7 +181,7 @@ impl RewritePattern for TruncIOfExt {
         Some("arith.trunci")
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx: &Context = rw;
         let Some(ext) = ctx
             .defining_op(ctx.operand(op, 0))
             .filter(|&d| matches!(ctx.op_name_str(d), "arith.extsi" | "arith.extui"))
@@ -278,7 +227,7 @@ impl RewritePattern for IndexCastRoundTrip {
         Some(self.0)
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx: &Context = rw;
         let Some(inner) = def_named(ctx, ctx.operand(op, 0), self.0) else {
             return false;
         };
@@ -305,7 +254,7 @@ impl RewritePattern for BitcastOfBitcast {
         Some("arith.bitcast")
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx: &Context = rw;
         let Some(inner) = def_named(ctx, ctx.operand(op, 0), "arith.bitcast") else {
             return false;
         };

@@ -7,7 +7,7 @@
 use nart_ir::util::{
     bf16_bits_to_f64, f16_bits_to_f64, f64_to_bf16_bits, f64_to_f16_bits, normalize_int,
 };
-use nart_ir::{Attr, AttrData, Context, DenseData, FloatKind, Signedness, Type, TypeData};
+use nart_ir::{Attr, AttrData, DenseData, FloatKind, Signedness, Type, TypeData, Uniquer};
 
 /// Width used for folding `index` values (MLIR folds them as 64-bit integers).
 pub const INDEX_WIDTH: u32 = 64;
@@ -22,7 +22,7 @@ pub enum Scalar {
 }
 
 /// The integer width of a scalar type (`index` is 64), or `None` for non-integers.
-pub fn int_width(ctx: &Context, ty: Type) -> Option<u32> {
+pub fn int_width(ctx: &Uniquer, ty: Type) -> Option<u32> {
     match ctx.type_data(ty) {
         TypeData::Integer { width, .. } => Some(*width),
         TypeData::Index => Some(INDEX_WIDTH),
@@ -31,7 +31,7 @@ pub fn int_width(ctx: &Context, ty: Type) -> Option<u32> {
 }
 
 /// The float format of a scalar type whose values folders can compute exactly.
-pub fn float_kind(ctx: &Context, ty: Type) -> Option<FloatKind> {
+pub fn float_kind(ctx: &Uniquer, ty: Type) -> Option<FloatKind> {
     match ctx.type_data(ty) {
         TypeData::Float(
             k @ (FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64),
@@ -55,14 +55,14 @@ pub fn round(v: f64, kind: FloatKind) -> f64 {
     nart_ir::util::round_to_float_kind(v, kind)
 }
 
-fn storage_bytes(ctx: &Context, elem: Type) -> Option<usize> {
+fn storage_bytes(ctx: &Uniquer, elem: Type) -> Option<usize> {
     if let Some(w) = int_width(ctx, elem) {
         return Some((w as usize).div_ceil(8).max(1));
     }
     float_kind(ctx, elem).map(|k| (k.width() as usize) / 8)
 }
 
-fn decode(ctx: &Context, elem: Type, bytes: &[u8]) -> Option<Scalar> {
+fn decode(ctx: &Uniquer, elem: Type, bytes: &[u8]) -> Option<Scalar> {
     if bytes.len() != storage_bytes(ctx, elem)? {
         return None;
     }
@@ -82,7 +82,7 @@ fn decode(ctx: &Context, elem: Type, bytes: &[u8]) -> Option<Scalar> {
     Some(Scalar::Float(v))
 }
 
-fn encode(ctx: &Context, elem: Type, v: Scalar) -> Option<Vec<u8>> {
+fn encode(ctx: &Uniquer, elem: Type, v: Scalar) -> Option<Vec<u8>> {
     let n = storage_bytes(ctx, elem)?;
     let raw: u128 = match (v, int_width(ctx, elem), float_kind(ctx, elem)) {
         (Scalar::Int(i), Some(w), _) => (zext(i, w)) as u128,
@@ -99,7 +99,7 @@ fn encode(ctx: &Context, elem: Type, v: Scalar) -> Option<Vec<u8>> {
 
 /// The scalar value of a constant attribute and the type it has: a scalar integer or float
 /// attribute, or a splat dense elements attribute (the type is then the shaped type).
-pub fn scalar_of(ctx: &Context, attr: Attr) -> Option<(Scalar, Type)> {
+pub fn scalar_of(ctx: &Uniquer, attr: Attr) -> Option<(Scalar, Type)> {
     match ctx.attr_data(attr) {
         AttrData::Integer { value, ty } => {
             let w = int_width(ctx, *ty)?;
@@ -131,12 +131,12 @@ pub fn scalar_of(ctx: &Context, attr: Attr) -> Option<(Scalar, Type)> {
 }
 
 /// The value of a constant attribute (scalar or splat); `true`/`false` count as `i1`.
-pub fn scalar_value(ctx: &Context, attr: Attr) -> Option<Scalar> {
+pub fn scalar_value(ctx: &Uniquer, attr: Attr) -> Option<Scalar> {
     scalar_of(ctx, attr).map(|(v, _)| v)
 }
 
 /// The integer value of a constant attribute (scalar or splat).
-pub fn int_of(ctx: &Context, attr: Attr) -> Option<i128> {
+pub fn int_of(ctx: &Uniquer, attr: Attr) -> Option<i128> {
     match scalar_value(ctx, attr)? {
         Scalar::Int(i) => Some(i),
         Scalar::Float(_) => None,
@@ -144,7 +144,7 @@ pub fn int_of(ctx: &Context, attr: Attr) -> Option<i128> {
 }
 
 /// The float value of a constant attribute (scalar or splat).
-pub fn float_of(ctx: &Context, attr: Attr) -> Option<f64> {
+pub fn float_of(ctx: &Uniquer, attr: Attr) -> Option<f64> {
     match scalar_value(ctx, attr)? {
         Scalar::Float(f) => Some(f),
         Scalar::Int(_) => None,
@@ -153,7 +153,7 @@ pub fn float_of(ctx: &Context, attr: Attr) -> Option<f64> {
 
 /// A constant attribute of type `ty` holding `v` everywhere: a scalar attribute for a scalar
 /// type, a splat dense elements attribute for a tensor or vector type.
-pub fn make(ctx: &mut Context, ty: Type, v: Scalar) -> Option<Attr> {
+pub fn make(ctx: &mut Uniquer, ty: Type, v: Scalar) -> Option<Attr> {
     let elem = ctx.element_type(ty);
     if elem != ty {
         if !matches!(
@@ -178,6 +178,7 @@ pub fn make(ctx: &mut Context, ty: Type, v: Scalar) -> Option<Attr> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nart_ir::Context;
 
     #[test]
     fn scalars_and_splats_round_trip() {

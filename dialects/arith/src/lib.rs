@@ -8,6 +8,7 @@
 
 #![deny(missing_docs)]
 
+pub mod attrs;
 pub mod canonicalize;
 pub mod consts;
 pub mod fold;
@@ -15,7 +16,7 @@ pub mod ops;
 pub mod syntax;
 
 use nart_ir::registry::{DialectDef, OpDef};
-use nart_ir::{Attr, AttrData, Context, Location, NamedAttr, Op, OperationState, Type, Value};
+use nart_ir::{Attr, AttrData, Context, Location, Op, OperationState, Type, Uniquer, Value};
 
 pub use ops::*;
 
@@ -85,16 +86,15 @@ themselves carry no sign.\n\n\
 %1 = arith.cmpi slt, %0, %arg1 : i32\n%2 = arith.select %1, %0, %arg1 : i32\n```",
         ops: &OPS,
         materialize_constant: Some(materialize_constant),
+        types: &[],
+        attrs: &attrs::ATTRS,
+        enums: &attrs::ENUMS,
     }
 }
 
 /// Registers the `arith` dialect.
 pub fn register(ctx: &mut Context) {
     ctx.register_dialect(dialect());
-    for def in OPS.iter() {
-        let props = default_props(ctx, def.name);
-        ctx.register_default_props(def.name, props);
-    }
     ctx.register_asm_result_name("arith.constant", constant_result_name);
 }
 
@@ -130,47 +130,11 @@ pub fn constant_result_name(ctx: &Context, op: Op) -> Option<String> {
     }
 }
 
-/// `#arith.overflow<none>`, the default of `overflowFlags`.
-pub fn overflow_none(ctx: &mut Context) -> Attr {
-    ctx.intern_attr(AttrData::Dialect {
-        dialect: "arith".into(),
-        body: "overflow<none>".into(),
-        pretty: true,
-    })
-}
-
-/// `#arith.fastmath<none>`, the default of `fastmath`.
-pub fn fastmath_none(ctx: &mut Context) -> Attr {
-    ctx.intern_attr(AttrData::Dialect {
-        dialect: "arith".into(),
-        body: "fastmath<none>".into(),
-        pretty: true,
-    })
-}
-
-/// The properties upstream MLIR stores on an op of this dialect when the text leaves them out:
-/// `overflowFlags = #arith.overflow<none>` and `fastmath = #arith.fastmath<none>` where the op
-/// declares them with a default.
-pub fn default_props(ctx: &mut Context, op_name: &str) -> Vec<NamedAttr> {
-    let Some(def) = OPS.iter().find(|d| d.name == op_name) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for a in def.attrs {
-        let value = match (a.name, a.doc.contains("defaults to")) {
-            ("overflowFlags", true) => overflow_none(ctx),
-            ("fastmath", true) => fastmath_none(ctx),
-            _ => continue,
-        };
-        let name = ctx.ident(a.name);
-        out.push(NamedAttr { name, value });
-    }
-    out
-}
+pub use attrs::{fastmath_none, overflow_none};
 
 /// An [`OperationState`] for arith op `name`; its default properties come with `create_op`.
 pub fn op_state(
-    ctx: &mut Context,
+    ctx: &mut Uniquer,
     name: &str,
     operands: &[Value],
     results: &[Type],
@@ -194,11 +158,16 @@ pub fn build(
     ctx.create_op(state)
 }
 
+/// The state of an `arith.constant` holding `value` of type `ty`.
+pub fn constant_state(ctx: &mut Uniquer, value: Attr, ty: Type, loc: Location) -> OperationState {
+    OperationState::new(ctx, "arith.constant", loc)
+        .results(&[ty])
+        .prop(ctx, "value", value)
+}
+
 /// Creates a detached `arith.constant` holding `value` of type `ty`.
 pub fn build_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Location) -> Op {
-    let state = OperationState::new(ctx, "arith.constant", loc)
-        .results(&[ty])
-        .prop(ctx, "value", value);
+    let state = constant_state(ctx, value, ty, loc);
     ctx.create_op(state)
 }
 

@@ -9,33 +9,12 @@
 
 use nart_ir::asm::{OpAsmParser, OpAsmPrinter};
 use nart_ir::registry::OpDef;
-use nart_ir::{Attr, AttrData, Context, Diagnostic, NamedAttr, Op, OperationState, Type, TypeData};
+use nart_ir::{Attr, Context, Diagnostic, NamedAttr, Op, OperationState, Type, TypeData};
 
-/// `nsw` and `nuw`, in the order upstream prints them.
-const OVERFLOW_FLAGS: [&str; 2] = ["nsw", "nuw"];
-
-/// The fast-math flags, in the order upstream prints them.
-const FASTMATH_FLAGS: [&str; 7] = ["reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"];
-
-/// Rounding modes of `truncf`, by their `i32` value.
-pub const ROUNDING_MODES: [&str; 5] = [
-    "to_nearest_even",
-    "downward",
-    "upward",
-    "toward_zero",
-    "to_nearest_away",
-];
-
-/// Integer comparison predicates, by their `i64` value.
-pub const CMPI_PREDICATES: [&str; 10] = [
-    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
-];
-
-/// Float comparison predicates, by their `i64` value.
-pub const CMPF_PREDICATES: [&str; 16] = [
-    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
-    "une", "uno", "true",
-];
+use crate::attrs::{
+    CMPF_PREDICATE, CMPI_PREDICATE, FASTMATH, FASTMATH_FLAGS, INTEGER_OVERFLOW_FLAGS, OVERFLOW,
+    ROUNDING_MODE,
+};
 
 type PResult<T> = Result<T, Diagnostic>;
 
@@ -45,60 +24,12 @@ fn push_prop(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState, name: &str, v
     st.props.push(NamedAttr { name, value });
 }
 
-fn arith_attr(ctx: &mut Context, body: String) -> Attr {
-    ctx.intern_attr(AttrData::Dialect {
-        dialect: "arith".into(),
-        body,
-        pretty: true,
-    })
-}
-
-/// Reads `<flag, flag>` after `overflow` or `fastmath` and returns the attribute body in
-/// upstream's canonical spelling (`overflow<nsw, nuw>`, `fastmath<nnan,ninf>`, `fastmath<fast>`).
-fn parse_flags(p: &mut OpAsmParser<'_, '_>, kind: &str) -> PResult<Attr> {
-    let allowed: &[&str] = if kind == "overflow" {
-        &OVERFLOW_FLAGS
-    } else {
-        &FASTMATH_FLAGS
-    };
-    p.parse_less()?;
-    let mut set = vec![false; allowed.len()];
-    loop {
-        let kw = p.parse_keyword_any()?;
-        match kw.as_str() {
-            "none" => {}
-            "fast" if kind == "fastmath" => set.iter_mut().for_each(|s| *s = true),
-            _ => match allowed.iter().position(|&f| f == kw) {
-                Some(i) => set[i] = true,
-                None => {
-                    return Err(p.emit_error(format!(
-                        "expected one of [{}, none] for {kind} flags, got '{kw}'",
-                        allowed.join(", ")
-                    )));
-                }
-            },
-        }
-        if !p.parse_optional_comma() {
-            break;
-        }
-    }
-    p.parse_greater()?;
-    let names: Vec<&str> = allowed
-        .iter()
-        .zip(&set)
-        .filter(|(_, &s)| s)
-        .map(|(&f, _)| f)
-        .collect();
-    let inner = if names.is_empty() {
-        "none".to_string()
-    } else if kind == "fastmath" && names.len() == allowed.len() {
-        "fast".to_string()
-    } else if kind == "fastmath" {
-        names.join(",")
-    } else {
-        names.join(", ")
-    };
-    Ok(arith_attr(p.ctx(), format!("{kind}<{inner}>")))
+/// Reads `<flag, flag>` after `overflow` or `fastmath` into the enum attribute of `def`.
+fn parse_flags(
+    p: &mut OpAsmParser<'_, '_>,
+    def: &'static nart_ir::extensible::DialectAttrDef,
+) -> PResult<Attr> {
+    nart_ir::enums::parse_enum_attr(p, def)
 }
 
 /// Reads the optional flags an op declares, in upstream order, and stores defaults.
@@ -106,10 +37,10 @@ fn parse_op_flags(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
     let def = p.op_def();
     let declares = |n: &str| def.attrs.iter().any(|a| a.name == n);
     if declares("roundingmode") {
-        if let Some(kw) = ROUNDING_MODES.iter().position(|m| p.peek_is(m)) {
-            p.parse_keyword(ROUNDING_MODES[kw])?;
+        if let Some(c) = ROUNDING_MODE.cases.iter().find(|c| p.peek_is(c.keyword)) {
+            p.parse_keyword(c.keyword)?;
             let i32t = p.ctx().i32_type();
-            let a = p.ctx().int_attr(i32t, kw as i128);
+            let a = p.ctx().int_attr(i32t, c.value as i128);
             push_prop(p, st, "roundingmode", a);
         }
     }
@@ -118,11 +49,11 @@ fn parse_op_flags(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
         push_prop(p, st, "isExact", u);
     }
     if declares("overflowFlags") && p.parse_optional_keyword("overflow") {
-        let a = parse_flags(p, "overflow")?;
+        let a = parse_flags(p, &OVERFLOW)?;
         push_prop(p, st, "overflowFlags", a);
     }
     if declares("fastmath") && p.parse_optional_keyword("fastmath") {
-        let a = parse_flags(p, "fastmath")?;
+        let a = parse_flags(p, &FASTMATH)?;
         push_prop(p, st, "fastmath", a);
     }
     Ok(())
@@ -132,7 +63,7 @@ fn parse_op_flags(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
 fn print_op_flags(p: &mut OpAsmPrinter<'_>, op: Op) {
     let ctx = p.ctx();
     if let Some(m) = ctx.attr(op, "roundingmode").and_then(|a| ctx.attr_int(a)) {
-        if let Some(kw) = ROUNDING_MODES.get(m as usize) {
+        if let Some(kw) = ROUNDING_MODE.keyword(m as u64) {
             p.write_str(" ");
             p.print_keyword(kw);
         }
@@ -140,14 +71,24 @@ fn print_op_flags(p: &mut OpAsmPrinter<'_>, op: Op) {
     if ctx.attr(op, "isExact").is_some() {
         p.write_str(" exact");
     }
-    for name in ["overflowFlags", "fastmath"] {
-        if let Some(a) = ctx.attr(op, name) {
-            if let AttrData::Dialect { body, .. } = ctx.attr_data(a) {
-                if !body.ends_with("<none>") {
-                    p.write_str(" ");
-                    p.write_str(body);
-                }
-            }
+    let flags = [
+        (
+            "overflowFlags",
+            "overflow",
+            &OVERFLOW,
+            &INTEGER_OVERFLOW_FLAGS,
+        ),
+        ("fastmath", "fastmath", &FASTMATH, &FASTMATH_FLAGS),
+    ];
+    for (name, kw, def, e) in flags {
+        let Some(v) = ctx.attr(op, name).and_then(|a| ctx.enum_value(a, def)) else {
+            continue;
+        };
+        if v != 0 {
+            let mut s = format!(" {kw}<");
+            e.write_value(&mut s, v);
+            s.push('>');
+            p.write_str(&s);
         }
     }
 }
@@ -293,12 +234,12 @@ pub fn i1_like(ctx: &mut Context, ty: Type) -> Type {
 
 /// Parses `pred, %a, %b <flags> {attrs} : type` for `cmpi` and `cmpf`.
 pub fn parse_compare(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
-    let preds: &[&str] = if p.op_def().name == "arith.cmpi" {
-        &CMPI_PREDICATES
+    let preds = if p.op_def().name == "arith.cmpi" {
+        &CMPI_PREDICATE
     } else {
-        &CMPF_PREDICATES
+        &CMPF_PREDICATE
     };
-    let pred = p.parse_keyword_of(preds)?;
+    let pred = preds.parse_keyword_for(p, "predicate")?;
     p.parse_comma()?;
     let a = p.parse_operand()?;
     p.parse_comma()?;
@@ -318,17 +259,19 @@ pub fn parse_compare(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PR
 /// Prints `pred, %a, %b <flags> {attrs} : type`.
 pub fn print_compare(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
     let ctx = p.ctx();
-    let preds: &[&str] = if ctx.op_name_str(op) == "arith.cmpi" {
-        &CMPI_PREDICATES
+    let preds = if ctx.op_name_str(op) == "arith.cmpi" {
+        &CMPI_PREDICATE
     } else {
-        &CMPF_PREDICATES
+        &CMPF_PREDICATE
     };
     let pred = ctx
         .attr(op, "predicate")
         .and_then(|a| ctx.attr_int(a))
         .unwrap_or(0);
     p.write_str(" ");
-    p.print_keyword(preds.get(pred as usize).copied().unwrap_or("eq"));
+    let mut kw = String::new();
+    preds.write_value(&mut kw, pred as u64);
+    p.print_keyword(&kw);
     p.write_str(", ");
     let operands = ctx.operands(op).to_vec();
     p.print_operands(&operands);

@@ -13,7 +13,7 @@ fn docs_are_up_to_date() {
 }
 
 use nart_ir::registry::{FoldOutcome, FoldResult};
-use nart_ir::{Block, FloatKind, PatternRewriter, RewritePattern};
+use nart_ir::{Block, FloatKind, PatternRewriter, RewritePattern, Trait};
 
 use crate::consts::{make, scalar_of, Scalar};
 
@@ -630,15 +630,22 @@ fn verify_ok(t: &mut T) {
 }
 
 #[test]
-fn commute_constant_to_the_right() {
+fn commutative_trait_fold_moves_constants_right() {
     let mut t = setup();
     let i32t = t.ctx.i32_type();
     let x = t.arg(i32t);
     let (c, _) = t.constant(i32t, Scalar::Int(3));
     let op = t.op("arith.addi", &[c, x], &[i32t]);
-    assert!(apply(&mut t, &canonicalize::COMMUTE_ADDI, op));
+    let def = t.ctx.op_def(op).expect("arith.addi is registered");
+    let fold = def
+        .traits
+        .iter()
+        .find_map(|tr| tr.fold.filter(|_| *tr == Trait::Commutative))
+        .expect("arith.addi is Commutative, whose trait folds");
+    let c_attr = canonicalize::constant_attr(&t.ctx, c);
+    assert_eq!(fold(&mut t.ctx, op, &[c_attr, None]), FoldOutcome::InPlace);
     assert_eq!(t.ctx.operands(op), &[x, c]);
-    assert!(!apply(&mut t, &canonicalize::COMMUTE_ADDI, op));
+    assert_eq!(fold(&mut t.ctx, op, &[None, c_attr]), FoldOutcome::None);
     verify_ok(&mut t);
 }
 

@@ -96,13 +96,17 @@ fn custom_form_errors() {
     let cases = [
         (
             "%0 = arith.addi %a, %a overflow<nsw, bogus> : i32",
-            "expected one of [nsw, nuw, none] for overflow flags, got 'bogus'",
+            "expected ::mlir::arith::IntegerOverflowFlags to be one of: none, nsw, nuw",
         ),
         (
             "%0 = arith.addf %x, %x fastmath<slow> : f32",
-            "for fastmath flags, got 'slow'",
+            "expected ::mlir::arith::FastMathFlags to be one of: none, reassoc, nnan",
         ),
-        ("%0 = arith.cmpi lt, %a, %a : i32", ""),
+        (
+            "%0 = arith.cmpi lt, %a, %a : i32",
+            "expected string or keyword containing one of the following enum values for \
+             attribute 'predicate' [eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge]",
+        ),
         ("%0 = arith.extsi %a : i32 i64", ""),
         (
             "%0 = arith.constant unit",

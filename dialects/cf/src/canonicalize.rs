@@ -21,8 +21,8 @@ fn constant_int(ctx: &Context, v: Value) -> Option<i128> {
 
 /// Replaces the terminator `op` with `cf.br ^dest(args)`.
 fn replace_with_br(rw: &mut PatternRewriter<'_>, op: Op, dest: Block, args: &[Value]) {
-    let loc = rw.ctx.op_loc(op);
-    let state = OperationState::new(rw.ctx, "cf.br", loc)
+    let loc = rw.op_loc(op);
+    let state = OperationState::new(rw.uniq(), "cf.br", loc)
         .operands(args)
         .successors(&[dest]);
     rw.replace_op_with_new(op, state);
@@ -51,10 +51,10 @@ impl RewritePattern for CondBranchConstantCondition {
         Some("cf.cond_br")
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let Some(c) = constant_int(rw.ctx, rw.ctx.operand(op, 0)) else {
+        let Some(c) = constant_int(rw, rw.operand(op, 0)) else {
             return false;
         };
-        let Some(groups) = successor_operands(rw.ctx, op) else {
+        let Some(groups) = successor_operands(rw, op) else {
             return false;
         };
         let (dest, args) = if c != 0 { &groups[0] } else { &groups[1] };
@@ -74,7 +74,7 @@ impl RewritePattern for CondBranchIdenticalSuccessors {
         Some("cf.cond_br")
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let Some(groups) = successor_operands(rw.ctx, op) else {
+        let Some(groups) = successor_operands(rw, op) else {
             return false;
         };
         if groups[0] != groups[1] {
@@ -97,7 +97,7 @@ impl RewritePattern for BranchToSinglePredBlock {
         Some("cf.br")
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx: &Context = rw;
         let dest = ctx.successors(op)[0];
         let Some(here) = ctx.op_parent_block(op) else {
             return false;
@@ -108,19 +108,11 @@ impl RewritePattern for BranchToSinglePredBlock {
             return false;
         }
         let args = ctx.operands(op).to_vec();
-        let params = ctx.block_args(dest).to_vec();
-        if args.len() != params.len() {
+        if args.len() != ctx.block_args(dest).len() {
             return false;
         }
-        for (&p, &a) in params.iter().zip(&args) {
-            rw.replace_all_uses(p, a);
-        }
-        for inner in rw.ctx.block_ops(dest) {
-            rw.ctx.move_op_before(inner, op);
-            rw.modified.push(inner);
-        }
+        rw.inline_block_before(dest, op, &args);
         rw.erase_op(op);
-        rw.ctx.erase_block(dest);
         true
     }
 }
@@ -136,13 +128,11 @@ impl RewritePattern for SwitchConstantFlag {
         Some("cf.switch")
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let Some(flag) = constant_int(rw.ctx, rw.ctx.operand(op, 0)) else {
+        let Some(flag) = constant_int(rw, rw.operand(op, 0)) else {
             return false;
         };
-        let (Some(values), Some(groups)) = (
-            switch_case_values(rw.ctx, op),
-            successor_operands(rw.ctx, op),
-        ) else {
+        let (Some(values), Some(groups)) = (switch_case_values(rw, op), successor_operands(rw, op))
+        else {
             return false;
         };
         let hit = values.iter().position(|&v| v == flag).map_or(0, |i| i + 1);
@@ -163,10 +153,10 @@ impl RewritePattern for SwitchNoCases {
         Some("cf.switch")
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        if rw.ctx.successors(op).len() != 1 {
+        if rw.successors(op).len() != 1 {
             return false;
         }
-        let Some(groups) = successor_operands(rw.ctx, op) else {
+        let Some(groups) = successor_operands(rw, op) else {
             return false;
         };
         let (dest, args) = groups[0].clone();
@@ -186,7 +176,7 @@ impl RewritePattern for AssertTrue {
         Some("cf.assert")
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        if constant_int(rw.ctx, rw.ctx.operand(op, 0)).is_none_or(|c| c == 0) {
+        if constant_int(rw, rw.operand(op, 0)).is_none_or(|c| c == 0) {
             return false;
         }
         rw.erase_op(op);

@@ -28,6 +28,9 @@ region, passing values to the successor's block arguments, and `cf.assert`.\n\n\
 cf.cond_br %c, ^bb1(%a : i32), ^bb1(%b : i32)\n^bb1(%x: i32):\n  return %x : i32\n}\n```",
         ops: &OPS,
         materialize_constant: None,
+        types: &[],
+        attrs: &[],
+        enums: &[],
     }
 }
 

@@ -2,8 +2,12 @@
 
 use nart_ir::printer::type_to_string;
 use nart_ir::registry::{constraints as c, Arity, AttrDef, OpDef, Trait, TypeConstraint, ValueDef};
+use std::ops::Range;
+
+use nart_ir::interfaces::BranchOpInterface;
 use nart_ir::{
-    AttrData, Block, Context, DenseArrayData, Diagnostic, Op, Signedness, TypeData, Value,
+    interface_impl, AttrData, Block, Context, DenseArrayData, Diagnostic, Op, Signedness, TypeData,
+    Value,
 };
 
 use crate::canonicalize;
@@ -27,6 +31,7 @@ const ANY_INTEGER: TypeConstraint = TypeConstraint {
 };
 
 const INT_ELEMENTS_ATTR: nart_ir::registry::AttrConstraint = nart_ir::registry::AttrConstraint {
+    kind: nart_ir::registry::AttrKind::Any,
     desc: "integer elements attribute",
     check: |ctx, a| match ctx.attr_data(a) {
         AttrData::DenseElements { ty, .. } => {
@@ -53,6 +58,7 @@ An assertion on a constant `true` is removed by canonicalization.\n\n\
         arity: Arity::Single,
     }],
     attrs: &[AttrDef {
+        default: None,
         name: "msg",
         constraint: c::STRING_ATTR,
         optional: false,
@@ -81,8 +87,8 @@ The operand count and types must match the successor's arguments.\n\n\
         arity: Arity::Variadic,
     }],
     num_successors: Some(1),
-    traits: &[Trait::Pure, Trait::Terminator, Trait::BranchLike],
-    verify: Some(verify_branch),
+    traits: &[Trait::Pure, Trait::Terminator],
+    interfaces: &[interface_impl!(BranchOpInterface => BrBranch)],
     canonicalize: &[&canonicalize::BranchToSinglePredBlock],
     assembly_format: Some("$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict"),
     ..OpDef::DEFAULT
@@ -116,6 +122,7 @@ rewritten to `cf.br` by canonicalization.\n\n\
         },
     ],
     attrs: &[AttrDef {
+        default: None,
         name: "branch_weights",
         constraint: c::DENSE_I32_ARRAY_ATTR,
         optional: true,
@@ -125,10 +132,9 @@ rewritten to `cf.br` by canonicalization.\n\n\
     traits: &[
         Trait::Pure,
         Trait::Terminator,
-        Trait::BranchLike,
         Trait::AttrSizedOperandSegments,
     ],
-    verify: Some(verify_branch),
+    interfaces: &[interface_impl!(BranchOpInterface => CondBrBranch)],
     parse: Some(crate::syntax::parse_cond_br),
     print: Some(crate::syntax::print_cond_br),
     canonicalize: &[
@@ -174,12 +180,14 @@ operands, and `case_operand_segments` splits the case operands per case.\n\n\
     ],
     attrs: &[
         AttrDef {
+            default: None,
             name: "case_values",
             constraint: INT_ELEMENTS_ATTR,
             optional: true,
             doc: "The value of each case, as a vector of the flag's type.",
         },
         AttrDef {
+            default: None,
             name: "case_operand_segments",
             constraint: c::DENSE_I32_ARRAY_ATTR,
             optional: false,
@@ -190,9 +198,9 @@ operands, and `case_operand_segments` splits the case operands per case.\n\n\
     traits: &[
         Trait::Pure,
         Trait::Terminator,
-        Trait::BranchLike,
         Trait::AttrSizedOperandSegments,
     ],
+    interfaces: &[interface_impl!(BranchOpInterface => SwitchBranch)],
     verify: Some(verify_switch),
     parse: Some(crate::syntax::parse_switch),
     print: Some(crate::syntax::print_switch),
@@ -248,79 +256,69 @@ pub fn switch_case_values(ctx: &Context, op: Op) -> Option<Vec<i128>> {
     }
 }
 
-/// For each successor of a branch op of this dialect, the block and the operands passed to it.
-/// Returns `None` when the operand segments are malformed (the verifier reports that).
+/// For each successor of a branch op, the block and the operands passed to it (through
+/// `BranchOpInterface`). Returns `None` when the operand segments are malformed (the verifier
+/// reports that).
 pub fn successor_operands(ctx: &Context, op: Op) -> Option<Vec<(Block, Vec<Value>)>> {
-    let succs = ctx.successors(op);
-    let operands = ctx.operands(op);
-    match ctx.op_name_str(op) {
-        "cf.br" => Some(vec![(succs[0], operands.to_vec())]),
-        "cf.cond_br" => {
-            let seg = dense_i32_array(ctx, op, "operandSegmentSizes")?;
-            let (nt, nf) = (*seg.get(1)? as usize, *seg.get(2)? as usize);
-            if operands.len() != 1 + nt + nf || succs.len() != 2 {
-                return None;
-            }
-            Some(vec![
-                (succs[0], operands[1..1 + nt].to_vec()),
-                (succs[1], operands[1 + nt..].to_vec()),
-            ])
-        }
-        "cf.switch" => {
-            let seg = dense_i32_array(ctx, op, "operandSegmentSizes")?;
-            let nd = usize::try_from(*seg.get(1)?).ok()?;
-            let cases = dense_i32_array(ctx, op, "case_operand_segments")?;
-            if succs.is_empty() || cases.len() != succs.len() - 1 {
-                return None;
-            }
-            let mut out = vec![(succs[0], operands.get(1..1 + nd)?.to_vec())];
-            let mut start = 1 + nd;
-            for (i, &n) in cases.iter().enumerate() {
-                let n = usize::try_from(n).ok()?;
-                out.push((succs[i + 1], operands.get(start..start + n)?.to_vec()));
-                start += n;
-            }
-            (start == operands.len()).then_some(out)
-        }
-        _ => None,
+    nart_ir::interfaces::successor_operand_groups(ctx, op)
+}
+
+/// `cf.br`: every operand goes to the one successor.
+struct BrBranch;
+
+impl BranchOpInterface for BrBranch {
+    fn successor_operands(&self, ctx: &Context, op: Op, index: usize) -> Option<Range<usize>> {
+        (index == 0).then(|| 0..ctx.operands(op).len())
     }
 }
 
-fn check_successor_operands(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    let Some(groups) = successor_operands(ctx, op) else {
-        return Err(ctx.op_error(op, "has malformed operand segments"));
-    };
-    for (i, (block, values)) in groups.iter().enumerate() {
-        let args = ctx.block_args(*block);
-        if args.len() != values.len() {
-            return Err(ctx.op_error(
-                op,
-                format!(
-                    "branch has {} operands for successor #{i}, but target block has {}",
-                    values.len(),
-                    args.len()
-                ),
-            ));
+/// `cf.cond_br`: the condition, then the true and the false destination's operands, sized by
+/// `operandSegmentSizes`.
+struct CondBrBranch;
+
+impl BranchOpInterface for CondBrBranch {
+    fn successor_operands(&self, ctx: &Context, op: Op, index: usize) -> Option<Range<usize>> {
+        let seg = dense_i32_array(ctx, op, "operandSegmentSizes")?;
+        let (nt, nf) = (
+            usize::try_from(*seg.get(1)?).ok()?,
+            usize::try_from(*seg.get(2)?).ok()?,
+        );
+        if ctx.operands(op).len() != 1 + nt + nf || ctx.successors(op).len() != 2 {
+            return None;
         }
-        for (j, (&v, &a)) in values.iter().zip(args).enumerate() {
-            let (vt, at) = (ctx.value_type(v), ctx.value_type(a));
-            if vt != at {
-                return Err(ctx.op_error(
-                    op,
-                    format!(
-                        "type mismatch for bb argument #{j} of successor #{i}: '{}' vs '{}'",
-                        type_to_string(ctx, vt),
-                        type_to_string(ctx, at)
-                    ),
-                ));
-            }
+        match index {
+            0 => Some(1..1 + nt),
+            1 => Some(1 + nt..1 + nt + nf),
+            _ => None,
         }
     }
-    Ok(())
 }
 
-fn verify_branch(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    check_successor_operands(ctx, op)
+/// `cf.switch`: the flag, the default destination's operands, then each case's, sized by
+/// `operandSegmentSizes` and `case_operand_segments`.
+struct SwitchBranch;
+
+impl BranchOpInterface for SwitchBranch {
+    fn successor_operands(&self, ctx: &Context, op: Op, index: usize) -> Option<Range<usize>> {
+        let seg = dense_i32_array(ctx, op, "operandSegmentSizes")?;
+        let nd = usize::try_from(*seg.get(1)?).ok()?;
+        let cases = dense_i32_array(ctx, op, "case_operand_segments")?;
+        let n_succ = ctx.successors(op).len();
+        if n_succ == 0 || cases.len() != n_succ - 1 {
+            return None;
+        }
+        let mut start = 1 + nd;
+        let mut ranges = vec![1..start];
+        for &n in &cases {
+            let n = usize::try_from(n).ok()?;
+            ranges.push(start..start + n);
+            start += n;
+        }
+        if start != ctx.operands(op).len() {
+            return None;
+        }
+        ranges.into_iter().nth(index)
+    }
 }
 
 fn verify_switch(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
@@ -371,7 +369,7 @@ fn verify_switch(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
             ),
         ));
     }
-    check_successor_operands(ctx, op)
+    Ok(())
 }
 
 #[cfg(test)]

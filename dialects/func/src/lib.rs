@@ -30,6 +30,9 @@ Calls name their callee with a flat symbol reference (`func.call`) or take it as
 return %0 : i32\n}\n```",
         ops: &OPS,
         materialize_constant: None,
+        types: &[],
+        attrs: &[],
+        enums: &[],
     }
 }
 

@@ -1,22 +1,28 @@
 //! The ops of the `func` dialect, each declared once, with their verifiers.
 
+use std::ops::Range;
+
+use nart_ir::interfaces::{CallOpInterface, CallableOpInterface, Callee};
 use nart_ir::printer::type_to_string;
 use nart_ir::registry::{constraints as c, Arity, AttrDef, OpDef, RegionDef, Trait, ValueDef};
-use nart_ir::{AttrData, Context, Diagnostic, Op, Type, TypeData};
+use nart_ir::{interface_impl, AttrData, Context, Diagnostic, Op, Region, Type, TypeData};
 
 const ARG_ATTRS: AttrDef = AttrDef {
+    default: None,
     name: "arg_attrs",
     constraint: c::DICT_ARRAY_ATTR,
     optional: true,
     doc: "Per-argument attribute dictionaries.",
 };
 const RES_ATTRS: AttrDef = AttrDef {
+    default: None,
     name: "res_attrs",
     constraint: c::DICT_ARRAY_ATTR,
     optional: true,
     doc: "Per-result attribute dictionaries.",
 };
 const NO_INLINE: AttrDef = AttrDef {
+    default: None,
     name: "no_inline",
     constraint: c::UNIT_ATTR,
     optional: true,
@@ -38,18 +44,21 @@ func.func @twice(%arg0: i64 {my.attr}) -> i64 attributes {inline_hint} {\n  \
 %0 = arith.addi %arg0, %arg0 : i64\n  return %0 : i64\n}\n```",
     attrs: &[
         AttrDef {
+            default: None,
             name: "sym_name",
             constraint: c::SYMBOL_NAME_ATTR,
             optional: false,
             doc: "The function's name.",
         },
         AttrDef {
+            default: None,
             name: "function_type",
             constraint: c::FUNCTION_TYPE_ATTR,
             optional: false,
             doc: "The function's type.",
         },
         AttrDef {
+            default: None,
             name: "sym_visibility",
             constraint: c::STRING_ATTR,
             optional: true,
@@ -64,7 +73,8 @@ func.func @twice(%arg0: i64 {my.attr}) -> i64 attributes {inline_hint} {\n  \
         single_block: false,
         may_be_empty: true,
     }],
-    traits: &[Trait::IsolatedFromAbove, Trait::Symbol, Trait::FunctionLike],
+    traits: &[Trait::IsolatedFromAbove, Trait::Symbol],
+    interfaces: &[interface_impl!(CallableOpInterface => FuncCallable)],
     verify: Some(verify_func),
     parse: Some(crate::syntax::parse_func),
     print: Some(crate::syntax::print_func),
@@ -110,6 +120,7 @@ The operand and result types must match the callee's type.\n\n\
     }],
     attrs: &[
         AttrDef {
+            default: None,
             name: "callee",
             constraint: c::FLAT_SYMBOL_REF_ATTR,
             optional: false,
@@ -119,7 +130,8 @@ The operand and result types must match the callee's type.\n\n\
         RES_ATTRS,
         NO_INLINE,
     ],
-    traits: &[Trait::CallLike, Trait::MemoryEffects],
+    traits: &[Trait::MemoryEffects],
+    interfaces: &[interface_impl!(CallOpInterface => DirectCall)],
     verify: Some(verify_call),
     assembly_format: Some(
         "$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)",
@@ -153,7 +165,8 @@ The operand and result types must match the callee's function type.\n\n\
         arity: Arity::Variadic,
     }],
     attrs: &[ARG_ATTRS, RES_ATTRS],
-    traits: &[Trait::CallLike, Trait::MemoryEffects],
+    traits: &[Trait::MemoryEffects],
+    interfaces: &[interface_impl!(CallOpInterface => IndirectCall)],
     verify: Some(verify_call_indirect),
     parse: Some(crate::syntax::parse_call_indirect),
     print: Some(crate::syntax::print_call_indirect),
@@ -175,6 +188,7 @@ The result type must be the function's type.\n\n\
         arity: Arity::Single,
     }],
     attrs: &[AttrDef {
+        default: None,
         name: "value",
         constraint: c::FLAT_SYMBOL_REF_ATTR,
         optional: false,
@@ -185,6 +199,55 @@ The result type must be the function's type.\n\n\
     assembly_format: Some("attr-dict $value `:` type(results)"),
     ..OpDef::DEFAULT
 };
+
+/// `func.func` as a callable: its body, and the inputs and results of `function_type`.
+struct FuncCallable;
+
+impl CallableOpInterface for FuncCallable {
+    fn callable_region(&self, ctx: &Context, op: Op) -> Option<Region> {
+        let r = *ctx.regions(op).first()?;
+        (!ctx.region_blocks(r).is_empty()).then_some(r)
+    }
+    fn argument_types(&self, ctx: &Context, op: Op) -> Vec<Type> {
+        function_type(ctx, op).map_or_else(Vec::new, |(i, _)| i)
+    }
+    fn result_types(&self, ctx: &Context, op: Op) -> Vec<Type> {
+        function_type(ctx, op).map_or_else(Vec::new, |(_, r)| r)
+    }
+}
+
+/// The inputs and results of a `func.func`'s `function_type`.
+fn function_type(ctx: &Context, op: Op) -> Option<(Vec<Type>, Vec<Type>)> {
+    let t = ctx.attr_type(ctx.attr(op, "function_type")?)?;
+    match ctx.type_data(t) {
+        TypeData::Function { inputs, results } => Some((inputs.clone(), results.clone())),
+        _ => None,
+    }
+}
+
+/// `func.call`: calls the symbol `callee` with every operand.
+struct DirectCall;
+
+impl CallOpInterface for DirectCall {
+    fn callee(&self, ctx: &Context, op: Op) -> Option<Callee> {
+        ctx.attr(op, "callee").map(Callee::Symbol)
+    }
+    fn arg_operands(&self, ctx: &Context, op: Op) -> Range<usize> {
+        0..ctx.operands(op).len()
+    }
+}
+
+/// `func.call_indirect`: calls operand 0 with the others.
+struct IndirectCall;
+
+impl CallOpInterface for IndirectCall {
+    fn callee(&self, ctx: &Context, op: Op) -> Option<Callee> {
+        ctx.operands(op).first().map(|&v| Callee::Value(v))
+    }
+    fn arg_operands(&self, ctx: &Context, op: Op) -> Range<usize> {
+        1..ctx.operands(op).len()
+    }
+}
 
 const FUNCTION_TYPE: nart_ir::registry::TypeConstraint = nart_ir::registry::TypeConstraint {
     desc: "function type",

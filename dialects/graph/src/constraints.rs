@@ -42,11 +42,7 @@ pub fn elem_type_data(code: i32) -> Option<TypeData> {
 
 /// `!graph.string`.
 pub fn string_type_data() -> TypeData {
-    TypeData::Dialect {
-        dialect: "graph".into(),
-        body: "string".into(),
-        pretty: true,
-    }
+    TypeData::dialect(crate::types::StringType)
 }
 
 /// Interns the element type for an ONNX code; complex types become `complex<f32>`/`complex<f64>`.
@@ -104,8 +100,9 @@ pub fn onnx_type_allowed(
         TypeData::RankedTensor { elem, .. } | TypeData::UnrankedTensor { elem } => {
             onnx_code(ctx, *elem).is_some_and(|c| codes.contains(&c))
         }
-        TypeData::Dialect { dialect, body, .. } if dialect == "graph" => {
-            (seq && body.starts_with("seq<")) || (opt && body.starts_with("opt<"))
+        d @ TypeData::Dialect(_) => {
+            (seq && d.downcast::<crate::types::SeqType>().is_some())
+                || (opt && d.downcast::<crate::types::OptType>().is_some())
         }
         _ => false,
     }
@@ -117,6 +114,7 @@ fn is_elem(ctx: &Context, ty: Type, want: &TypeData) -> bool {
 
 /// ONNX `INT`: a 64-bit signless integer attribute.
 pub const I64_ATTR: AttrConstraint = AttrConstraint {
+    kind: nart_ir::registry::AttrKind::Any,
     desc: "64-bit signless integer attribute",
     check: |ctx, a| match ctx.attr_data(a) {
         AttrData::Integer { ty, .. } => is_elem(ctx, *ty, &TypeData::int(64)),
@@ -126,6 +124,7 @@ pub const I64_ATTR: AttrConstraint = AttrConstraint {
 
 /// ONNX `FLOAT`: a 32-bit float attribute.
 pub const F32_ATTR: AttrConstraint = AttrConstraint {
+    kind: nart_ir::registry::AttrKind::Any,
     desc: "32-bit float attribute",
     check: |ctx, a| match ctx.attr_data(a) {
         AttrData::Float { ty, .. } => is_elem(ctx, *ty, &TypeData::Float(FloatKind::F32)),
@@ -135,12 +134,14 @@ pub const F32_ATTR: AttrConstraint = AttrConstraint {
 
 /// ONNX `STRING`: a string attribute.
 pub const STR_ATTR: AttrConstraint = AttrConstraint {
+    kind: nart_ir::registry::AttrKind::Any,
     desc: "string attribute",
     check: |ctx, a| matches!(ctx.attr_data(a), AttrData::String { .. }),
 };
 
 /// ONNX `INTS`: `array<i64: ...>`.
 pub const I64_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+    kind: nart_ir::registry::AttrKind::Any,
     desc: "i64 dense array attribute",
     check: |ctx, a| match ctx.attr_data(a) {
         AttrData::DenseArray {
@@ -153,6 +154,7 @@ pub const I64_ARRAY_ATTR: AttrConstraint = AttrConstraint {
 
 /// ONNX `FLOATS`: `array<f32: ...>`.
 pub const F32_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+    kind: nart_ir::registry::AttrKind::Any,
     desc: "f32 dense array attribute",
     check: |ctx, a| match ctx.attr_data(a) {
         AttrData::DenseArray {
@@ -165,6 +167,7 @@ pub const F32_ARRAY_ATTR: AttrConstraint = AttrConstraint {
 
 /// ONNX `STRINGS`: an array of string attributes.
 pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+    kind: nart_ir::registry::AttrKind::Any,
     desc: "string array attribute",
     check: |ctx, a| match ctx.attr_data(a) {
         AttrData::Array(items) => items
@@ -176,6 +179,7 @@ pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
 
 /// ONNX `TENSOR`: a dense elements (or dense resource) attribute.
 pub const ELEMENTS_ATTR: AttrConstraint = AttrConstraint {
+    kind: nart_ir::registry::AttrKind::Any,
     desc: "elements attribute",
     check: |ctx, a| {
         matches!(
@@ -187,12 +191,14 @@ pub const ELEMENTS_ATTR: AttrConstraint = AttrConstraint {
 
 /// ONNX `TYPE_PROTO`: a type attribute.
 pub const TYPE_ATTR: AttrConstraint = AttrConstraint {
+    kind: nart_ir::registry::AttrKind::Any,
     desc: "type attribute",
     check: |ctx, a| matches!(ctx.attr_data(a), AttrData::Type(_)),
 };
 
 /// ONNX `TYPE_PROTOS`: an array of type attributes.
 pub const TYPE_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+    kind: nart_ir::registry::AttrKind::Any,
     desc: "array of type attributes",
     check: |ctx, a| match ctx.attr_data(a) {
         AttrData::Array(items) => items

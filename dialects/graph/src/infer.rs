@@ -66,18 +66,7 @@ fn fmt_data(ctx: &Context, data: &TypeData) -> String {
             s
         }
         TypeData::UnrankedTensor { elem } => format!("tensor<*x{}>", fmt_type(ctx, *elem)),
-        TypeData::Dialect {
-            dialect,
-            body,
-            pretty,
-        } => {
-            if *pretty {
-                format!("!{dialect}.{body}")
-            } else {
-                format!("!{dialect}<{body}>")
-            }
-        }
-        other => format!("{other:?}"),
+        _ => nart_ir::printer::type_data_to_string(ctx, data),
     }
 }
 

@@ -19,6 +19,7 @@ pub mod ops;
 #[rustfmt::skip]
 mod ops_generated;
 pub mod schema;
+pub mod types;
 
 use nart_ir::{Context, DialectDef, OpDef};
 
@@ -64,6 +65,9 @@ pub fn dialect() -> DialectDef {
             .get_or_init(|| format!("{DESCRIPTION}\n\n{DESIGN_NOTES}")),
         ops: all_ops(),
         materialize_constant: Some(ops::materialize_constant),
+        types: &types::TYPES,
+        attrs: &[],
+        enums: &[],
     }
 }
 

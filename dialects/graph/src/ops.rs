@@ -17,6 +17,7 @@ The importer turns every ONNX initializer and every `Constant` node into one of 
         arity: Arity::Single,
     }],
     attrs: &[AttrDef {
+        default: None,
         name: "value",
         constraint: crate::constraints::ELEMENTS_ATTR,
         optional: false,

@@ -1,9 +1,9 @@
 //! `inline`: inlines calls (MLIR's Inliner, for single-block callees).
 //!
-//! A call is an op with the `CallLike` trait whose `callee` attribute resolves (through the
-//! enclosing symbol tables) to an op with the `FunctionLike` trait whose body is one block
-//! ending in a `ReturnLike` terminator, with as many arguments as the call has operands and as
-//! many returned values as the call has results, of the same types.
+//! A call is an op implementing `CallOpInterface` whose callee is a symbol that resolves
+//! (through the enclosing symbol tables) to an op implementing `CallableOpInterface` whose body
+//! is one block ending in a `ReturnLike` terminator, with as many arguments as the call passes
+//! and as many returned values as the call has results, of the same types.
 //! The body is cloned before the call (each cloned op gets a call-site location), the block
 //! arguments mapped to the call's operands, and the call's results replaced by the returned
 //! values.
@@ -16,9 +16,10 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashSet;
 
+use nart_ir::interfaces::{CallOpInterface, CallableOpInterface, Callee};
 use nart_ir::registry::Trait;
 use nart_ir::symbol::{is_private, lookup_from, op_symbol_uses};
-use nart_ir::{AttrData, Context, IrMapping, LocData, Op, Value, WalkOrder};
+use nart_ir::{Context, IrMapping, LocData, Op, Value, WalkOrder};
 use nart_pass::{
     OptionDecl, OptionKind, Pass, PassFailure, PassInfo, PassOptions, PassState, StatisticDecl,
 };
@@ -55,8 +56,8 @@ pub static INFO: PassInfo = PassInfo {
     argument: "inline",
     name: "Inliner",
     summary: "Inline function calls",
-    description: "Inlines every `CallLike` op whose `callee` resolves to a `FunctionLike` op with \
-a single-block body ending in a `ReturnLike` terminator, repeatedly for the calls that inlining \
+    description: "Inlines every call (`CallOpInterface`) whose callee resolves to a callable \
+(`CallableOpInterface`) with a single-block body ending in a `ReturnLike` terminator, repeatedly for the calls that inlining \
 brings in (bounded, never recursively), erases private callees left unreferenced, and \
 canonicalizes the callers.",
     anchor: None,
@@ -64,17 +65,22 @@ canonicalizes the callers.",
     statistics: &STATISTICS,
 };
 
+fn is_call(ctx: &Context, op: Op) -> bool {
+    ctx.op_interface::<dyn CallOpInterface>(op).is_some()
+}
+
 /// The callee `call` refers to, if it can be inlined there.
 fn inlinable_callee(ctx: &Context, call: Op) -> Option<Op> {
-    let sym = ctx.attr(call, "callee")?;
-    if !matches!(ctx.attr_data(sym), AttrData::SymbolRef { .. }) {
+    let call_iface = ctx.op_interface::<dyn CallOpInterface>(call)?;
+    let Callee::Symbol(sym) = call_iface.callee(ctx, call)? else {
         return None;
-    }
+    };
     let callee = lookup_from(ctx, call, sym)?;
-    if !ctx.op_has_trait(callee, Trait::FunctionLike) || ctx.is_ancestor(callee, call) {
+    let callable = ctx.op_interface::<dyn CallableOpInterface>(callee)?;
+    if ctx.is_ancestor(callee, call) {
         return None;
     }
-    let region = *ctx.regions(callee).first()?;
+    let region = callable.callable_region(ctx, callee)?;
     let [entry] = ctx.region_blocks(region) else {
         return None;
     };
@@ -83,7 +89,7 @@ fn inlinable_callee(ctx: &Context, call: Op) -> Option<Op> {
         return None;
     }
     let args = ctx.block_args(*entry);
-    let operands = ctx.operands(call);
+    let operands = &ctx.operands(call)[call_iface.arg_operands(ctx, call)];
     let returned = ctx.operands(term);
     let results = ctx.results(call);
     let same = |a: &[Value], b: &[Value]| {
@@ -98,13 +104,23 @@ fn inlinable_callee(ctx: &Context, call: Op) -> Option<Op> {
 /// Inlines `call` to `callee` (checked by [`inlinable_callee`]); returns the calls the cloned
 /// body contains.
 fn inline_call(ctx: &mut Context, call: Op, callee: Op) -> Vec<Op> {
-    let entry = ctx.region_blocks(ctx.region(callee, 0))[0];
+    let (Some(call_iface), Some(callable)) = (
+        ctx.op_interface::<dyn CallOpInterface>(call),
+        ctx.op_interface::<dyn CallableOpInterface>(callee),
+    ) else {
+        return Vec::new();
+    };
+    let Some(region) = callable.callable_region(ctx, callee) else {
+        return Vec::new();
+    };
+    let entry = ctx.region_blocks(region)[0];
+    let arg_operands = ctx.operands(call)[call_iface.arg_operands(ctx, call)].to_vec();
     let mut map = IrMapping::default();
     for (&a, &o) in ctx
         .block_args(entry)
         .to_vec()
         .iter()
-        .zip(ctx.operands(call).to_vec().iter())
+        .zip(arg_operands.iter())
     {
         map.values.insert(a, o);
     }
@@ -124,7 +140,7 @@ fn inline_call(ctx: &mut Context, call: Op, callee: Op) -> Vec<Op> {
                 caller: call_loc,
             });
             ctx.set_op_loc(n, loc);
-            if ctx.op_has_trait(n, Trait::CallLike) {
+            if is_call(ctx, n) {
                 new_calls.push(n);
             }
         }
@@ -155,7 +171,7 @@ pub fn inline_calls(ctx: &mut Context, root: Op, max_depth: usize) -> InlineStat
     let mut worklist: VecDeque<(Op, Vec<Op>)> = ctx
         .collect_ops(root, WalkOrder::PreOrder)
         .into_iter()
-        .filter(|&o| ctx.op_has_trait(o, Trait::CallLike))
+        .filter(|&o| is_call(ctx, o))
         .map(|o| (o, Vec::new()))
         .collect();
     let mut callees: Vec<Op> = Vec::new();
@@ -172,7 +188,7 @@ pub fn inline_calls(ctx: &mut Context, root: Op, max_depth: usize) -> InlineStat
         }
         let mut caller = ctx.op_parent_op(call);
         while let Some(c) = caller {
-            if c == root || ctx.op_has_trait(c, Trait::FunctionLike) {
+            if c == root || ctx.op_interface::<dyn CallableOpInterface>(c).is_some() {
                 break;
             }
             caller = ctx.op_parent_op(c);

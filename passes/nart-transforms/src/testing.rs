@@ -1,6 +1,8 @@
 //! A test-only dialect (`test.*`) with functions, calls, constants and a folding `test.add`,
 //! and [`TestIr`], which builds modules of it, runs pipelines and dumps functions compactly.
 
+use nart_ir::interface_impl;
+use nart_ir::interfaces::{BranchOpInterface, CallOpInterface, CallableOpInterface, Callee};
 use nart_ir::registry::{
     constraints as c, Arity, AttrDef, DialectDef, FoldOutcome, FoldResult, OpDef, RegionDef, Trait,
     ValueDef,
@@ -20,18 +22,21 @@ const VARIADIC: ValueDef = ValueDef {
 
 const SYM_ATTRS: [AttrDef; 3] = [
     AttrDef {
+        default: None,
         name: "sym_name",
         constraint: c::SYMBOL_NAME_ATTR,
         optional: false,
         doc: "",
     },
     AttrDef {
+        default: None,
         name: "sym_visibility",
         constraint: c::STRING_ATTR,
         optional: true,
         doc: "",
     },
     AttrDef {
+        default: None,
         name: "function_type",
         constraint: c::FUNCTION_TYPE_ATTR,
         optional: true,
@@ -47,7 +52,8 @@ static FUNC: OpDef = OpDef {
         single_block: false,
         may_be_empty: true,
     }],
-    traits: &[Trait::FunctionLike, Trait::IsolatedFromAbove, Trait::Symbol],
+    traits: &[Trait::IsolatedFromAbove, Trait::Symbol],
+    interfaces: &[interface_impl!(CallableOpInterface => TestCallable)],
     ..OpDef::DEFAULT
 };
 
@@ -75,18 +81,20 @@ static CALL: OpDef = OpDef {
     operands: &[VARIADIC],
     results: &[VARIADIC],
     attrs: &[AttrDef {
+        default: None,
         name: "callee",
         constraint: c::FLAT_SYMBOL_REF_ATTR,
         optional: false,
         doc: "",
     }],
-    traits: &[Trait::CallLike],
+    interfaces: &[interface_impl!(CallOpInterface => TestCall)],
     ..OpDef::DEFAULT
 };
 
 static USE: OpDef = OpDef {
     name: "test.use",
     attrs: &[AttrDef {
+        default: None,
         name: "ref",
         constraint: c::SYMBOL_REF_ATTR,
         optional: false,
@@ -105,9 +113,41 @@ static RETURN: OpDef = OpDef {
 static BR: OpDef = OpDef {
     name: "test.br",
     num_successors: None,
-    traits: &[Trait::Terminator, Trait::BranchLike],
+    traits: &[Trait::Terminator],
+    interfaces: &[interface_impl!(BranchOpInterface => TestBr)],
     ..OpDef::DEFAULT
 };
+
+struct TestCallable;
+impl CallableOpInterface for TestCallable {
+    fn callable_region(&self, ctx: &Context, op: Op) -> Option<nart_ir::Region> {
+        ctx.regions(op).first().copied()
+    }
+    fn argument_types(&self, _: &Context, _: Op) -> Vec<nart_ir::Type> {
+        Vec::new()
+    }
+    fn result_types(&self, _: &Context, _: Op) -> Vec<nart_ir::Type> {
+        Vec::new()
+    }
+}
+
+struct TestCall;
+impl CallOpInterface for TestCall {
+    fn callee(&self, ctx: &Context, op: Op) -> Option<Callee> {
+        ctx.attr(op, "callee").map(Callee::Symbol)
+    }
+    fn arg_operands(&self, ctx: &Context, op: Op) -> std::ops::Range<usize> {
+        0..ctx.operands(op).len()
+    }
+}
+
+/// `test.br` passes nothing to its successors.
+struct TestBr;
+impl BranchOpInterface for TestBr {
+    fn successor_operands(&self, _: &Context, _: Op, _: usize) -> Option<std::ops::Range<usize>> {
+        Some(0..0)
+    }
+}
 
 static CONSTANT: OpDef = OpDef {
     name: "test.constant",
@@ -117,6 +157,7 @@ static CONSTANT: OpDef = OpDef {
         arity: Arity::Single,
     }],
     attrs: &[AttrDef {
+        default: None,
         name: "value",
         constraint: c::INTEGER_ATTR,
         optional: false,
@@ -149,14 +190,14 @@ impl RewritePattern for AddZero {
         Some("test.add")
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        let rhs = rw.ctx.operand(op, 1);
-        let zero = nart_rewrite::OperationFolder::constant_value(rw.ctx, rhs)
-            .and_then(|a| rw.ctx.attr_int(a))
+        let rhs = rw.operand(op, 1);
+        let zero = nart_rewrite::OperationFolder::constant_value(rw, rhs)
+            .and_then(|a| rw.attr_int(a))
             == Some(0);
         if !zero {
             return false;
         }
-        let lhs = rw.ctx.operand(op, 0);
+        let lhs = rw.operand(op, 0);
         rw.replace_op(op, &[lhs]);
         true
     }
@@ -220,6 +261,9 @@ impl TestIr {
             description: "",
             ops: &OPS,
             materialize_constant: Some(materialize),
+            types: &[],
+            attrs: &[],
+            enums: &[],
         });
         let loc = ctx.unknown_loc();
         let module = nart_ir::builtin::create_module(&mut ctx, loc);

@@ -69,33 +69,42 @@ pub enum Delimiter {
 /// `parse_optional_*` return `Ok(None)`/`Ok(false)` when the construct is absent and consume
 /// nothing; the others fail with a located diagnostic.
 pub struct OpAsmParser<'a, 'c> {
-    pub(crate) p: &'a mut Parser<'c>,
+    base: AsmParser<'a, 'c>,
     def: &'static OpDef,
     num_results: usize,
 }
 
-impl<'a, 'c> OpAsmParser<'a, 'c> {
-    pub(crate) fn new(p: &'a mut Parser<'c>, def: &'static OpDef, num_results: usize) -> Self {
-        OpAsmParser {
-            p,
-            def,
-            num_results,
-        }
+/// The parser state exposed to the parse hooks of dialect types and attributes (and, through
+/// [`OpAsmParser`], to custom op parsers): punctuation, keywords, numbers, strings, nested
+/// types and attributes.
+///
+/// Methods named `parse_optional_*` return `Ok(None)`/`Ok(false)` when the construct is absent
+/// and consume nothing; the others fail with a located diagnostic.
+pub struct AsmParser<'a, 'c> {
+    pub(crate) p: &'a mut Parser<'c>,
+}
+
+impl<'a, 'c> std::ops::Deref for OpAsmParser<'a, 'c> {
+    type Target = AsmParser<'a, 'c>;
+    fn deref(&self) -> &AsmParser<'a, 'c> {
+        &self.base
+    }
+}
+
+impl<'a, 'c> std::ops::DerefMut for OpAsmParser<'a, 'c> {
+    fn deref_mut(&mut self) -> &mut AsmParser<'a, 'c> {
+        &mut self.base
+    }
+}
+
+impl<'a, 'c> AsmParser<'a, 'c> {
+    pub(crate) fn new(p: &'a mut Parser<'c>) -> Self {
+        AsmParser { p }
     }
 
     /// The context (to build types and attributes).
     pub fn ctx(&mut self) -> &mut Context {
         self.p.ctx
-    }
-
-    /// The definition of the op being parsed.
-    pub fn op_def(&self) -> &'static OpDef {
-        self.def
-    }
-
-    /// How many results the text binds (`%a, %b:2 = ...` binds 3); 0 when none are named.
-    pub fn num_results(&self) -> usize {
-        self.num_results
     }
 
     /// The location of the current token.
@@ -108,17 +117,6 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
     pub fn emit_error(&mut self, msg: impl Into<String>) -> Diagnostic {
         self.p.err(msg)
     }
-
-    /// An error at the location of an operand.
-    pub fn emit_error_at(
-        &mut self,
-        operand: &UnresolvedOperand,
-        msg: impl Into<String>,
-    ) -> Diagnostic {
-        self.p.err_at(operand.pos, msg)
-    }
-
-    // ----- punctuation -----
 
     fn punct(s: &str) -> Option<Tok> {
         Some(match s {
@@ -173,70 +171,87 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
     pub fn parse_comma(&mut self) -> PResult<()> {
         self.parse_literal(",")
     }
+
     /// Optional `,`.
     pub fn parse_optional_comma(&mut self) -> bool {
         self.p.consume_if(Tok::Comma)
     }
+
     /// `:`.
     pub fn parse_colon(&mut self) -> PResult<()> {
         self.parse_literal(":")
     }
+
     /// Optional `:`.
     pub fn parse_optional_colon(&mut self) -> bool {
         self.p.consume_if(Tok::Colon)
     }
+
     /// `=`.
     pub fn parse_equal(&mut self) -> PResult<()> {
         self.parse_literal("=")
     }
+
     /// Optional `=`.
     pub fn parse_optional_equal(&mut self) -> bool {
         self.p.consume_if(Tok::Equal)
     }
+
     /// `->`.
     pub fn parse_arrow(&mut self) -> PResult<()> {
         self.parse_literal("->")
     }
+
     /// Optional `->`.
     pub fn parse_optional_arrow(&mut self) -> bool {
         self.p.consume_if(Tok::Arrow)
     }
+
     /// `(`.
     pub fn parse_lparen(&mut self) -> PResult<()> {
         self.parse_literal("(")
     }
+
     /// Optional `(`.
     pub fn parse_optional_lparen(&mut self) -> bool {
         self.p.consume_if(Tok::LParen)
     }
+
     /// `)`.
     pub fn parse_rparen(&mut self) -> PResult<()> {
         self.parse_literal(")")
     }
+
     /// Optional `)`.
     pub fn parse_optional_rparen(&mut self) -> bool {
         self.p.consume_if(Tok::RParen)
     }
+
     /// `[`.
     pub fn parse_lsquare(&mut self) -> PResult<()> {
         self.parse_literal("[")
     }
+
     /// Optional `[`.
     pub fn parse_optional_lsquare(&mut self) -> bool {
         self.p.consume_if(Tok::LSquare)
     }
+
     /// `]`.
     pub fn parse_rsquare(&mut self) -> PResult<()> {
         self.parse_literal("]")
     }
+
     /// `<`.
     pub fn parse_less(&mut self) -> PResult<()> {
         self.parse_literal("<")
     }
+
     /// Optional `<`.
     pub fn parse_optional_less(&mut self) -> bool {
         self.p.consume_if(Tok::Less)
     }
+
     /// `>`.
     pub fn parse_greater(&mut self) -> PResult<()> {
         self.parse_literal(">")
@@ -337,144 +352,6 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
         }))
     }
 
-    // ----- operands -----
-
-    /// Reads `%x` or `%x#N`.
-    pub fn parse_operand(&mut self) -> PResult<UnresolvedOperand> {
-        self.p.parse_unresolved_operand()
-    }
-
-    /// Reads an operand if `%` is next.
-    pub fn parse_optional_operand(&mut self) -> PResult<Option<UnresolvedOperand>> {
-        if self.p.is(Tok::PercentIdent) {
-            Ok(Some(self.p.parse_unresolved_operand()?))
-        } else {
-            Ok(None)
-        }
-    }
-
-    /// Reads a comma-separated list of operands, possibly empty.
-    pub fn parse_operand_list(&mut self) -> PResult<Vec<UnresolvedOperand>> {
-        self.parse_operand_list_delimited(Delimiter::None)
-    }
-
-    /// Reads a comma-separated operand list inside the given brackets.
-    pub fn parse_operand_list_delimited(
-        &mut self,
-        delim: Delimiter,
-    ) -> PResult<Vec<UnresolvedOperand>> {
-        let close = match self.open(delim)? {
-            Some(c) => c,
-            None => return Ok(Vec::new()),
-        };
-        let mut out = Vec::new();
-        if self.p.is(Tok::PercentIdent) {
-            loop {
-                out.push(self.p.parse_unresolved_operand()?);
-                if !self.p.consume_if(Tok::Comma) {
-                    break;
-                }
-            }
-        }
-        self.close(close)?;
-        Ok(out)
-    }
-
-    /// Opens a delimiter; `Ok(None)` when an optional one is absent.
-    fn open(&mut self, delim: Delimiter) -> PResult<Option<Option<Tok>>> {
-        Ok(Some(match delim {
-            Delimiter::None => None,
-            Delimiter::Paren => {
-                self.p.expect(Tok::LParen, "'('")?;
-                Some(Tok::RParen)
-            }
-            Delimiter::Square => {
-                self.p.expect(Tok::LSquare, "'['")?;
-                Some(Tok::RSquare)
-            }
-            Delimiter::LessGreater => {
-                self.p.expect(Tok::Less, "'<'")?;
-                Some(Tok::Greater)
-            }
-            Delimiter::Braces => {
-                self.p.expect(Tok::LBrace, "'{'")?;
-                Some(Tok::RBrace)
-            }
-            Delimiter::OptionalParen => {
-                if !self.p.consume_if(Tok::LParen) {
-                    return Ok(None);
-                }
-                Some(Tok::RParen)
-            }
-            Delimiter::OptionalSquare => {
-                if !self.p.consume_if(Tok::LSquare) {
-                    return Ok(None);
-                }
-                Some(Tok::RSquare)
-            }
-        }))
-    }
-
-    fn close(&mut self, close: Option<Tok>) -> PResult<()> {
-        if let Some(c) = close {
-            let what = match c {
-                Tok::RParen => "')'",
-                Tok::RSquare => "']'",
-                Tok::Greater => "'>'",
-                _ => "'}'",
-            };
-            self.p.expect(c, what)?;
-        }
-        Ok(())
-    }
-
-    /// Gives `operand` its type and returns the value (creating a forward reference if the name
-    /// is defined later). Type mismatches with earlier uses are reported.
-    pub fn resolve_operand(&mut self, operand: &UnresolvedOperand, ty: Type) -> Value {
-        let name = operand.name(self.p.src);
-        self.p.resolve_value(name, operand.number, ty, operand.pos)
-    }
-
-    /// Resolves `operands` with one type each and appends them to `out`.
-    pub fn resolve_operands(
-        &mut self,
-        operands: &[UnresolvedOperand],
-        types: &[Type],
-        out: &mut Vec<Value>,
-    ) -> PResult<()> {
-        if operands.len() != types.len() {
-            let pos = operands.first().map_or(self.p.tok.start, |o| o.pos);
-            return Err(self.p.err_at(
-                pos,
-                format!(
-                    "{} operands present, but expected {}",
-                    operands.len(),
-                    types.len()
-                ),
-            ));
-        }
-        for (o, &t) in operands.iter().zip(types) {
-            let v = self.resolve_operand(o, t);
-            out.push(v);
-        }
-        Ok(())
-    }
-
-    /// Resolves every operand in `operands` with the same type `ty` and appends them to `out`.
-    pub fn resolve_operands_same(
-        &mut self,
-        operands: &[UnresolvedOperand],
-        ty: Type,
-        out: &mut Vec<Value>,
-    ) {
-        for o in operands {
-            let v = self.resolve_operand(o, ty);
-            out.push(v);
-        }
-    }
-
-    // ----- types -----
-
     /// Reads a type.
     pub fn parse_type(&mut self) -> PResult<Type> {
         self.p.parse_type()
@@ -534,8 +411,6 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
         }
     }
 
-    // ----- attributes -----
-
     /// Reads an attribute.
     pub fn parse_attribute(&mut self) -> PResult<Attr> {
         self.p.parse_attribute()
@@ -550,44 +425,9 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
         }
     }
 
-    /// Reads `{...}` if present, putting inherent attributes of the op into `state.props` and
-    /// the others into `state.attrs`.
-    pub fn parse_optional_attr_dict(&mut self, state: &mut OperationState) -> PResult<()> {
-        if !self.p.is(Tok::LBrace) {
-            return Ok(());
-        }
-        let entries = self.p.parse_attr_dict()?;
-        self.add_attrs(state, entries);
-        Ok(())
-    }
-
-    /// Reads `attributes {...}` if the keyword is present.
-    pub fn parse_optional_attr_dict_with_keyword(
-        &mut self,
-        state: &mut OperationState,
-    ) -> PResult<()> {
-        if self.parse_optional_keyword("attributes") {
-            if !self.p.is(Tok::LBrace) {
-                return Err(self.p.err("expected '{' after 'attributes'"));
-            }
-            return self.parse_optional_attr_dict(state);
-        }
-        Ok(())
-    }
-
     /// Reads `{...}` and returns its entries in written order.
     pub fn parse_attr_dict_entries(&mut self) -> PResult<Vec<NamedAttr>> {
         self.p.parse_attr_dict()
-    }
-
-    pub(crate) fn add_attrs(&mut self, state: &mut OperationState, entries: Vec<NamedAttr>) {
-        for a in entries {
-            if self.def.is_inherent(self.p.ctx.str(a.name)) {
-                state.props.push(a);
-            } else {
-                state.attrs.push(a);
-            }
-        }
     }
 
     /// Reads `@name` or `@"name"` and returns the name.
@@ -615,24 +455,260 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
         self.p.parse_location()
     }
 
-    // ----- regions, arguments and successors -----
+    /// Whether the next token is `kind`-like text: `"{"`, `"("`, `"%"`, `"^"`, `"@"`, or a keyword.
+    pub fn peek_is(&self, what: &str) -> bool {
+        match what {
+            "%" => self.p.is(Tok::PercentIdent),
+            "^" => self.p.is(Tok::CaretIdent),
+            "@" => self.p.is(Tok::AtIdent),
+            _ => match Self::punct(what) {
+                Some(k) => self.p.is(k),
+                None => what == "{" && self.p.is(Tok::LBrace) || self.p.is_keyword(what),
+            },
+        }
+    }
+
+    /// Whether `attr` is a unit attribute (helper for optional keywords stored as `unit`).
+    pub fn is_unit(&self, attr: Attr) -> bool {
+        matches!(self.p.ctx.attr_data(attr), AttrData::Unit)
+    }
+
+    /// Reads a float literal (`1.5`, `-2.0e-3`, `7`), as an `f64`.
+    pub fn parse_float(&mut self) -> PResult<f64> {
+        let neg = self.p.consume_if(Tok::Minus);
+        let t = self.p.tok;
+        let v = match t.kind {
+            Tok::Float | Tok::Integer => self
+                .p
+                .text(t)
+                .parse::<f64>()
+                .ok()
+                .or_else(|| self.p.int_value(t).ok().map(|v| v as f64)),
+            _ => None,
+        };
+        let Some(v) = v else {
+            return Err(self.p.err("expected floating point literal"));
+        };
+        self.p.advance();
+        Ok(if neg { -v } else { v })
+    }
+}
+
+impl<'a, 'c> OpAsmParser<'a, 'c> {
+    pub(crate) fn new(p: &'a mut Parser<'c>, def: &'static OpDef, num_results: usize) -> Self {
+        OpAsmParser {
+            base: AsmParser::new(p),
+            def,
+            num_results,
+        }
+    }
+
+    /// The definition of the op being parsed.
+    pub fn op_def(&self) -> &'static OpDef {
+        self.def
+    }
+
+    /// How many results the text binds (`%a, %b:2 = ...` binds 3); 0 when none are named.
+    pub fn num_results(&self) -> usize {
+        self.num_results
+    }
+
+    /// An error at the location of an operand.
+    pub fn emit_error_at(
+        &mut self,
+        operand: &UnresolvedOperand,
+        msg: impl Into<String>,
+    ) -> Diagnostic {
+        self.base.p.err_at(operand.pos, msg)
+    }
+
+    /// Reads `%x` or `%x#N`.
+    pub fn parse_operand(&mut self) -> PResult<UnresolvedOperand> {
+        self.base.p.parse_unresolved_operand()
+    }
+
+    /// Reads an operand if `%` is next.
+    pub fn parse_optional_operand(&mut self) -> PResult<Option<UnresolvedOperand>> {
+        if self.base.p.is(Tok::PercentIdent) {
+            Ok(Some(self.base.p.parse_unresolved_operand()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Reads a comma-separated list of operands, possibly empty.
+    pub fn parse_operand_list(&mut self) -> PResult<Vec<UnresolvedOperand>> {
+        self.parse_operand_list_delimited(Delimiter::None)
+    }
+
+    /// Reads a comma-separated operand list inside the given brackets.
+    pub fn parse_operand_list_delimited(
+        &mut self,
+        delim: Delimiter,
+    ) -> PResult<Vec<UnresolvedOperand>> {
+        let close = match self.open(delim)? {
+            Some(c) => c,
+            None => return Ok(Vec::new()),
+        };
+        let mut out = Vec::new();
+        if self.base.p.is(Tok::PercentIdent) {
+            loop {
+                out.push(self.base.p.parse_unresolved_operand()?);
+                if !self.base.p.consume_if(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.close(close)?;
+        Ok(out)
+    }
+
+    /// Opens a delimiter; `Ok(None)` when an optional one is absent.
+    fn open(&mut self, delim: Delimiter) -> PResult<Option<Option<Tok>>> {
+        Ok(Some(match delim {
+            Delimiter::None => None,
+            Delimiter::Paren => {
+                self.base.p.expect(Tok::LParen, "'('")?;
+                Some(Tok::RParen)
+            }
+            Delimiter::Square => {
+                self.base.p.expect(Tok::LSquare, "'['")?;
+                Some(Tok::RSquare)
+            }
+            Delimiter::LessGreater => {
+                self.base.p.expect(Tok::Less, "'<'")?;
+                Some(Tok::Greater)
+            }
+            Delimiter::Braces => {
+                self.base.p.expect(Tok::LBrace, "'{'")?;
+                Some(Tok::RBrace)
+            }
+            Delimiter::OptionalParen => {
+                if !self.base.p.consume_if(Tok::LParen) {
+                    return Ok(None);
+                }
+                Some(Tok::RParen)
+            }
+            Delimiter::OptionalSquare => {
+                if !self.base.p.consume_if(Tok::LSquare) {
+                    return Ok(None);
+                }
+                Some(Tok::RSquare)
+            }
+        }))
+    }
+
+    fn close(&mut self, close: Option<Tok>) -> PResult<()> {
+        if let Some(c) = close {
+            let what = match c {
+                Tok::RParen => "')'",
+                Tok::RSquare => "']'",
+                Tok::Greater => "'>'",
+                _ => "'}'",
+            };
+            self.base.p.expect(c, what)?;
+        }
+        Ok(())
+    }
+
+    /// Gives `operand` its type and returns the value (creating a forward reference if the name
+    /// is defined later). Type mismatches with earlier uses are reported.
+    pub fn resolve_operand(&mut self, operand: &UnresolvedOperand, ty: Type) -> Value {
+        let name = operand.name(self.base.p.src);
+        self.base
+            .p
+            .resolve_value(name, operand.number, ty, operand.pos)
+    }
+
+    /// Resolves `operands` with one type each and appends them to `out`.
+    pub fn resolve_operands(
+        &mut self,
+        operands: &[UnresolvedOperand],
+        types: &[Type],
+        out: &mut Vec<Value>,
+    ) -> PResult<()> {
+        if operands.len() != types.len() {
+            let pos = operands.first().map_or(self.base.p.tok.start, |o| o.pos);
+            return Err(self.base.p.err_at(
+                pos,
+                format!(
+                    "{} operands present, but expected {}",
+                    operands.len(),
+                    types.len()
+                ),
+            ));
+        }
+        for (o, &t) in operands.iter().zip(types) {
+            let v = self.resolve_operand(o, t);
+            out.push(v);
+        }
+        Ok(())
+    }
+
+    /// Resolves every operand in `operands` with the same type `ty` and appends them to `out`.
+    pub fn resolve_operands_same(
+        &mut self,
+        operands: &[UnresolvedOperand],
+        ty: Type,
+        out: &mut Vec<Value>,
+    ) {
+        for o in operands {
+            let v = self.resolve_operand(o, ty);
+            out.push(v);
+        }
+    }
+
+    /// Reads `{...}` if present, putting inherent attributes of the op into `state.props` and
+    /// the others into `state.attrs`.
+    pub fn parse_optional_attr_dict(&mut self, state: &mut OperationState) -> PResult<()> {
+        if !self.base.p.is(Tok::LBrace) {
+            return Ok(());
+        }
+        let entries = self.base.p.parse_attr_dict()?;
+        self.add_attrs(state, entries);
+        Ok(())
+    }
+
+    /// Reads `attributes {...}` if the keyword is present.
+    pub fn parse_optional_attr_dict_with_keyword(
+        &mut self,
+        state: &mut OperationState,
+    ) -> PResult<()> {
+        if self.parse_optional_keyword("attributes") {
+            if !self.base.p.is(Tok::LBrace) {
+                return Err(self.base.p.err("expected '{' after 'attributes'"));
+            }
+            return self.parse_optional_attr_dict(state);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn add_attrs(&mut self, state: &mut OperationState, entries: Vec<NamedAttr>) {
+        for a in entries {
+            if self.def.is_inherent(self.base.p.ctx.str(a.name)) {
+                state.props.push(a);
+            } else {
+                state.attrs.push(a);
+            }
+        }
+    }
 
     /// Reads `%name: type {attrs} loc(...)`; with `allow_type` false just `%name`.
     pub fn parse_argument(&mut self, allow_type: bool, allow_attrs: bool) -> PResult<Argument> {
-        let ssa = self.p.parse_unresolved_operand()?;
-        let mut ty = self.p.ctx.none_type();
+        let ssa = self.base.p.parse_unresolved_operand()?;
+        let mut ty = self.base.p.ctx.none_type();
         let mut attrs = None;
         let mut loc = None;
         if allow_type {
-            self.p.expect(Tok::Colon, "':'")?;
-            ty = self.p.parse_type()?;
+            self.base.p.expect(Tok::Colon, "':'")?;
+            ty = self.base.p.parse_type()?;
         }
-        if allow_attrs && self.p.is(Tok::LBrace) {
-            let entries = self.p.parse_attr_dict()?;
-            attrs = Some(self.p.ctx.dict_attr(entries));
+        if allow_attrs && self.base.p.is(Tok::LBrace) {
+            let entries = self.base.p.parse_attr_dict()?;
+            attrs = Some(self.base.p.ctx.dict_attr(entries));
         }
-        if self.p.is_keyword("loc") {
-            loc = Some(self.p.parse_location()?);
+        if self.base.p.is_keyword("loc") {
+            loc = Some(self.base.p.parse_location()?);
         }
         Ok(Argument {
             ssa,
@@ -654,10 +730,10 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
             None => return Ok(Vec::new()),
         };
         let mut out = Vec::new();
-        if self.p.is(Tok::PercentIdent) {
+        if self.base.p.is(Tok::PercentIdent) {
             loop {
                 out.push(self.parse_argument(allow_type, allow_attrs)?);
-                if !self.p.consume_if(Tok::Comma) {
+                if !self.base.p.consume_if(Tok::Comma) {
                     break;
                 }
             }
@@ -671,12 +747,12 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
     pub fn parse_region(&mut self, args: &[Argument]) -> PResult<Region> {
         let isolated = Parser::is_isolated(Some(self.def));
         let dd = Parser::default_dialect_for(self.def.name);
-        self.p.parse_region(isolated, dd, args)
+        self.base.p.parse_region(isolated, dd, args)
     }
 
     /// Reads a region if `{` is next.
     pub fn parse_optional_region(&mut self, args: &[Argument]) -> PResult<Option<Region>> {
-        if self.p.is(Tok::LBrace) {
+        if self.base.p.is(Tok::LBrace) {
             Ok(Some(self.parse_region(args)?))
         } else {
             Ok(None)
@@ -685,13 +761,13 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
 
     /// Reads a successor `^bb1`.
     pub fn parse_successor(&mut self) -> PResult<Block> {
-        self.p.parse_successor_ref()
+        self.base.p.parse_successor_ref()
     }
 
     /// Reads a successor if `^` is next.
     pub fn parse_optional_successor(&mut self) -> PResult<Option<Block>> {
-        if self.p.is(Tok::CaretIdent) {
-            Ok(Some(self.p.parse_successor_ref()?))
+        if self.base.p.is(Tok::CaretIdent) {
+            Ok(Some(self.base.p.parse_successor_ref()?))
         } else {
             Ok(None)
         }
@@ -699,9 +775,9 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
 
     /// Reads `^bb1` or `^bb1(%a, %b : i32, f32)` and returns the block and resolved operands.
     pub fn parse_successor_and_use_list(&mut self) -> PResult<(Block, Vec<Value>)> {
-        let b = self.p.parse_successor_ref()?;
+        let b = self.base.p.parse_successor_ref()?;
         let mut vals = Vec::new();
-        if self.p.consume_if(Tok::LParen) {
+        if self.base.p.consume_if(Tok::LParen) {
             let ops = self.parse_operand_list()?;
             let types = if ops.is_empty() {
                 Vec::new()
@@ -709,26 +785,8 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
                 self.parse_colon_type_list()?
             };
             self.resolve_operands(&ops, &types, &mut vals)?;
-            self.p.expect(Tok::RParen, "')'")?;
+            self.base.p.expect(Tok::RParen, "')'")?;
         }
         Ok((b, vals))
-    }
-
-    /// Whether the next token is `kind`-like text: `"{"`, `"("`, `"%"`, `"^"`, `"@"`, or a keyword.
-    pub fn peek_is(&self, what: &str) -> bool {
-        match what {
-            "%" => self.p.is(Tok::PercentIdent),
-            "^" => self.p.is(Tok::CaretIdent),
-            "@" => self.p.is(Tok::AtIdent),
-            _ => match Self::punct(what) {
-                Some(k) => self.p.is(k),
-                None => what == "{" && self.p.is(Tok::LBrace) || self.p.is_keyword(what),
-            },
-        }
-    }
-
-    /// Whether `attr` is a unit attribute (helper for optional keywords stored as `unit`).
-    pub fn is_unit(&self, attr: Attr) -> bool {
-        matches!(self.p.ctx.attr_data(attr), AttrData::Unit)
     }
 }

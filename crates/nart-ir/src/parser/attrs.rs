@@ -83,7 +83,8 @@ impl<'c> Parser<'c> {
                 let name = match t.kind {
                     Tok::BareIdent => {
                         self.advance();
-                        self.ctx.ident(self.text(t))
+                        let text = self.text(t);
+                        self.ctx.ident(text)
                     }
                     Tok::String => {
                         let s = self.parse_string_lit()?;
@@ -202,6 +203,9 @@ impl<'c> Parser<'c> {
             }
             Tok::HashIdent => {
                 let ident = &self.text(t)[1..];
+                if let Some(a) = self.parse_registered_dialect_attr(ident)? {
+                    return Ok(a);
+                }
                 let (dialect, body, pretty, end) = self.dialect_symbol(t.start, t.end, ident)?;
                 if dialect.is_empty() {
                     let Some(&a) = self.attr_aliases.get(ident) else {
@@ -214,7 +218,7 @@ impl<'c> Parser<'c> {
                     return Ok(a);
                 }
                 self.reset_to(end);
-                Ok(self.ctx.intern_attr(AttrData::Dialect {
+                Ok(self.ctx.intern_attr(AttrData::Unregistered {
                     dialect: dialect.to_string(),
                     body: body.to_string(),
                     pretty,
@@ -306,6 +310,40 @@ impl<'c> Parser<'c> {
     }
 
     /// `@name` or `@"name"`: the symbol text.
+    /// Parses `#dialect.mnemonic<...>` of a registered dialect through the dialect's hook.
+    fn parse_registered_dialect_attr(&mut self, ident: &'c str) -> PResult<Option<Attr>> {
+        let Some((dialect, m, pos, wrapped)) = self.registered_dialect_mnemonic(ident)? else {
+            return Ok(None);
+        };
+        let Some(def) = dialect.attr_def(m) else {
+            return Err(self.err_at(
+                pos,
+                format!("unknown attribute `{m}` in dialect `{}`", dialect.name),
+            ));
+        };
+        let a = self.parse_dialect_attr_params(def)?;
+        if wrapped {
+            self.expect(Tok::Greater, "'>'")?;
+        }
+        Ok(Some(a))
+    }
+
+    /// Parses the parameters of a dialect attribute of kind `def` (what follows
+    /// `#dialect.mnemonic`), and verifies it.
+    pub(crate) fn parse_dialect_attr_params(
+        &mut self,
+        def: &'static crate::extensible::DialectAttrDef,
+    ) -> PResult<Attr> {
+        let pos = self.tok.start;
+        let a = (def.parse)(&mut super::AsmParser::new(self), def)?;
+        if let AttrData::Dialect(b) = self.ctx.attr_data(a) {
+            if let Err(msg) = b.get().verify(self.ctx) {
+                return Err(self.err_at(pos, msg));
+            }
+        }
+        Ok(a)
+    }
+
     pub(crate) fn parse_symbol_name_tok(&mut self) -> PResult<String> {
         let t = self.expect(Tok::AtIdent, "symbol name")?;
         let s = self.text(t);
@@ -569,7 +607,10 @@ impl<'c> Parser<'c> {
     }
 
     fn is_string_elem(&self, elem: Type) -> bool {
-        matches!(self.ctx.type_data(elem), TypeData::Dialect { .. })
+        matches!(
+            self.ctx.type_data(elem),
+            TypeData::Dialect(_) | TypeData::Unregistered { .. }
+        )
     }
 
     pub(crate) fn elem_bytes(&self, elem: Type) -> Option<usize> {

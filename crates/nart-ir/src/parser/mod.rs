@@ -26,7 +26,7 @@ use crate::{
     Attr, Block, Context, Diagnostic, Ident, Location, NamedAttr, Op, OperationState, Region, Type,
     Value,
 };
-pub use asm_parser::{Argument, Delimiter, OpAsmParser, UnresolvedOperand};
+pub use asm_parser::{Argument, AsmParser, Delimiter, OpAsmParser, UnresolvedOperand};
 pub(crate) use attrs::{elem_storage_bytes, is_bare_name as is_bare_ident};
 use lexer::{lex, Tok, Token};
 
@@ -38,6 +38,26 @@ pub(crate) type PResult<T> = Result<T, Diagnostic>;
 pub fn parse_source(ctx: &mut Context, file: &str, text: &str) -> Result<Op, Vec<Diagnostic>> {
     let mut p = Parser::new(ctx, file, text);
     p.parse_top()
+}
+
+/// Parses one type from `text` (which must hold nothing else), as MLIR's `parseType`.
+pub fn parse_type_str(ctx: &mut Context, text: &str) -> Result<crate::Type, Diagnostic> {
+    let mut p = Parser::new(ctx, "<type>", text);
+    let ty = p.parse_type()?;
+    if !p.is(Tok::Eof) {
+        return Err(p.err("expected end of string after the type"));
+    }
+    Ok(ty)
+}
+
+/// Parses one attribute from `text` (which must hold nothing else), as MLIR's `parseAttribute`.
+pub fn parse_attr_str(ctx: &mut Context, text: &str) -> Result<crate::Attr, Diagnostic> {
+    let mut p = Parser::new(ctx, "<attribute>", text);
+    let a = p.parse_attribute()?;
+    if !p.is(Tok::Eof) {
+        return Err(p.err("expected end of string after the attribute"));
+    }
+    Ok(a)
 }
 
 /// Like [`parse_source`], with the location given to an implicit top-level module.

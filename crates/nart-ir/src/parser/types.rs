@@ -148,6 +148,9 @@ impl<'c> Parser<'c> {
     fn parse_excl_type(&mut self) -> PResult<Type> {
         let t = self.tok;
         let ident = &self.text(t)[1..];
+        if let Some(ty) = self.parse_registered_dialect_type(ident)? {
+            return Ok(ty);
+        }
         let (dialect, body, pretty, end) = self.dialect_symbol(t.start, t.end, ident)?;
         if dialect.is_empty() {
             let Some(&ty) = self.type_aliases.get(ident) else {
@@ -158,11 +161,65 @@ impl<'c> Parser<'c> {
             return Ok(ty);
         }
         self.reset_to(end);
-        Ok(self.ctx.intern_type(TypeData::Dialect {
+        Ok(self.ctx.intern_type(TypeData::Unregistered {
             dialect: dialect.to_string(),
             body: body.to_string(),
             pretty,
         }))
+    }
+
+    /// The mnemonic of a registered dialect's type or attribute written `dialect.mnemonic`
+    /// or `dialect<mnemonic ...>`, with the position of the mnemonic; the current token is the
+    /// `!`/`#` identifier. `None` when `ident` names no registered dialect. Consumes the
+    /// identifier (and, in the second form, the `<` and the mnemonic).
+    pub(crate) fn registered_dialect_mnemonic(
+        &mut self,
+        ident: &'c str,
+    ) -> PResult<Option<(crate::DialectDef, &'c str, u32, bool)>> {
+        let t = self.tok;
+        let (d, m) = match ident.split_once('.') {
+            Some((d, m)) => (d, Some(m)),
+            None => (ident, None),
+        };
+        let Some(def) = self.ctx.registry.dialect(d).cloned() else {
+            return Ok(None);
+        };
+        self.advance();
+        match m {
+            Some(m) => Ok(Some((def, m, t.start + 2 + d.len() as u32, false))),
+            None => {
+                self.expect(Tok::Less, "'<'")?;
+                let mt = self.tok;
+                if mt.kind != Tok::BareIdent {
+                    return Err(self.err("expected dialect type or attribute mnemonic"));
+                }
+                self.advance();
+                Ok(Some((def, self.text(mt), mt.start, true)))
+            }
+        }
+    }
+
+    /// Parses `!dialect.mnemonic<...>` of a registered dialect through the dialect's hook.
+    fn parse_registered_dialect_type(&mut self, ident: &'c str) -> PResult<Option<Type>> {
+        let Some((dialect, m, pos, wrapped)) = self.registered_dialect_mnemonic(ident)? else {
+            return Ok(None);
+        };
+        let Some(def) = dialect.type_def(m) else {
+            return Err(self.err_at(
+                pos,
+                format!("unknown  type `{m}` in dialect `{}`", dialect.name),
+            ));
+        };
+        let ty = (def.parse)(&mut super::AsmParser::new(self))?;
+        if let crate::TypeData::Dialect(b) = self.ctx.type_data(ty) {
+            if let Err(msg) = b.get().verify(self.ctx) {
+                return Err(self.err_at(pos, msg));
+            }
+        }
+        if wrapped {
+            self.expect(Tok::Greater, "'>'")?;
+        }
+        Ok(Some(ty))
     }
 
     /// Splits a `!`/`#` identifier into (dialect, body, pretty, end offset). Returns an empty

@@ -11,7 +11,7 @@
 //! Custom op printers receive an [`OpAsmPrinter`]; see [`crate::asm`] for an example.
 
 mod format;
-mod text;
+pub(crate) mod text;
 
 use std::fmt::Write as _;
 
@@ -154,6 +154,13 @@ fn print_op_with(
 pub fn type_to_string(ctx: &Context, ty: Type) -> String {
     let mut s = String::new();
     text::write_type(ctx, &mut s, ty, None);
+    s
+}
+
+/// Prints the type with structure `data` (interned or not) in MLIR syntax.
+pub fn type_data_to_string(ctx: &Context, data: &crate::TypeData) -> String {
+    let mut s = String::new();
+    text::write_type_data(ctx, &mut s, data, None);
     s
 }
 

@@ -110,9 +110,24 @@ fn write_float_hex(out: &mut String, kind: FloatKind, v: f64) {
     let _ = write!(out, "0x{bits:0digits$X}");
 }
 
+/// Writes an `f64` in the shortest form that reads back exactly, as MLIR prints an `f64`.
+pub(crate) fn write_f64(out: &mut String, v: f64) {
+    write_float(out, FloatKind::F64, v);
+}
+
 /// Writes a type.
 pub(crate) fn write_type(ctx: &Context, out: &mut String, ty: Type, opts: Option<AttrOpts>) {
-    match ctx.type_data(ty) {
+    write_type_data(ctx, out, ctx.type_data(ty), opts);
+}
+
+/// Writes the type with structure `data` (which need not be interned).
+pub(crate) fn write_type_data(
+    ctx: &Context,
+    out: &mut String,
+    data: &TypeData,
+    opts: Option<AttrOpts>,
+) {
+    match data {
         TypeData::Integer { width, signedness } => {
             let p = match signedness {
                 Signedness::Signless => "i",
@@ -197,7 +212,16 @@ pub(crate) fn write_type(ctx: &Context, out: &mut String, ty: Type, opts: Option
             write_type(ctx, out, *e, opts);
             out.push('>');
         }
-        TypeData::Dialect {
+        TypeData::Dialect(b) => {
+            let def = b.get().def();
+            out.push('!');
+            out.push_str(def.dialect);
+            out.push('.');
+            out.push_str(def.mnemonic);
+            b.get()
+                .print(&mut crate::extensible::AsmPrinter::new(ctx, out, opts));
+        }
+        TypeData::Unregistered {
             dialect,
             body,
             pretty,
@@ -471,7 +495,16 @@ pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Opti
             let loc = ctx.as_location(attr).expect("location attribute");
             write_loc(ctx, out, loc);
         }
-        AttrData::Dialect {
+        AttrData::Dialect(b) => {
+            let def = b.get().def();
+            out.push('#');
+            out.push_str(def.dialect);
+            out.push('.');
+            out.push_str(def.mnemonic);
+            b.get()
+                .print(&mut crate::extensible::AsmPrinter::new(ctx, out, opts));
+        }
+        AttrData::Unregistered {
             dialect,
             body,
             pretty,

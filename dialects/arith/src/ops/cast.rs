@@ -76,6 +76,7 @@ pub static TRUNCF: OpDef = OpDef {
     results: FLOAT_OUT,
     attrs: &[
         AttrDef {
+            default: None,
             name: "roundingmode",
             constraint: ROUNDING_ATTR,
             optional: true,

@@ -18,6 +18,7 @@ The result is `i1`, or a tensor/vector of `i1` of the operands' shape.\n\n\
     operands: INT_OPERANDS,
     results: &[operand("result", c::BOOL_LIKE)],
     attrs: &[AttrDef {
+        default: None,
         name: "predicate",
         constraint: CMPI_PREDICATE,
         optional: false,
@@ -45,6 +46,7 @@ Ordered predicates are false when an operand is NaN; unordered ones are true.\n\
     results: &[operand("result", c::BOOL_LIKE)],
     attrs: &[
         AttrDef {
+            default: None,
             name: "predicate",
             constraint: CMPF_PREDICATE,
             optional: false,

@@ -33,7 +33,7 @@ float_binary!(
     "Adds two floats elementwise, rounding to the nearest representable value.",
     COMMUTATIVE,
     fold::addf,
-    [canon::COMMUTE_ADDF]
+    []
 );
 float_binary!(
     SUBF,
@@ -51,7 +51,7 @@ float_binary!(
     "Multiplies two floats elementwise.",
     COMMUTATIVE,
     fold::mulf,
-    [canon::COMMUTE_MULF]
+    []
 );
 float_binary!(
     DIVF,
@@ -78,7 +78,7 @@ float_binary!(
     "The larger of two floats; a NaN operand gives NaN, and `+0.0` is larger than `-0.0`.",
     COMMUTATIVE,
     fold::maximumf,
-    [canon::COMMUTE_MAXIMUMF]
+    []
 );
 float_binary!(
     MINIMUMF,
@@ -87,7 +87,7 @@ float_binary!(
     "The smaller of two floats; a NaN operand gives NaN, and `-0.0` is smaller than `+0.0`.",
     COMMUTATIVE,
     fold::minimumf,
-    [canon::COMMUTE_MINIMUMF]
+    []
 );
 float_binary!(
     MAXNUMF,
@@ -96,7 +96,7 @@ float_binary!(
     "The larger of two floats; when one operand is NaN, the other is returned.",
     COMMUTATIVE,
     fold::maxnumf,
-    [canon::COMMUTE_MAXNUMF]
+    []
 );
 float_binary!(
     MINNUMF,
@@ -105,7 +105,7 @@ float_binary!(
     "The smaller of two floats; when one operand is NaN, the other is returned.",
     COMMUTATIVE,
     fold::minnumf,
-    [canon::COMMUTE_MINNUMF]
+    []
 );
 
 /// `arith.negf`.

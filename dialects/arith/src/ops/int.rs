@@ -14,7 +14,7 @@ With `nsw` or `nuw` the result is poison when signed or unsigned overflow happen
 ```mlir\n%a = arith.addi %b, %c : i64\n%x = arith.addi %y, %z overflow<nsw, nuw> : i32\n```",
     traits: COMMUTATIVE,
     fold: Some(fold::addi),
-    canonicalize: &[&canon::COMMUTE_ADDI, &canon::ADDI_ADDI_CONSTANT],
+    canonicalize: &[&canon::ADDI_ADDI_CONSTANT],
     ..INT_BINARY_OVERFLOW
 };
 
@@ -37,7 +37,7 @@ pub static MULI: OpDef = OpDef {
 ```mlir\n%a = arith.muli %b, %c : i64\n```",
     traits: COMMUTATIVE,
     fold: Some(fold::muli),
-    canonicalize: &[&canon::COMMUTE_MULI, &canon::MULI_MULI_CONSTANT],
+    canonicalize: &[&canon::MULI_MULI_CONSTANT],
     ..INT_BINARY_OVERFLOW
 };
 
@@ -122,7 +122,6 @@ pub static ANDI: OpDef = OpDef {
     description: "Bitwise and.\n\n```mlir\n%a = arith.andi %b, %c : i64\n```",
     traits: COMMUTATIVE_IDEMPOTENT,
     fold: Some(fold::andi),
-    canonicalize: &[&canon::COMMUTE_ANDI],
     ..INT_BINARY
 };
 
@@ -133,7 +132,6 @@ pub static ORI: OpDef = OpDef {
     description: "Bitwise or.\n\n```mlir\n%a = arith.ori %b, %c : i64\n```",
     traits: COMMUTATIVE_IDEMPOTENT,
     fold: Some(fold::ori),
-    canonicalize: &[&canon::COMMUTE_ORI],
     ..INT_BINARY
 };
 
@@ -144,7 +142,6 @@ pub static XORI: OpDef = OpDef {
     description: "Bitwise exclusive or.\n\n```mlir\n%a = arith.xori %b, %c : i64\n```",
     traits: COMMUTATIVE,
     fold: Some(fold::xori),
-    canonicalize: &[&canon::COMMUTE_XORI],
     ..INT_BINARY
 };
 
@@ -181,7 +178,7 @@ pub static SHRUI: OpDef = OpDef {
 };
 
 macro_rules! minmax_int {
-    ($id:ident, $name:literal, $summary:literal, $fold:path, $commute:path) => {
+    ($id:ident, $name:literal, $summary:literal, $fold:path $(,)?) => {
         #[doc = concat!("`", $name, "`.")]
         pub static $id: OpDef = OpDef {
             name: $name,
@@ -195,39 +192,24 @@ macro_rules! minmax_int {
             ),
             traits: COMMUTATIVE,
             fold: Some($fold),
-            canonicalize: &[&$commute],
             ..INT_BINARY
         };
     };
 }
 
-minmax_int!(
-    MAXSI,
-    "arith.maxsi",
-    "signed integer maximum",
-    fold::maxsi,
-    canon::COMMUTE_MAXSI
-);
+minmax_int!(MAXSI, "arith.maxsi", "signed integer maximum", fold::maxsi,);
 minmax_int!(
     MAXUI,
     "arith.maxui",
     "unsigned integer maximum",
     fold::maxui,
-    canon::COMMUTE_MAXUI
 );
-minmax_int!(
-    MINSI,
-    "arith.minsi",
-    "signed integer minimum",
-    fold::minsi,
-    canon::COMMUTE_MINSI
-);
+minmax_int!(MINSI, "arith.minsi", "signed integer minimum", fold::minsi,);
 minmax_int!(
     MINUI,
     "arith.minui",
     "unsigned integer minimum",
     fold::minui,
-    canon::COMMUTE_MINUI
 );
 
 /// `arith.addui_extended`.

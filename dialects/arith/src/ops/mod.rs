@@ -71,67 +71,17 @@ pub const BITCAST_TYPE: TypeConstraint = TypeConstraint {
     },
 };
 
-fn is_dialect_attr(ctx: &Context, a: nart_ir::Attr, prefix: &str) -> bool {
-    matches!(ctx.attr_data(a), AttrData::Dialect { dialect, body, .. }
-        if dialect == "arith" && body.starts_with(prefix) && body.ends_with('>'))
-}
-
-const OVERFLOW_ATTR: AttrConstraint = AttrConstraint {
-    desc: "Integer overflow arith flags",
-    check: |ctx, a| is_dialect_attr(ctx, a, "overflow<"),
-};
-
-const FASTMATH_ATTR: AttrConstraint = AttrConstraint {
-    desc: "Floating point fast math flags",
-    check: |ctx, a| is_dialect_attr(ctx, a, "fastmath<"),
-};
-
-const ROUNDING_ATTR: AttrConstraint = AttrConstraint {
-    desc: "Floating point rounding mode (32-bit signless integer cases 0 to 4)",
-    check: |ctx, a| match ctx.attr_data(a) {
-        AttrData::Integer { value, ty } => {
-            matches!(
-                ctx.type_data(*ty),
-                TypeData::Integer {
-                    width: 32,
-                    signedness: Signedness::Signless
-                }
-            ) && (0..=4).contains(value)
-        }
-        _ => false,
-    },
+use crate::attrs::{
+    fastmath_none, overflow_none, CMPF_PREDICATE_ATTR as CMPF_PREDICATE,
+    CMPI_PREDICATE_ATTR as CMPI_PREDICATE, FASTMATH_ATTR, OVERFLOW_ATTR, ROUNDING_ATTR,
 };
 
 /// `value` of `arith.constant`: a typed attribute, or `true`/`false` (an `i1` in MLIR).
 const CONSTANT_VALUE: AttrConstraint = AttrConstraint {
+    kind: nart_ir::registry::AttrKind::Any,
     desc: "TypedAttr instance",
     check: |ctx, a| ctx.typed_attr_type(a).is_some(),
 };
-
-const CMPI_PREDICATE: AttrConstraint = AttrConstraint {
-    desc: "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9",
-    check: |ctx, a| i64_attr_in(ctx, a, 9),
-};
-
-const CMPF_PREDICATE: AttrConstraint = AttrConstraint {
-    desc: "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15",
-    check: |ctx, a| i64_attr_in(ctx, a, 15),
-};
-
-fn i64_attr_in(ctx: &Context, a: nart_ir::Attr, max: i128) -> bool {
-    match ctx.attr_data(a) {
-        AttrData::Integer { value, ty } => {
-            matches!(
-                ctx.type_data(*ty),
-                TypeData::Integer {
-                    width: 64,
-                    signedness: Signedness::Signless
-                }
-            ) && (0..=max).contains(value)
-        }
-        _ => false,
-    }
-}
 
 const fn operand(name: &'static str, constraint: TypeConstraint) -> ValueDef {
     ValueDef {
@@ -141,23 +91,26 @@ const fn operand(name: &'static str, constraint: TypeConstraint) -> ValueDef {
     }
 }
 
-/// `overflowFlags`; the parser stores `#arith.overflow<none>` when it is not written.
+/// `overflowFlags`, `#arith.overflow<none>` unless set.
 pub const OVERFLOW_FLAGS: AttrDef = AttrDef {
+    default: Some(overflow_none),
     name: "overflowFlags",
     constraint: OVERFLOW_ATTR,
     optional: true,
-    doc: "`nsw` and/or `nuw`; defaults to `#arith.overflow<none>`.",
+    doc: "`nsw` and/or `nuw`.",
 };
 
-/// `fastmath`; the parser stores `#arith.fastmath<none>` when it is not written.
+/// `fastmath`, `#arith.fastmath<none>` unless set.
 pub const FASTMATH: AttrDef = AttrDef {
+    default: Some(fastmath_none),
     name: "fastmath",
     constraint: FASTMATH_ATTR,
     optional: true,
-    doc: "Fast-math flags; defaults to `#arith.fastmath<none>`.",
+    doc: "Fast-math flags.",
 };
 
 const OPTIONAL_FASTMATH: AttrDef = AttrDef {
+    default: None,
     name: "fastmath",
     constraint: FASTMATH_ATTR,
     optional: true,
@@ -165,6 +118,7 @@ const OPTIONAL_FASTMATH: AttrDef = AttrDef {
 };
 
 const IS_EXACT: AttrDef = AttrDef {
+    default: None,
     name: "isExact",
     constraint: c::UNIT_ATTR,
     optional: true,
@@ -283,6 +237,7 @@ The value is an integer, a float, or a dense elements attribute for tensors and 
 %v = arith.constant dense<[1, 2]> : vector<2xi64>\n```",
     results: &[operand("result", c::ANY)],
     attrs: &[AttrDef {
+        default: None,
         name: "value",
         constraint: CONSTANT_VALUE,
         optional: false,
