@@ -1,4 +1,5 @@
-//! Command-line parsing for `nart-opt`, with mlir-opt's flag names.
+//! Command-line parsing for `nart-opt` and the tools built on [`crate::main`], with mlir-opt's
+//! flag names.
 //!
 //! Flags are parsed by hand because every registered pass is also a flag (`--cse`,
 //! `--canonicalize=max-iterations=3`), which a static argument parser cannot express.
@@ -59,16 +60,17 @@ pub struct Options {
 
 /// What to do after parsing.
 pub enum Parsed {
-    /// Run with these options.
-    Run(Options),
+    /// Run with these options (boxed: they are much larger than the other variant).
+    Run(Box<Options>),
     /// Print this text and exit successfully (`--help`, `--list-passes`, `--version`).
     Exit(String),
 }
 
+/// The `--help` text; `{name}` stands for the tool's name.
 const HELP: &str = "\
 OVERVIEW: nart modular optimizer driver
 
-USAGE: nart-opt [options] <input file (.mlir or .onnx; - for stdin)>
+USAGE: {name} [options] <input file (.mlir or .onnx; - for stdin)>
 
 OPTIONS:
   -o <file>                               Output file (default: stdout)
@@ -121,8 +123,13 @@ fn bool_value(flag: &str, inline: Option<&str>) -> Result<bool, String> {
     }
 }
 
-/// Parses the arguments (without the program name).
-pub fn parse(args: &[String], passes: &nart_pass::PassRegistry) -> Result<Parsed, String> {
+/// Parses the arguments (without the program name) of the tool `name`.
+pub fn parse(
+    name: &str,
+    args: &[String],
+    passes: &nart_pass::PassRegistry,
+) -> Result<Parsed, String> {
+    let tool = name;
     let mut o = Options {
         input: "-".to_string(),
         ..Options::default()
@@ -147,10 +154,10 @@ pub fn parse(args: &[String], passes: &nart_pass::PassRegistry) -> Result<Parsed
             None => (body, None),
         };
         match name {
-            "help" | "h" => return Ok(Parsed::Exit(HELP.to_string())),
+            "help" | "h" => return Ok(Parsed::Exit(HELP.replace("{name}", tool))),
             "version" => {
                 return Ok(Parsed::Exit(format!(
-                    "nart-opt {}\n",
+                    "{tool} {}\n",
                     env!("CARGO_PKG_VERSION")
                 )))
             }
@@ -219,7 +226,7 @@ pub fn parse(args: &[String], passes: &nart_pass::PassRegistry) -> Result<Parsed
     }
     o.input = input.unwrap_or_else(|| "-".to_string());
     o.instr.print_options = o.print.clone();
-    Ok(Parsed::Run(o))
+    Ok(Parsed::Run(Box::new(o)))
 }
 
 /// Builds the pass manager the options ask for, or the rendered pipeline error.

@@ -1,12 +1,11 @@
-//! The [`Pass`] trait and what a pass declares about itself ([`PassInfo`]), the state a pass
-//! runs with ([`PassState`]) and how it fails ([`PassFailure`]).
+//! The [`Pass`] trait and what a pass declares about itself ([`PassInfo`], [`PassDecl`]), the
+//! state a pass runs with ([`PassState`]) and how it fails ([`PassFailure`]).
 
 use indexmap::IndexMap;
 
 use nart_ir::{Context, Diagnostic, Op};
 
 use crate::options::{OptionDecl, PassOptions};
-
 /// A named counter a pass declares (MLIR's `Statistic`).
 #[derive(Clone, Copy, Debug)]
 pub struct StatisticDecl {
@@ -90,18 +89,26 @@ impl<'a> PassState<'a> {
     }
 }
 
-/// A pass: declared once through its [`PassInfo`], configured through typed options, run on
-/// one op at a time by the pass manager.
-///
-/// A pass changes IR only through the context it is given, and only inside the op it runs on
-/// (MLIR's rule that makes nested pipelines safe).
-pub trait Pass: Send {
+/// What a pass's declaration gives it: [`declare_pass!`](crate::declare_pass) implements this
+/// trait, so a pass implements only [`Pass::run`].
+pub trait PassDecl: Send {
     /// The declaration.
     fn info(&self) -> &'static PassInfo;
     /// The current option values.
-    fn options(&self) -> &PassOptions;
+    fn options(&self) -> &dyn PassOptions;
     /// The option values, to set them.
-    fn options_mut(&mut self) -> &mut PassOptions;
+    fn options_mut(&mut self) -> &mut dyn PassOptions;
+    /// A copy of the pass with the same options.
+    fn clone_boxed(&self) -> Box<dyn Pass>;
+}
+
+/// A pass: declared once ([`declare_pass!`](crate::declare_pass), which gives the
+/// [`PassDecl`] part), configured through typed options, run on one op at a time by the pass
+/// manager.
+///
+/// A pass changes IR only through the context it is given, and only inside the op it runs on
+/// (MLIR's rule that makes nested pipelines safe).
+pub trait Pass: PassDecl {
     /// Runs the pass on `op`.
     fn run(
         &mut self,
@@ -109,8 +116,6 @@ pub trait Pass: Send {
         op: Op,
         state: &mut PassState<'_>,
     ) -> Result<(), PassFailure>;
-    /// A copy of the pass with the same options.
-    fn clone_boxed(&self) -> Box<dyn Pass>;
 
     /// Kebab-case command-line name.
     fn argument(&self) -> &'static str {

@@ -126,10 +126,11 @@ impl PassRegistry {
                             .collect::<Vec<_>>()
                             .join(" \\| "),
                     };
-                    let default = if o.default.is_empty() {
+                    let default = (o.default)();
+                    let default = if default.is_empty() {
                         "(empty)".to_string()
                     } else {
-                        format!("`{}`", o.default)
+                        format!("`{}`", default.to_pipeline_text())
                     };
                     out.push_str(&format!(
                         "| `{}` | {ty} | {default} | {} |\n",

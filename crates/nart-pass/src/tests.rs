@@ -84,57 +84,34 @@ fn module() -> (Context, Op) {
 
 // ----- test passes -----
 
-static TRACE_OPTIONS: [OptionDecl; 3] = [
-    OptionDecl {
-        name: "fail",
-        help: "Fail on ops with this symbol name",
-        kind: OptionKind::String,
-        default: "",
-    },
-    OptionDecl {
-        name: "tag",
-        help: "Set attribute 'tag' to this value",
-        kind: OptionKind::String,
-        default: "",
-    },
-    OptionDecl {
-        name: "repeat",
-        help: "How many times to count",
-        kind: OptionKind::Int,
-        default: "1",
-    },
-];
+crate::pass_options! {
+    /// The options of `test-trace`.
+    struct TraceOptions {
+        /// Fail on ops with this symbol name
+        #[name = "fail"]
+        fail: String = "",
+        /// Set attribute 'tag' to this value
+        #[name = "tag"]
+        tag: String = "",
+        /// How many times to count
+        #[name = "repeat"]
+        repeat: i64 = 1,
+    }
+}
 
-static TRACE_STATS: [StatisticDecl; 1] = [StatisticDecl {
-    name: "num-visits",
-    desc: "Number of ops visited",
-}];
-
-static TRACE: PassInfo = PassInfo {
-    argument: "test-trace",
-    name: "TestTrace",
-    summary: "Print the op the pass runs on",
-    description: "",
-    anchor: None,
-    options: &TRACE_OPTIONS,
-    statistics: &TRACE_STATS,
-};
-
-#[derive(Clone)]
-struct TracePass {
-    opts: PassOptions,
+crate::declare_pass! {
+    /// Prints the op it runs on.
+    struct TracePass {
+        argument: "test-trace",
+        name: "TestTrace",
+        summary: "Print the op the pass runs on",
+        description: "",
+        options: TraceOptions,
+        statistics: ["num-visits" => "Number of ops visited"],
+    }
 }
 
 impl Pass for TracePass {
-    fn info(&self) -> &'static PassInfo {
-        &TRACE
-    }
-    fn options(&self) -> &PassOptions {
-        &self.opts
-    }
-    fn options_mut(&mut self) -> &mut PassOptions {
-        &mut self.opts
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -145,19 +122,15 @@ impl Pass for TracePass {
             .unwrap_or("")
             .to_string();
         let _ = writeln!(state.out, "trace {} @{sym}", ctx.op_name_str(op));
-        state.add_stat("num-visits", self.opts.int("repeat") as u64);
-        if !sym.is_empty() && self.opts.str("fail") == sym {
+        state.add_stat("num-visits", self.opts.repeat as u64);
+        if !sym.is_empty() && self.opts.fail == sym {
             return Err(PassFailure::op_error(ctx, op, "failed on purpose"));
         }
-        let tag = self.opts.str("tag").to_string();
-        if !tag.is_empty() {
-            let a = ctx.string_attr(&tag);
+        if !self.opts.tag.is_empty() {
+            let a = ctx.string_attr(&self.opts.tag);
             ctx.set_attr(op, "tag", a);
         }
         Ok(())
-    }
-    fn clone_boxed(&self) -> Box<dyn Pass> {
-        Box::new(self.clone())
     }
 }
 
@@ -181,22 +154,29 @@ static BREAK: PassInfo = PassInfo {
     statistics: &[],
 };
 
+/// A pass written without the declaration macro, whose declaration is chosen at run time.
 #[derive(Clone)]
 struct SimplePass {
     info: &'static PassInfo,
-    opts: PassOptions,
+    opts: NoOptions,
 }
 
-impl Pass for SimplePass {
+impl PassDecl for SimplePass {
     fn info(&self) -> &'static PassInfo {
         self.info
     }
-    fn options(&self) -> &PassOptions {
+    fn options(&self) -> &dyn PassOptions {
         &self.opts
     }
-    fn options_mut(&mut self) -> &mut PassOptions {
+    fn options_mut(&mut self) -> &mut dyn PassOptions {
         &mut self.opts
     }
+    fn clone_boxed(&self) -> Box<dyn Pass> {
+        Box::new(self.clone())
+    }
+}
+
+impl Pass for SimplePass {
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -213,28 +193,21 @@ impl Pass for SimplePass {
         }
         Ok(())
     }
-    fn clone_boxed(&self) -> Box<dyn Pass> {
-        Box::new(self.clone())
-    }
 }
 
 fn registry() -> PassRegistry {
     let mut r = PassRegistry::new();
-    r.register(|| {
-        Box::new(TracePass {
-            opts: PassOptions::defaults(&TRACE_OPTIONS),
-        })
-    });
+    r.register(|| Box::new(TracePass::new()));
     r.register(|| {
         Box::new(SimplePass {
             info: &FUNC_ONLY,
-            opts: PassOptions::defaults(&[]),
+            opts: NoOptions::default(),
         })
     });
     r.register(|| {
         Box::new(SimplePass {
             info: &BREAK,
-            opts: PassOptions::defaults(&[]),
+            opts: NoOptions::default(),
         })
     });
     r
@@ -549,6 +522,22 @@ fn fingerprint_sees_attribute_changes() {
     let t = ctx.unit_attr();
     ctx.set_attr(f, "x", t);
     assert_ne!(a, fingerprint(&ctx, m));
+}
+
+#[test]
+fn typed_options_from_pipeline() {
+    let pass = registry()
+        .create("test-trace", "tag=x repeat=3")
+        .unwrap()
+        .unwrap();
+    assert_eq!(pass.pipeline_text(), "test-trace{repeat=3 tag=x}");
+    let mut typed = TracePass::with_options(TraceOptions {
+        repeat: 3,
+        ..TraceOptions::default()
+    });
+    typed.opts.tag = "x".into();
+    assert_eq!(typed.pipeline_text(), pass.pipeline_text());
+    assert_eq!(TracePass::INFO.options[2].name, "repeat");
 }
 
 #[test]

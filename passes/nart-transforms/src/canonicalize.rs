@@ -2,106 +2,70 @@
 //! with the greedy driver, until a fixpoint or a bound (MLIR's Canonicalizer).
 
 use nart_ir::{Context, Op, RewritePattern};
-use nart_pass::{
-    EnumCase, OptionDecl, OptionKind, Pass, PassFailure, PassInfo, PassOptions, PassState,
-    StatisticDecl,
-};
+use nart_pass::{Pass, PassFailure, PassState};
 use nart_rewrite::{
     apply_patterns_greedily, FrozenPatternSet, GreedyConfig, GreedyResult, RegionSimplification,
 };
 
-static REGION_SIMPLIFY: [EnumCase; 3] = [
-    EnumCase {
-        name: "disabled",
-        help: "Don't run any control-flow simplification.",
-    },
-    EnumCase {
-        name: "normal",
-        help: "Perform simple control-flow simplifications (e.g. dead args elimination).",
-    },
-    EnumCase {
-        name: "aggressive",
-        help: "Perform aggressive control-flow simplification (e.g. block merging).",
-    },
-];
+nart_pass::option_enum! {
+    /// How much control-flow simplification `canonicalize` does (`region-simplify`).
+    pub enum RegionSimplify {
+        /// Don't run any control-flow simplification.
+        Disabled = "disabled",
+        /// Perform simple control-flow simplifications (e.g. dead args elimination).
+        Normal = "normal",
+        /// Perform aggressive control-flow simplification (e.g. block merging).
+        Aggressive = "aggressive",
+    }
+}
 
-static OPTIONS: [OptionDecl; 7] = [
-    OptionDecl {
-        name: "top-down",
-        help: "Seed the worklist in general top-down order",
-        kind: OptionKind::Bool,
-        default: "true",
-    },
-    OptionDecl {
-        name: "region-simplify",
-        help: "Perform control flow optimizations to the region tree",
-        kind: OptionKind::Enum(&REGION_SIMPLIFY),
-        default: "normal",
-    },
-    OptionDecl {
-        name: "max-iterations",
-        help: "Max. iterations between applying patterns / simplifying regions",
-        kind: OptionKind::Int,
-        default: "10",
-    },
-    OptionDecl {
-        name: "max-num-rewrites",
-        help: "Max. number of pattern rewrites within an iteration",
-        kind: OptionKind::Int,
-        default: "-1",
-    },
-    OptionDecl {
-        name: "test-convergence",
-        help: "Test only: Fail pass on non-convergence to detect cyclic pattern",
-        kind: OptionKind::Bool,
-        default: "false",
-    },
-    OptionDecl {
-        name: "disable-patterns",
-        help: "Labels of patterns that should be filtered out during application",
-        kind: OptionKind::StringList,
-        default: "",
-    },
-    OptionDecl {
-        name: "enable-patterns",
-        help: "Labels of patterns that should be used during application, all other patterns are filtered out",
-        kind: OptionKind::StringList,
-        default: "",
-    },
-];
+nart_pass::pass_options! {
+    /// The options of `canonicalize` (MLIR's Canonicalizer options).
+    pub struct CanonicalizeOptions {
+        /// Seed the worklist in general top-down order
+        #[name = "top-down"]
+        pub top_down: bool = true,
+        /// Perform control flow optimizations to the region tree
+        #[name = "region-simplify"]
+        pub region_simplify: RegionSimplify = RegionSimplify::Normal,
+        /// Max. iterations between applying patterns / simplifying regions
+        #[name = "max-iterations"]
+        pub max_iterations: i64 = 10,
+        /// Max. number of pattern rewrites within an iteration
+        #[name = "max-num-rewrites"]
+        pub max_num_rewrites: i64 = -1,
+        /// Test only: Fail pass on non-convergence to detect cyclic pattern
+        #[name = "test-convergence"]
+        pub test_convergence: bool = false,
+        /// Labels of patterns that should be filtered out during application
+        #[name = "disable-patterns"]
+        pub disable_patterns: Vec<String> = [],
+        /// Labels of patterns that should be used during application, all other patterns are filtered out
+        #[name = "enable-patterns"]
+        pub enable_patterns: Vec<String> = [],
+    }
+}
 
-static STATISTICS: [StatisticDecl; 4] = [
-    StatisticDecl {
-        name: "num-folds",
-        desc: "Number of successful folds",
-    },
-    StatisticDecl {
-        name: "num-rewrites",
-        desc: "Number of successful pattern applications",
-    },
-    StatisticDecl {
-        name: "num-dce",
-        desc: "Number of dead operations erased",
-    },
-    StatisticDecl {
-        name: "num-iterations",
-        desc: "Number of sweeps over the IR",
-    },
-];
-
-/// The declaration of `canonicalize`.
-pub static INFO: PassInfo = PassInfo {
-    argument: "canonicalize",
-    name: "Canonicalizer",
-    summary: "Canonicalize operations",
-    description: "Applies the folders and canonicalization patterns of every registered op, \
-and erases dead pure ops, with a bounded greedy worklist driver, until nothing changes.\n\
-Constants produced by folding are deduplicated and hoisted to the entry block of the closest \
-isolated-from-above region.",
-    anchor: None,
-    options: &OPTIONS,
-    statistics: &STATISTICS,
-};
+nart_pass::declare_pass! {
+    /// The `canonicalize` pass.
+    pub struct CanonicalizePass {
+        argument: "canonicalize",
+        name: "Canonicalizer",
+        summary: "Canonicalize operations",
+        description: "Applies the folders and canonicalization patterns of every registered op, \
+            and erases dead pure ops, with a bounded greedy worklist driver, until nothing \
+            changes.\n\
+            Constants produced by folding are deduplicated and hoisted to the entry block of the \
+            closest isolated-from-above region.",
+        options: CanonicalizeOptions,
+        statistics: [
+            "num-folds" => "Number of successful folds",
+            "num-rewrites" => "Number of successful pattern applications",
+            "num-dce" => "Number of dead operations erased",
+            "num-iterations" => "Number of sweeps over the IR",
+        ],
+    }
+}
 
 /// Every canonicalization pattern declared by a registered op, filtered by the
 /// `enable`/`disable` lists (empty `enable` means all).
@@ -124,65 +88,40 @@ pub fn canonicalize_op(ctx: &mut Context, op: Op, config: &GreedyConfig) -> Gree
     apply_patterns_greedily(ctx, op, &patterns, config)
 }
 
-/// The `canonicalize` pass.
-#[derive(Clone)]
-pub struct CanonicalizePass {
-    opts: PassOptions,
-}
-
 impl CanonicalizePass {
-    /// With default options.
-    pub fn new() -> CanonicalizePass {
-        CanonicalizePass {
-            opts: PassOptions::defaults(&OPTIONS),
-        }
-    }
-
     /// The greedy driver configuration the options describe.
     pub fn config(&self) -> GreedyConfig {
-        let region_simplification = match self.opts.str("region-simplify") {
-            "disabled" => RegionSimplification::Disabled,
-            "aggressive" => RegionSimplification::Aggressive,
-            _ => RegionSimplification::Normal,
+        let region_simplification = match self.opts.region_simplify {
+            RegionSimplify::Disabled => RegionSimplification::Disabled,
+            RegionSimplify::Normal => RegionSimplification::Normal,
+            RegionSimplify::Aggressive => RegionSimplification::Aggressive,
         };
-        let max_rewrites = self.opts.int("max-num-rewrites");
         GreedyConfig {
-            max_iterations: usize::try_from(self.opts.int("max-iterations")).unwrap_or(usize::MAX),
-            max_num_rewrites: usize::try_from(max_rewrites).ok(),
+            max_iterations: usize::try_from(self.opts.max_iterations).unwrap_or(usize::MAX),
+            max_num_rewrites: usize::try_from(self.opts.max_num_rewrites).ok(),
             region_simplification,
-            use_top_down_traversal: self.opts.bool("top-down"),
+            use_top_down_traversal: self.opts.top_down,
             fold: true,
         }
     }
 }
 
-impl Default for CanonicalizePass {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl Pass for CanonicalizePass {
-    pass_common!(INFO);
-
     fn run(
         &mut self,
         ctx: &mut Context,
         op: Op,
         state: &mut PassState<'_>,
     ) -> Result<(), PassFailure> {
-        let patterns = collect_patterns(
-            ctx,
-            self.opts.list("enable-patterns"),
-            self.opts.list("disable-patterns"),
-        );
+        let patterns =
+            collect_patterns(ctx, &self.opts.enable_patterns, &self.opts.disable_patterns);
         let config = self.config();
         let res = apply_patterns_greedily(ctx, op, &patterns, &config);
         state.add_stat("num-folds", res.num_folds as u64);
         state.add_stat("num-rewrites", res.num_pattern_applications() as u64);
         state.add_stat("num-dce", res.num_erased as u64);
         state.add_stat("num-iterations", res.iterations as u64);
-        if self.opts.bool("test-convergence") && !res.converged {
+        if self.opts.test_convergence && !res.converged {
             return Err(PassFailure::op_error(
                 ctx,
                 op,

@@ -16,32 +16,24 @@ use rustc_hash::FxHashMap;
 use nart_ir::registry::Trait;
 use nart_ir::verify::Dominance;
 use nart_ir::{Block, Context, Ident, NamedAttr, Op, Region, Type, Value};
-use nart_pass::{Pass, PassFailure, PassInfo, PassOptions, PassState, StatisticDecl};
+use nart_pass::{Pass, PassFailure, PassState};
 use nart_rewrite::{is_op_trivially_dead, is_pure};
 
-static STATISTICS: [StatisticDecl; 2] = [
-    StatisticDecl {
-        name: "num-cse'd",
-        desc: "Number of operations CSE'd",
-    },
-    StatisticDecl {
-        name: "num-dce'd",
-        desc: "Number of operations DCE'd",
-    },
-];
-
-/// The declaration of `cse`.
-pub static INFO: PassInfo = PassInfo {
-    argument: "cse",
-    name: "CSE",
-    summary: "Eliminate common sub-expressions",
-    description: "Replaces a pure op by an equivalent op that dominates it (same name, operands, \
-result types and attributes, no regions), walking the dominator tree of every region with a \
-scoped hash table. Dead pure ops met on the way are erased.",
-    anchor: None,
-    options: &[],
-    statistics: &STATISTICS,
-};
+nart_pass::declare_pass! {
+    /// The `cse` pass.
+    pub struct CsePass {
+        argument: "cse",
+        name: "CSE",
+        summary: "Eliminate common sub-expressions",
+        description: "Replaces a pure op by an equivalent op that dominates it (same name, \
+            operands, result types and attributes, no regions), walking the dominator tree of \
+            every region with a scoped hash table. Dead pure ops met on the way are erased.",
+        statistics: [
+            "num-cse'd" => "Number of operations CSE'd",
+            "num-dce'd" => "Number of operations DCE'd",
+        ],
+    }
+}
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct Key {
@@ -226,30 +218,7 @@ pub fn run_cse(ctx: &mut Context, op: Op) -> (u64, u64) {
     (cse.counts.cse, cse.counts.dce)
 }
 
-/// The `cse` pass.
-#[derive(Clone)]
-pub struct CsePass {
-    opts: PassOptions,
-}
-
-impl CsePass {
-    /// A new pass.
-    pub fn new() -> CsePass {
-        CsePass {
-            opts: PassOptions::defaults(&[]),
-        }
-    }
-}
-
-impl Default for CsePass {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl Pass for CsePass {
-    pass_common!(INFO);
-
     fn run(
         &mut self,
         ctx: &mut Context,

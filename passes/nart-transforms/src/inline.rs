@@ -20,50 +20,38 @@ use nart_ir::interfaces::{CallOpInterface, CallableOpInterface, Callee};
 use nart_ir::registry::Trait;
 use nart_ir::symbol::{is_private, lookup_from, op_symbol_uses};
 use nart_ir::{Context, IrMapping, LocData, Op, Value, WalkOrder};
-use nart_pass::{
-    OptionDecl, OptionKind, Pass, PassFailure, PassInfo, PassOptions, PassState, StatisticDecl,
-};
+use nart_pass::{Pass, PassFailure, PassState};
 use nart_rewrite::GreedyConfig;
 
-static OPTIONS: [OptionDecl; 2] = [
-    OptionDecl {
-        name: "default-pipeline",
-        help: "The optimizer pipeline used for callables that do not have a dedicated optimizer pipeline (only 'canonicalize' or '' are supported)",
-        kind: OptionKind::String,
-        default: "canonicalize",
-    },
-    OptionDecl {
-        name: "max-iterations",
-        help: "Maximum depth of inlining calls produced by inlining",
-        kind: OptionKind::Int,
-        default: "4",
-    },
-];
+nart_pass::pass_options! {
+    /// The options of `inline`.
+    pub struct InlineOptions {
+        /// The optimizer pipeline used for callables that do not have a dedicated optimizer pipeline (only 'canonicalize' or '' are supported)
+        #[name = "default-pipeline"]
+        pub default_pipeline: String = "canonicalize",
+        /// Maximum depth of inlining calls produced by inlining
+        #[name = "max-iterations"]
+        pub max_iterations: i64 = 4,
+    }
+}
 
-static STATISTICS: [StatisticDecl; 2] = [
-    StatisticDecl {
-        name: "num-inlined",
-        desc: "Number of calls inlined",
-    },
-    StatisticDecl {
-        name: "num-erased-callees",
-        desc: "Number of private callees erased after inlining",
-    },
-];
-
-/// The declaration of `inline`.
-pub static INFO: PassInfo = PassInfo {
-    argument: "inline",
-    name: "Inliner",
-    summary: "Inline function calls",
-    description: "Inlines every call (`CallOpInterface`) whose callee resolves to a callable \
-(`CallableOpInterface`) with a single-block body ending in a `ReturnLike` terminator, repeatedly for the calls that inlining \
-brings in (bounded, never recursively), erases private callees left unreferenced, and \
-canonicalizes the callers.",
-    anchor: None,
-    options: &OPTIONS,
-    statistics: &STATISTICS,
-};
+nart_pass::declare_pass! {
+    /// The `inline` pass.
+    pub struct InlinePass {
+        argument: "inline",
+        name: "Inliner",
+        summary: "Inline function calls",
+        description: "Inlines every call (`CallOpInterface`) whose callee resolves to a callable \
+            (`CallableOpInterface`) with a single-block body ending in a `ReturnLike` terminator, \
+            repeatedly for the calls that inlining brings in (bounded, never recursively), erases \
+            private callees left unreferenced, and canonicalizes the callers.",
+        options: InlineOptions,
+        statistics: [
+            "num-inlined" => "Number of calls inlined",
+            "num-erased-callees" => "Number of private callees erased after inlining",
+        ],
+    }
+}
 
 fn is_call(ctx: &Context, op: Op) -> bool {
     ctx.op_interface::<dyn CallOpInterface>(op).is_some()
@@ -228,37 +216,14 @@ pub fn inline_calls(ctx: &mut Context, root: Op, max_depth: usize) -> InlineStat
     stats
 }
 
-/// The `inline` pass.
-#[derive(Clone)]
-pub struct InlinePass {
-    opts: PassOptions,
-}
-
-impl InlinePass {
-    /// With default options.
-    pub fn new() -> InlinePass {
-        InlinePass {
-            opts: PassOptions::defaults(&OPTIONS),
-        }
-    }
-}
-
-impl Default for InlinePass {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl Pass for InlinePass {
-    pass_common!(INFO);
-
     fn run(
         &mut self,
         ctx: &mut Context,
         op: Op,
         state: &mut PassState<'_>,
     ) -> Result<(), PassFailure> {
-        let pipeline = self.opts.str("default-pipeline");
+        let pipeline = self.opts.default_pipeline.as_str();
         if !matches!(pipeline, "" | "canonicalize") {
             return Err(PassFailure::op_error(
                 ctx,
@@ -266,7 +231,7 @@ impl Pass for InlinePass {
                 format!("inline: unsupported default-pipeline '{pipeline}' (expected 'canonicalize' or '')"),
             ));
         }
-        let depth = usize::try_from(self.opts.int("max-iterations")).unwrap_or(0);
+        let depth = usize::try_from(self.opts.max_iterations).unwrap_or(0);
         let stats = inline_calls(ctx, op, depth);
         state.add_stat("num-inlined", stats.inlined as u64);
         state.add_stat("num-erased-callees", stats.erased_callees as u64);

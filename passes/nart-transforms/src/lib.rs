@@ -13,27 +13,11 @@
 //! None of them knows a dialect: they read traits (`Pure`, `CallLike`, `FunctionLike`,
 //! `ReturnLike`, `SymbolTable`, ...) and attribute names (`callee`, `sym_name`,
 //! `sym_visibility`) from the op registry.
+//!
+//! Each is declared with `nart_pass::declare_pass!` and implements only `Pass::run`; nothing
+//! here is needed to write a pass elsewhere.
 
 #![deny(missing_docs)]
-
-/// Implements the declaration-reading methods of [`nart_pass::Pass`] for a pass struct with an
-/// `opts: PassOptions` field.
-macro_rules! pass_common {
-    ($info:expr) => {
-        fn info(&self) -> &'static nart_pass::PassInfo {
-            &$info
-        }
-        fn options(&self) -> &nart_pass::PassOptions {
-            &self.opts
-        }
-        fn options_mut(&mut self) -> &mut nart_pass::PassOptions {
-            &mut self.opts
-        }
-        fn clone_boxed(&self) -> Box<dyn nart_pass::Pass> {
-            Box::new(self.clone())
-        }
-    };
-}
 
 pub mod canonicalize;
 pub mod cse;

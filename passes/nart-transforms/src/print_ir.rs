@@ -2,58 +2,37 @@
 
 use nart_ir::printer::print_op;
 use nart_ir::{Context, Op};
-use nart_pass::{OptionDecl, OptionKind, Pass, PassFailure, PassInfo, PassOptions, PassState};
+use nart_pass::{Pass, PassFailure, PassState};
 
-static OPTIONS: [OptionDecl; 1] = [OptionDecl {
-    name: "label",
-    help: "Label",
-    kind: OptionKind::String,
-    default: "",
-}];
-
-/// The declaration of `print-ir`.
-pub static INFO: PassInfo = PassInfo {
-    argument: "print-ir",
-    name: "PrintIRPass",
-    summary: "Print IR on the debug stream",
-    description:
-        "Prints the op the pass runs on, under a `// -----// IR Dump <label> //----- //` header.",
-    anchor: None,
-    options: &OPTIONS,
-    statistics: &[],
-};
-
-/// The `print-ir` pass.
-#[derive(Clone)]
-pub struct PrintIrPass {
-    opts: PassOptions,
-}
-
-impl PrintIrPass {
-    /// With default options.
-    pub fn new() -> PrintIrPass {
-        PrintIrPass {
-            opts: PassOptions::defaults(&OPTIONS),
-        }
+nart_pass::pass_options! {
+    /// The options of `print-ir`.
+    pub struct PrintIrOptions {
+        /// Label
+        #[name = "label"]
+        pub label: String = "",
     }
 }
 
-impl Default for PrintIrPass {
-    fn default() -> Self {
-        Self::new()
+nart_pass::declare_pass! {
+    /// The `print-ir` pass.
+    pub struct PrintIrPass {
+        argument: "print-ir",
+        name: "PrintIRPass",
+        summary: "Print IR on the debug stream",
+        description: "Prints the op the pass runs on, under a \
+            `// -----// IR Dump <label> //----- //` header.",
+        options: PrintIrOptions,
     }
 }
 
 impl Pass for PrintIrPass {
-    pass_common!(INFO);
-
     fn run(
         &mut self,
         ctx: &mut Context,
         op: Op,
         state: &mut PassState<'_>,
     ) -> Result<(), PassFailure> {
-        let label = self.opts.str("label");
+        let label = &self.opts.label;
         let header = if label.is_empty() {
             "// -----// IR Dump //----- //\n".to_string()
         } else {

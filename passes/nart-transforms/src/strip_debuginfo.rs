@@ -3,44 +3,20 @@
 //! Block argument locations are not stripped yet: `nart-ir` has no setter for them.
 
 use nart_ir::{Context, Op, WalkOrder};
-use nart_pass::{Pass, PassFailure, PassInfo, PassOptions, PassState};
+use nart_pass::{Pass, PassFailure, PassState};
 
-/// The declaration of `strip-debuginfo`.
-pub static INFO: PassInfo = PassInfo {
-    argument: "strip-debuginfo",
-    name: "StripDebugInfo",
-    summary: "Strip debug info from all operations",
-    description: "Sets the location of the op the pass runs on and of every op nested in it to \
-`loc(unknown)`.",
-    anchor: None,
-    options: &[],
-    statistics: &[],
-};
-
-/// The `strip-debuginfo` pass.
-#[derive(Clone)]
-pub struct StripDebugInfoPass {
-    opts: PassOptions,
-}
-
-impl StripDebugInfoPass {
-    /// A new pass.
-    pub fn new() -> StripDebugInfoPass {
-        StripDebugInfoPass {
-            opts: PassOptions::defaults(&[]),
-        }
-    }
-}
-
-impl Default for StripDebugInfoPass {
-    fn default() -> Self {
-        Self::new()
+nart_pass::declare_pass! {
+    /// The `strip-debuginfo` pass.
+    pub struct StripDebugInfoPass {
+        argument: "strip-debuginfo",
+        name: "StripDebugInfo",
+        summary: "Strip debug info from all operations",
+        description: "Sets the location of the op the pass runs on and of every op nested in it \
+            to `loc(unknown)`.",
     }
 }
 
 impl Pass for StripDebugInfoPass {
-    pass_common!(INFO);
-
     fn run(
         &mut self,
         ctx: &mut Context,

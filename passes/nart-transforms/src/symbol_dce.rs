@@ -13,25 +13,20 @@ use rustc_hash::FxHashSet;
 
 use nart_ir::symbol::{is_symbol_table, lookup, nearest_symbol_table, op_symbol_uses, symbol_name};
 use nart_ir::{AttrData, Context, Op};
-use nart_pass::{Pass, PassFailure, PassInfo, PassOptions, PassState, StatisticDecl};
+use nart_pass::{Pass, PassFailure, PassState};
 
-static STATISTICS: [StatisticDecl; 1] = [StatisticDecl {
-    name: "num-dce'd",
-    desc: "Number of symbols erased",
-}];
-
-/// The declaration of `symbol-dce`.
-pub static INFO: PassInfo = PassInfo {
-    argument: "symbol-dce",
-    name: "SymbolDCE",
-    summary: "Eliminate dead symbols",
-    description: "Erases the private symbols (`sym_visibility = \"private\"`, or `\"nested\"`) \
-that no live op refers to, directly or through other live symbols, in the symbol table the pass \
-runs on and in every symbol table nested in it.",
-    anchor: None,
-    options: &[],
-    statistics: &STATISTICS,
-};
+nart_pass::declare_pass! {
+    /// The `symbol-dce` pass.
+    pub struct SymbolDcePass {
+        argument: "symbol-dce",
+        name: "SymbolDCE",
+        summary: "Eliminate dead symbols",
+        description: "Erases the private symbols (`sym_visibility = \"private\"`, or \
+            `\"nested\"`) that no live op refers to, directly or through other live symbols, in \
+            the symbol table the pass runs on and in every symbol table nested in it.",
+        statistics: ["num-dce'd" => "Number of symbols erased"],
+    }
+}
 
 /// Whether the symbol `op` is visible outside its table (no visibility, or `"public"`).
 fn is_public(ctx: &Context, op: Op) -> bool {
@@ -174,30 +169,7 @@ pub fn symbol_dce(ctx: &mut Context, root: Op) -> usize {
     erased
 }
 
-/// The `symbol-dce` pass.
-#[derive(Clone)]
-pub struct SymbolDcePass {
-    opts: PassOptions,
-}
-
-impl SymbolDcePass {
-    /// A new pass.
-    pub fn new() -> SymbolDcePass {
-        SymbolDcePass {
-            opts: PassOptions::defaults(&[]),
-        }
-    }
-}
-
-impl Default for SymbolDcePass {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl Pass for SymbolDcePass {
-    pass_common!(INFO);
-
     fn run(
         &mut self,
         ctx: &mut Context,
