@@ -397,17 +397,7 @@ pub fn rotary_embedding(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn f(shape: &[usize], v: Vec<f32>) -> Tensor {
-        Tensor::from_vec(shape.to_vec(), v).unwrap()
-    }
-
-    fn close(a: &[f32], b: &[f32]) {
-        assert_eq!(a.len(), b.len());
-        for (x, y) in a.iter().zip(b) {
-            assert!((x - y).abs() < 1e-5, "{a:?} vs {b:?}");
-        }
-    }
+    use crate::test_util::{close, f};
 
     #[test]
     fn attention_basics() {
@@ -428,7 +418,11 @@ mod tests {
         .unwrap();
         // Query 0 sees scores [0, 0] -> 3; query 1 sees [1, 0] -> (2e + 4) / (e + 1).
         let e = std::f32::consts::E;
-        close(out.y.as_f32().unwrap(), &[3.0, (2.0 * e + 4.0) / (e + 1.0)]);
+        close(
+            out.y.as_f32().unwrap(),
+            &[3.0, (2.0 * e + 4.0) / (e + 1.0)],
+            1e-5,
+        );
         // Causal: query 0 only sees key 0.
         let causal = AttentionAttrs {
             scale: Some(1.0),
@@ -436,7 +430,7 @@ mod tests {
             ..Default::default()
         };
         let out = attention(&q, &k, &v, AttentionInputs::default(), &causal).unwrap();
-        close(&out.y.as_f32().unwrap()[..1], &[2.0]);
+        close(&out.y.as_f32().unwrap()[..1], &[2.0], 1e-5);
         // A boolean mask hiding every key gives zeros.
         let mask = Tensor::from_vec(vec![2, 2], vec![false; 4]).unwrap();
         let inputs = AttentionInputs {
@@ -444,7 +438,7 @@ mod tests {
             ..Default::default()
         };
         let out = attention(&q, &k, &v, inputs, &AttentionAttrs::default()).unwrap();
-        close(out.y.as_f32().unwrap(), &[0.0, 0.0]);
+        close(out.y.as_f32().unwrap(), &[0.0, 0.0], 1e-5);
         // A KV cache is prepended to the present key.
         let pk = f(&[1, 1, 1, 2], vec![9., 9.]);
         let pv = f(&[1, 1, 1, 1], vec![7.]);
@@ -475,7 +469,7 @@ mod tests {
         let pos = Tensor::from_vec(vec![1, 1], vec![0i64]).unwrap();
         let y = rotary_embedding(&x, &c, &s, Some(&pos), &RotaryAttrs::default()).unwrap();
         // real = c*x1 - s*x2 = [0, -1]; imag = s*x1 + c*x2 = [1, 0]
-        close(y.as_f32().unwrap(), &[0., -1., 1., 0.]);
+        close(y.as_f32().unwrap(), &[0., -1., 1., 0.], 1e-5);
         let y = rotary_embedding(
             &x,
             &c,
@@ -488,7 +482,7 @@ mod tests {
         )
         .unwrap();
         // pairs (1,0) -> (0,1) and (0,1) -> (-1,0)
-        close(y.as_f32().unwrap(), &[0., 1., -1., 0.]);
+        close(y.as_f32().unwrap(), &[0., 1., -1., 0.], 1e-5);
         assert!(rotary_embedding(
             &x,
             &c,

@@ -956,15 +956,7 @@ pub fn qlinear_conv(q: QLinearConvInputs<'_>, attrs: &ConvAttrs) -> Result<Tenso
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn f(shape: &[usize], v: Vec<f32>) -> Tensor {
-        Tensor::from_vec(shape.to_vec(), v).unwrap()
-    }
-
-    fn ar(shape: &[usize]) -> Tensor {
-        let n = numel(shape);
-        f(shape, (0..n).map(|i| i as f32).collect())
-    }
+    use crate::test_util::{ar, f};
 
     #[test]
     fn conv2d_onnx_doc_example() {

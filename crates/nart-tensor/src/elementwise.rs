@@ -908,17 +908,7 @@ pub fn where_(cond: &Tensor, x: &Tensor, y: &Tensor) -> Result<Tensor> {
 #[allow(clippy::excessive_precision, clippy::approx_constant)]
 mod tests {
     use super::*;
-
-    fn f(shape: &[usize], v: &[f32]) -> Tensor {
-        Tensor::from_vec(shape.to_vec(), v.to_vec()).unwrap()
-    }
-
-    fn close(a: &[f32], b: &[f32], tol: f32) {
-        assert_eq!(a.len(), b.len(), "{a:?} vs {b:?}");
-        for (x, y) in a.iter().zip(b) {
-            assert!((x - y).abs() <= tol * (1.0 + y.abs()), "{a:?} vs {b:?}");
-        }
-    }
+    use crate::test_util::{close, f};
 
     #[test]
     fn broadcast_arith() {

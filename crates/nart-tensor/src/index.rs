@@ -449,14 +449,7 @@ pub fn non_max_suppression(boxes: &Tensor, scores: &Tensor, a: NmsAttrs) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ar(shape: &[usize]) -> Tensor {
-        Tensor::from_vec(
-            shape.to_vec(),
-            (0..numel(shape)).map(|i| i as f32).collect(),
-        )
-        .unwrap()
-    }
+    use crate::test_util::ar;
 
     fn i64s(shape: &[usize], v: &[i64]) -> Tensor {
         Tensor::from_vec(shape.to_vec(), v.to_vec()).unwrap()

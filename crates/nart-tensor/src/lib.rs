@@ -40,6 +40,8 @@ mod io;
 pub mod layout;
 pub mod smallfloat;
 mod tensor;
+#[cfg(test)]
+mod test_util;
 
 pub use dtype::{DType, Storage};
 pub use error::{KernelError, Result};

@@ -434,10 +434,7 @@ pub(crate) fn per_axis_scale(op: &'static str, t: &Tensor, n: usize) -> Result<V
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn f(shape: &[usize], v: &[f32]) -> Tensor {
-        Tensor::from_vec(shape.to_vec(), v.to_vec()).unwrap()
-    }
+    use crate::test_util::f;
 
     #[test]
     fn matmul_shapes() {

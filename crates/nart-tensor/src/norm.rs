@@ -369,17 +369,7 @@ pub fn hardmax(x: &Tensor, axis: i64) -> Result<Tensor> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn f(shape: &[usize], v: Vec<f32>) -> Tensor {
-        Tensor::from_vec(shape.to_vec(), v).unwrap()
-    }
-
-    fn close(a: &[f32], b: &[f32]) {
-        for (x, y) in a.iter().zip(b) {
-            assert!((x - y).abs() < 1e-5, "{a:?} vs {b:?}");
-        }
-        assert_eq!(a.len(), b.len());
-    }
+    use crate::test_util::{close, f};
 
     #[test]
     fn batch_norm_example() {
@@ -398,6 +388,7 @@ mod tests {
         close(
             y.as_f32().unwrap(),
             &[-0.999995, 0., 0.999995, -0.22474074, 1., 2.2247407],
+            1e-5,
         );
         assert!(batch_norm(
             &x,
@@ -425,22 +416,23 @@ mod tests {
         close(
             out.y.as_f32().unwrap(),
             &[-0.7247449, 0.5, 2.9494898, -0.7247449, 0.5, 2.9494898],
+            1e-5,
         );
-        close(out.mean.as_f32().unwrap(), &[2., 4.]);
+        close(out.mean.as_f32().unwrap(), &[2., 4.], 1e-5);
         assert_eq!(out.mean.shape(), &[2, 1]);
         let x = f(&[1, 2, 2], vec![1., 3., 10., 20.]);
         let y = instance_norm(&x, &f(&[2], vec![1., 2.]), &f(&[2], vec![0., 1.]), 0.0).unwrap();
-        close(y.as_f32().unwrap(), &[-1., 1., -1., 3.]);
+        close(y.as_f32().unwrap(), &[-1., 1., -1., 3.], 1e-5);
         let x = f(&[1, 4, 1], vec![1., 3., 10., 20.]);
         let y = group_norm(&x, &f(&[4], vec![1.; 4]), &f(&[4], vec![0.; 4]), 2, 0.0).unwrap();
-        close(y.as_f32().unwrap(), &[-1., 1., -1., 1.]);
+        close(y.as_f32().unwrap(), &[-1., 1., -1., 1.], 1e-5);
         assert!(group_norm(&x, &f(&[4], vec![1.; 4]), &f(&[4], vec![0.; 4]), 3, 0.0).is_err());
         // RMS of [3, 4] is sqrt(12.5): [3, 4] / 3.5355339 * [1, 2] = [0.8485281, 2.2627417]
         let y = rms_norm(&f(&[1, 2], vec![3., 4.]), &f(&[2], vec![1., 2.]), -1, 0.0).unwrap();
-        close(y.as_f32().unwrap(), &[0.8485281, 2.2627417]);
+        close(y.as_f32().unwrap(), &[0.8485281, 2.2627417], 1e-5);
         // LRN size 3, alpha 3, beta 1, bias 1 on channels [1, 2]: c0: 1 / (1 + (1 + 4)) = 1/6, c1: 2 / 6
         let y = lrn(&f(&[1, 2, 1], vec![1., 2.]), 3, 3.0, 1.0, 1.0).unwrap();
-        close(y.as_f32().unwrap(), &[1. / 6., 2. / 6.]);
+        close(y.as_f32().unwrap(), &[1. / 6., 2. / 6.], 1e-5);
     }
 
     #[test]
@@ -458,24 +450,27 @@ mod tests {
                 1. / 3.,
                 1. / 3.,
             ],
+            1e-5,
         );
         let y = softmax(&x, 0).unwrap();
         // column 0: softmax([1, 0]) = [0.7310586, 0.2689414]
         close(
             &[y.as_f32().unwrap()[0], y.as_f32().unwrap()[3]],
             &[0.7310586, 0.2689414],
+            1e-5,
         );
         let y = log_softmax(&x, 1).unwrap();
         close(
             &y.as_f32().unwrap()[..3],
             &[-2.407606, -1.4076059, -0.4076059],
+            1e-5,
         );
         let y = lp_norm(&f(&[2, 2], vec![3., 4., 0., 0.]), -1, 2).unwrap();
-        close(y.as_f32().unwrap(), &[0.6, 0.8, 0., 0.]);
+        close(y.as_f32().unwrap(), &[0.6, 0.8, 0., 0.], 1e-5);
         let y = lp_norm(&f(&[2], vec![1., -3.]), 0, 1).unwrap();
-        close(y.as_f32().unwrap(), &[0.25, -0.75]);
+        close(y.as_f32().unwrap(), &[0.25, -0.75], 1e-5);
         let y = mean_variance_norm(&f(&[1, 1, 1, 2], vec![1., 3.]), &[0, 2, 3]).unwrap();
-        close(y.as_f32().unwrap(), &[-1., 1.]);
+        close(y.as_f32().unwrap(), &[-1., 1.], 1e-5);
         let y = hardmax(&f(&[4], vec![1., 3., 3., 0.]), 0).unwrap();
         assert_eq!(y.as_f32().unwrap(), &[0., 1., 0., 0.]);
         assert!(softmax(&x, 2).is_err());

@@ -401,15 +401,8 @@ pub fn cumsum(x: &Tensor, axis: i64, exclusive: bool, reverse: bool) -> Result<T
 #[allow(clippy::excessive_precision, clippy::approx_constant)]
 mod tests {
     use super::*;
+    use crate::test_util::ar;
     use crate::DType;
-
-    fn ar(shape: &[usize]) -> Tensor {
-        Tensor::from_vec(
-            shape.to_vec(),
-            (0..numel(shape)).map(|i| i as f32).collect(),
-        )
-        .unwrap()
-    }
 
     fn axes(a: &[i64], keepdims: bool) -> ReduceAttrs {
         ReduceAttrs {

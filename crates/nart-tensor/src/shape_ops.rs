@@ -678,15 +678,8 @@ pub fn identity(x: &Tensor) -> Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::ar;
     use crate::DType;
-
-    fn ar(shape: &[usize]) -> Tensor {
-        Tensor::from_vec(
-            shape.to_vec(),
-            (0..numel(shape)).map(|i| i as f32).collect(),
-        )
-        .unwrap()
-    }
 
     fn vals(t: &Tensor) -> Vec<f32> {
         t.to_f32_vec().unwrap()
