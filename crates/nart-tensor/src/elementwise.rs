@@ -912,19 +912,19 @@ mod tests {
 
     #[test]
     fn broadcast_arith() {
-        let a = f(&[2, 3], &[1., 2., 3., 4., 5., 6.]);
-        let b = f(&[3], &[10., 20., 30.]);
+        let a = f(&[2, 3], [1., 2., 3., 4., 5., 6.]);
+        let b = f(&[3], [10., 20., 30.]);
         assert_eq!(
             add(&a, &b).unwrap().as_f32().unwrap(),
             &[11., 22., 33., 14., 25., 36.]
         );
         assert_eq!(sub(&a, &b).unwrap().shape(), &[2, 3]);
-        let c = f(&[2, 1], &[2., 4.]);
+        let c = f(&[2, 1], [2., 4.]);
         assert_eq!(
             div(&a, &c).unwrap().as_f32().unwrap(),
             &[0.5, 1., 1.5, 1., 1.25, 1.5]
         );
-        assert!(add(&a, &f(&[2], &[1., 2.])).is_err());
+        assert!(add(&a, &f(&[2], [1., 2.])).is_err());
         assert!(add(&a, &Tensor::vector(vec![1i32])).is_err());
     }
 
@@ -974,8 +974,8 @@ mod tests {
 
     #[test]
     fn float_mod_and_compare() {
-        let a = f(&[3], &[-4.5, 4.5, 5.0]);
-        let b = f(&[3], &[2.0, -2.0, 3.0]);
+        let a = f(&[3], [-4.5, 4.5, 5.0]);
+        let b = f(&[3], [2.0, -2.0, 3.0]);
         // np.fmod -> [-0.5, 0.5, 2.0]; np.mod -> [1.5, -1.5, 2.0]
         assert_eq!(
             binary(BinaryOp::Mod { fmod: true }, &a, &b)
@@ -999,7 +999,7 @@ mod tests {
             &Tensor::vector(vec!["a".to_string()]),
         );
         assert_eq!(e.unwrap().as_slice::<bool>().unwrap(), &[true]);
-        let m = max(&[&a, &b, &f(&[1], &[f32::NAN])]).unwrap();
+        let m = max(&[&a, &b, &f(&[1], [f32::NAN])]).unwrap();
         assert!(m.as_f32().unwrap().iter().all(|x| x.is_nan()));
         let mn = mean(&[&a, &b]).unwrap();
         assert_eq!(mn.as_f32().unwrap(), &[-1.25, 1.25, 4.0]);
@@ -1016,7 +1016,7 @@ mod tests {
 
     #[test]
     fn unary_math() {
-        let x = f(&[6], &[-2.5, -0.5, 0.5, 1.5, 2.5, 3.7]);
+        let x = f(&[6], [-2.5, -0.5, 0.5, 1.5, 2.5, 3.7]);
         // np.round (half to even) -> [-2, -0, 0, 2, 2, 4]
         assert_eq!(
             unary(UnaryOp::Round, &x).unwrap().as_f32().unwrap(),
@@ -1043,10 +1043,10 @@ mod tests {
             &[3]
         );
         assert!(unary(UnaryOp::Exp, &Tensor::vector(vec![1i32])).is_err());
-        let nan = is_nan(&f(&[2], &[f32::NAN, 1.0])).unwrap();
+        let nan = is_nan(&f(&[2], [f32::NAN, 1.0])).unwrap();
         assert_eq!(nan.as_slice::<bool>().unwrap(), &[true, false]);
         let inf = is_inf(
-            &f(&[3], &[f32::INFINITY, f32::NEG_INFINITY, 1.0]),
+            &f(&[3], [f32::INFINITY, f32::NEG_INFINITY, 1.0]),
             false,
             true,
         )
@@ -1056,7 +1056,7 @@ mod tests {
 
     #[test]
     fn activations() {
-        let x = f(&[4], &[-2.0, -0.5, 0.0, 1.0]);
+        let x = f(&[4], [-2.0, -0.5, 0.0, 1.0]);
         let run = |op| unary(op, &x).unwrap().to_f32_vec().unwrap();
         assert_eq!(run(UnaryOp::Relu), vec![0., 0., 0., 1.]);
         close(
@@ -1141,7 +1141,7 @@ mod tests {
             }),
             vec![-1.5, 0., 0., 0.5]
         );
-        let p = prelu(&f(&[2, 2], &[-1., 2., -3., 4.]), &f(&[2, 1], &[0.5, 0.25])).unwrap();
+        let p = prelu(&f(&[2, 2], [-1., 2., -3., 4.]), &f(&[2, 1], [0.5, 0.25])).unwrap();
         assert_eq!(p.as_f32().unwrap(), &[-0.5, 2., -0.75, 4.]);
         let c = clip(&x, Some(&Tensor::scalar(-1.0f32)), None).unwrap();
         assert_eq!(c.as_f32().unwrap(), &[-1., -0.5, 0., 1.]);
@@ -1150,8 +1150,8 @@ mod tests {
     #[test]
     fn where_broadcasts() {
         let c = Tensor::from_vec(vec![2, 1], vec![true, false]).unwrap();
-        let x = f(&[2], &[1., 2.]);
-        let y = f(&[], &[9.]);
+        let x = f(&[2], [1., 2.]);
+        let y = f(&[], [9.]);
         let w = where_(&c, &x, &y).unwrap();
         assert_eq!(w.shape(), &[2, 2]);
         assert_eq!(w.as_f32().unwrap(), &[1., 2., 9., 9.]);

@@ -438,16 +438,16 @@ mod tests {
 
     #[test]
     fn matmul_shapes() {
-        let a = f(&[2, 3], &[1., 2., 3., 4., 5., 6.]);
-        let b = f(&[3, 2], &[7., 8., 9., 10., 11., 12.]);
+        let a = f(&[2, 3], [1., 2., 3., 4., 5., 6.]);
+        let b = f(&[3, 2], [7., 8., 9., 10., 11., 12.]);
         let c = matmul(&a, &b).unwrap();
         // np.array([[1,2,3],[4,5,6]]) @ np.array([[7,8],[9,10],[11,12]]) = [[58, 64], [139, 154]]
         assert_eq!(c.as_f32().unwrap(), &[58., 64., 139., 154.]);
-        let v = f(&[3], &[1., 1., 1.]);
+        let v = f(&[3], [1., 1., 1.]);
         let av = matmul(&a, &v).unwrap();
         assert_eq!(av.shape(), &[2]);
         assert_eq!(av.as_f32().unwrap(), &[6., 15.]);
-        let va = matmul(&f(&[2], &[1., 1.]), &a).unwrap();
+        let va = matmul(&f(&[2], [1., 1.]), &a).unwrap();
         assert_eq!(va.shape(), &[3]);
         assert_eq!(va.as_f32().unwrap(), &[5., 7., 9.]);
         let dot = matmul(&v, &v).unwrap();
@@ -472,9 +472,9 @@ mod tests {
 
     #[test]
     fn gemm_attrs() {
-        let a = f(&[3, 2], &[1., 4., 2., 5., 3., 6.]); // transposed [[1,2,3],[4,5,6]]
-        let b = f(&[2, 3], &[7., 9., 11., 8., 10., 12.]); // transposed [[7,8],[9,10],[11,12]]
-        let c = f(&[2], &[1., 2.]);
+        let a = f(&[3, 2], [1., 4., 2., 5., 3., 6.]); // transposed [[1,2,3],[4,5,6]]
+        let b = f(&[2, 3], [7., 9., 11., 8., 10., 12.]); // transposed [[7,8],[9,10],[11,12]]
+        let c = f(&[2], [1., 2.]);
         let attrs = GemmAttrs {
             alpha: 2.0,
             beta: 0.5,
@@ -484,11 +484,11 @@ mod tests {
         let y = gemm(&a, &b, Some(&c), attrs).unwrap();
         // 2 * [[58,64],[139,154]] + 0.5 * [1, 2]
         assert_eq!(y.as_f32().unwrap(), &[116.5, 129., 278.5, 309.]);
-        let bad = f(&[3], &[1., 2., 3.]);
+        let bad = f(&[3], [1., 2., 3.]);
         assert!(gemm(&a, &b, Some(&bad), attrs).is_err());
         let y = gemm(
             &a,
-            &f(&[3, 1], &[1., 1., 1.]),
+            &f(&[3, 1], [1., 1., 1.]),
             None,
             GemmAttrs {
                 trans_a: true,
