@@ -1,4 +1,5 @@
-//! Elementwise operators: numpy-broadcasting binary ops, unary math, activations, Where and Clip.
+//! Elementwise operators: numpy-broadcasting binary ops, unary math, activations (Swish and
+//! SwiGLU included), Where, Clip and inference-mode Dropout.
 
 use crate::layout::{broadcast_all, broadcast_index, broadcast_shapes};
 use crate::smallfloat::round_half_even;
@@ -503,7 +504,8 @@ pub enum UnaryOp {
     },
     /// x * tanh(softplus(x)).
     Mish,
-    /// x * sigmoid(alpha * x) (opset 24 Swish).
+    /// x * sigmoid(alpha * x) (opset 24 Swish), rounded to the input type after every step as
+    /// ONNX's numpy reference does (see [`swish`]).
     Swish {
         /// Default 1.0.
         alpha: f32,
@@ -702,7 +704,7 @@ fn float_unary(op: UnaryOp, x: f64) -> f64 {
             0.5 * x * (1.0 + (k * (x + 0.044715 * x * x * x)).tanh())
         }
         UnaryOp::Mish => x * softplus(x).tanh(),
-        UnaryOp::Swish { alpha } => x * float_unary(UnaryOp::Sigmoid, alpha as f64 * x),
+        UnaryOp::Swish { alpha } => swish(DType::F64, alpha as f64, x),
         UnaryOp::ThresholdedRelu { alpha } => {
             if x > alpha as f64 {
                 x
@@ -724,11 +726,29 @@ fn float_unary(op: UnaryOp, x: f64) -> f64 {
     }
 }
 
+/// `x * sigmoid(alpha * x)` with `alpha`, the product `alpha * x`, the sigmoid and the result
+/// each rounded to `dt`, as numpy computes Swish in the input type.
+///
+/// The one Swish of this crate: [`UnaryOp::Swish`], [`swiglu`] and the fused SiLU of
+/// [`crate::conv::causal_conv_with_state`] all use it.
+pub(crate) fn swish(dt: DType, alpha: f64, x: f64) -> f64 {
+    let ax = dt.round(dt.round(alpha) * x);
+    dt.round(x * dt.round(float_unary(UnaryOp::Sigmoid, ax)))
+}
+
 /// Runs a unary elementwise operator.
 pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     let shape = x.shape().to_vec();
     match op {
+        UnaryOp::Swish { alpha } if dt.is_float() => {
+            let v = x
+                .to_f64_vec()?
+                .into_iter()
+                .map(|a| swish(dt, alpha as f64, a))
+                .collect();
+            return Tensor::from_f64(dt, shape, v);
+        }
         UnaryOp::Not => {
             let Data::Bool(v) = x.data() else {
                 return Err(KernelError::dtype("Not", dt));
@@ -776,6 +796,50 @@ pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
         return Tensor::from_i128(dt, shape, out);
     }
     Err(KernelError::dtype(op.name(), dt))
+}
+
+/// ONNX SwiGLU: `Swish_alpha(a) * b` for `a` and `b` of one shape and float type, rounded to
+/// that type after every step.
+pub fn swiglu(a: &Tensor, b: &Tensor, alpha: f32) -> Result<Tensor> {
+    const OP: &str = "SwiGLU";
+    if a.shape() != b.shape() || a.dtype() != b.dtype() {
+        return Err(KernelError::shape(
+            OP,
+            format!(
+                "A and B must have the same shape and type, got {:?} and {:?}",
+                a.shape(),
+                b.shape()
+            ),
+        ));
+    }
+    let dt = a.dtype();
+    let (av, bv) = (a.float_values(OP)?, b.float_values(OP)?);
+    let v = av
+        .iter()
+        .zip(&bv)
+        .map(|(&x, &y)| dt.round(swish(dt, alpha as f64, x) * y))
+        .collect();
+    Tensor::from_f64(dt, a.shape().to_vec(), v)
+}
+
+/// ONNX Dropout without randomness: the input unchanged and an all-true mask.
+///
+/// Training mode with a non-zero `ratio` would drop elements at random, which a reference
+/// interpreter cannot reproduce; it is an error.
+pub fn dropout(x: &Tensor, ratio: f64, training_mode: bool) -> Result<(Tensor, Tensor)> {
+    if training_mode && ratio != 0.0 {
+        return Err(KernelError::attr(
+            "Dropout",
+            "training_mode",
+            "random dropout in training mode is not supported",
+        ));
+    }
+    let mask = Tensor::new(
+        DType::Bool,
+        x.shape().to_vec(),
+        Data::Bool(vec![true; x.len()]),
+    )?;
+    Ok((x.clone(), mask))
 }
 
 /// ONNX IsNaN.

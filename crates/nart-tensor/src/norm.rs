@@ -1,5 +1,7 @@
-//! Normalizations and softmax: BatchNormalization, LayerNormalization, InstanceNormalization,
-//! GroupNormalization, Softmax, LogSoftmax, Hardmax (opset 13+ axis semantics).
+//! Normalizations and softmax: BatchNormalization (inference and training mode),
+//! LayerNormalization, InstanceNormalization, GroupNormalization, RMSNormalization, LRN,
+//! LpNormalization, MeanVarianceNormalization, Softmax, LogSoftmax, Hardmax (opset 13+ axis
+//! semantics).
 
 use crate::layout::{broadcast_index, broadcast_shapes, norm_axis, outer_axis_inner};
 use crate::tensor::numel;
@@ -54,6 +56,65 @@ pub fn batch_norm(
         *a = (*a - m[ch]) * mul[ch] + b[ch];
     }
     Tensor::from_f64(x.dtype(), s.to_vec(), out)
+}
+
+/// Result of [`batch_norm_training`]: the output and the updated running statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchNormTrainingOutput {
+    /// Normalized output, with the batch's own mean and variance.
+    pub y: Tensor,
+    /// `input_mean * momentum + batch_mean * (1 - momentum)`, of `input_mean`'s type.
+    pub running_mean: Tensor,
+    /// `input_var * momentum + batch_var * (1 - momentum)`, of `input_var`'s type.
+    pub running_var: Tensor,
+}
+
+/// ONNX BatchNormalization in training mode: normalizes over every axis but 1 with the batch's
+/// mean and (biased) variance, and updates the running statistics with `momentum`.
+pub fn batch_norm_training(
+    x: &Tensor,
+    scale: &Tensor,
+    bias: &Tensor,
+    input_mean: &Tensor,
+    input_var: &Tensor,
+    epsilon: f32,
+    momentum: f32,
+) -> Result<BatchNormTrainingOutput> {
+    const OP: &str = "BatchNormalization";
+    float_check(OP, x)?;
+    let s = x.shape();
+    if s.len() < 2 {
+        return Err(KernelError::shape(OP, "input must have rank >= 2"));
+    }
+    let (batch, c, inner) = (s[0], s[1], numel(&s[2..]));
+    let (sc, b, rmean, rvar) = (
+        per_channel(OP, "scale", scale, c)?,
+        per_channel(OP, "B", bias, c)?,
+        per_channel(OP, "input_mean", input_mean, c)?,
+        per_channel(OP, "input_var", input_var, c)?,
+    );
+    let (eps, momentum) = (epsilon as f64, momentum as f64);
+    let xv = x.to_f64_vec()?;
+    let count = (batch * inner).max(1) as f64;
+    let mut y = vec![0f64; xv.len()];
+    let (mut new_mean, mut new_var) = (vec![0f64; c], vec![0f64; c]);
+    for ch in 0..c {
+        let at = |bi: usize, k: usize| (bi * c + ch) * inner + k;
+        let points = || (0..batch).flat_map(|bi| (0..inner).map(move |k| at(bi, k)));
+        let mean = points().map(|p| xv[p]).sum::<f64>() / count;
+        let var = points().map(|p| (xv[p] - mean).powi(2)).sum::<f64>() / count;
+        let inv = 1.0 / (var + eps).sqrt();
+        for p in points() {
+            y[p] = (xv[p] - mean) * inv * sc[ch] + b[ch];
+        }
+        new_mean[ch] = rmean[ch] * momentum + mean * (1.0 - momentum);
+        new_var[ch] = rvar[ch] * momentum + var * (1.0 - momentum);
+    }
+    Ok(BatchNormTrainingOutput {
+        y: Tensor::from_f64(x.dtype(), s.to_vec(), y)?,
+        running_mean: Tensor::from_f64(input_mean.dtype(), vec![c], new_mean)?,
+        running_var: Tensor::from_f64(input_var.dtype(), vec![c], new_var)?,
+    })
 }
 
 /// Normalizes each row of `rows x len` values in place, returning the means and inverse standard deviations.

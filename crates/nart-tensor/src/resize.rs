@@ -145,7 +145,9 @@ fn antialias_coeffs(ratio: f64, scale: f64, cubic: Option<f64>) -> Vec<f64> {
     c.into_iter().map(|v| v / s).collect()
 }
 
-fn cubic_coeffs(r: f64, a: f64) -> [f64; 4] {
+/// The cubic convolution weights of the four taps `-1, 0, 1, 2` around a point at fraction `r`
+/// past tap 0 (Resize and GridSample).
+pub(crate) fn cubic_coeffs(r: f64, a: f64) -> [f64; 4] {
     let s = 1.0 - r;
     [
         ((a * (r + 1.0) - 5.0 * a) * (r + 1.0) + 8.0 * a) * (r + 1.0) - 4.0 * a,

@@ -214,6 +214,7 @@ pub(super) fn lookup(name: &str) -> Option<TensorKernel> {
             one(so::space_to_depth(
                 req(n, i, 0)?,
                 n.int("blocksize")?.max(0) as usize,
+                false,
             )?)
         },
         "Shape" => |n, i| {
