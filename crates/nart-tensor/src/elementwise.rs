@@ -505,7 +505,7 @@ pub enum UnaryOp {
     /// x * tanh(softplus(x)).
     Mish,
     /// x * sigmoid(alpha * x) (opset 24 Swish), rounded to the input type after every step as
-    /// ONNX's numpy reference does (see [`swish`]).
+    /// ONNX's numpy reference does (as in [`swiglu`]).
     Swish {
         /// Default 1.0.
         alpha: f32,

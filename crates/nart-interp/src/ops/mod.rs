@@ -3,7 +3,7 @@
 //! Kernels come in three kinds: tensor kernels (tensors in, tensors out: almost every op), value
 //! kernels (sequences and optionals), and region kernels (If, Loop, Scan, SequenceMap), which run
 //! nested blocks through the interpreter.
-//! [`KERNELS`] is the one table of them, sorted by operator name.
+//! `KERNELS` is the one table of them, sorted by operator name.
 //! Tensor kernels only map attributes and operands onto `nart-tensor`'s functions, one file per
 //! family: `elementwise`, `nn` (convolution, pooling, normalization, reductions, ...),
 //! `attention`, `rnn`, `signal`, `text` and `shape` (shape, indexing and type operators);
