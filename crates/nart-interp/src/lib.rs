@@ -7,8 +7,10 @@
 //! freeing intermediates after their last use.
 //! Ops with regions (`graph.If`, `graph.Loop`, `graph.Scan`) run their bodies recursively.
 //!
-//! Numerics follow ONNX: the kernels live in `nart-tensor`, which computes every element type
-//! ONNX has; this crate adds dispatch, control flow and the few kernels `nart-tensor` lacks.
+//! Numerics follow ONNX: every kernel lives in `nart-tensor`, which computes every element type
+//! ONNX has; this crate adds the dispatch table (`ops`, one entry per ONNX operator, mapping its
+//! attributes and operands onto `nart-tensor`'s functions), control flow, and sequence and
+//! optional values.
 
 #![deny(missing_docs)]
 

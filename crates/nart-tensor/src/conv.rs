@@ -1,12 +1,19 @@
-//! Convolutions: Conv, ConvTranspose, ConvInteger and QLinearConv, N-D.
+//! Convolutions: Conv, ConvTranspose, ConvInteger and QLinearConv, N-D; Col2Im, DeformConv
+//! and CausalConvWithState in submodules.
 //!
 //! Regular convolutions run as GEMM, straight on the input for pointwise (1x1, unit stride, unpadded)
 //! kernels and through im2col otherwise; depthwise and other thin-group 1-D/2-D convolutions run as a
 //! direct stencil (module `direct`).
 //! The bias is written into the output before the GEMM accumulates onto it.
 
+mod causal;
+mod col2im;
+mod deform;
 mod direct;
 
+pub use causal::causal_conv_with_state;
+pub use col2im::col2im;
+pub use deform::deform_conv;
 pub(crate) use direct::gather;
 
 use crate::matmul::{float_gemm, per_axis_scale, MatrixFloat};
@@ -278,8 +285,14 @@ fn im2col<T: Copy + Default>(
 }
 
 /// Scatter-adds a `[cg * prod(kernel), prod(input)]` matrix into an image of spatial size `g.out`
-/// (the transposed-convolution counterpart of [`im2col`]); `g.input` is the source grid.
-fn col2im<T: Copy + std::ops::AddAssign>(col: &[T], cg: usize, g: &Geom, y: &mut [T]) {
+/// (the transposed-convolution counterpart of [`im2col`], and ONNX Col2Im); `g.input` is the
+/// source grid.
+pub(crate) fn col2im_add<T: Copy + std::ops::AddAssign>(
+    col: &[T],
+    cg: usize,
+    g: &Geom,
+    y: &mut [T],
+) {
     let nd = g.input.len();
     let ksz = numel(&g.kernel);
     let isz = numel(&g.input);
@@ -825,7 +838,7 @@ fn conv_transpose_core<T: GemmFloat>(
             let ws = &w[gi * cg * rows..(gi + 1) * cg * rows];
             T::gemm(rows, cg, isz, ws, (1, rows), xs, (isz, 1), false, &mut col);
             let ys = &mut y[(b * m + gi * mg) * osz..(b * m + (gi + 1) * mg) * osz];
-            col2im(&col, mg, g, ys);
+            col2im_add(&col, mg, g, ys);
         }
     }
     y
@@ -956,15 +969,7 @@ pub fn qlinear_conv(q: QLinearConvInputs<'_>, attrs: &ConvAttrs) -> Result<Tenso
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn f(shape: &[usize], v: Vec<f32>) -> Tensor {
-        Tensor::from_vec(shape.to_vec(), v).unwrap()
-    }
-
-    fn ar(shape: &[usize]) -> Tensor {
-        let n = numel(shape);
-        f(shape, (0..n).map(|i| i as f32).collect())
-    }
+    use crate::test_util::{ar, f};
 
     #[test]
     fn conv2d_onnx_doc_example() {

@@ -283,6 +283,19 @@ impl DType {
         )
     }
 
+    /// Rounds `x` to the precision of this type when it is f32, f16 or bf16 (identity otherwise).
+    ///
+    /// Kernels that follow ONNX's numpy reference step by step use it to round an intermediate
+    /// where numpy would.
+    pub(crate) fn round(self, x: f64) -> f64 {
+        match self {
+            DType::F32 => x as f32 as f64,
+            DType::F16 => half::f16::from_f64(x).to_f64(),
+            DType::BF16 => half::bf16::from_f64(x).to_f64(),
+            _ => x,
+        }
+    }
+
     /// True for the small floats stored as raw codes (8-, 6- and 4-bit).
     pub fn is_small_float(self) -> bool {
         self.is_float() && self.bit_width() <= 8

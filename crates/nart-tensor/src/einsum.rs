@@ -226,14 +226,7 @@ pub fn einsum(equation: &str, inputs: &[&Tensor]) -> Result<Tensor> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ar(shape: &[usize]) -> Tensor {
-        Tensor::from_vec(
-            shape.to_vec(),
-            (0..numel(shape)).map(|i| i as f32).collect(),
-        )
-        .unwrap()
-    }
+    use crate::test_util::ar;
 
     #[test]
     fn equations() {

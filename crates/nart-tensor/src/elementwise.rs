@@ -1,4 +1,5 @@
-//! Elementwise operators: numpy-broadcasting binary ops, unary math, activations, Where and Clip.
+//! Elementwise operators: numpy-broadcasting binary ops, unary math, activations (Swish and
+//! SwiGLU included), Where, Clip and inference-mode Dropout.
 
 use crate::layout::{broadcast_all, broadcast_index, broadcast_shapes};
 use crate::smallfloat::round_half_even;
@@ -503,7 +504,8 @@ pub enum UnaryOp {
     },
     /// x * tanh(softplus(x)).
     Mish,
-    /// x * sigmoid(alpha * x) (opset 24 Swish).
+    /// x * sigmoid(alpha * x) (opset 24 Swish), rounded to the input type after every step as
+    /// ONNX's numpy reference does (as in [`swiglu`]).
     Swish {
         /// Default 1.0.
         alpha: f32,
@@ -702,7 +704,7 @@ fn float_unary(op: UnaryOp, x: f64) -> f64 {
             0.5 * x * (1.0 + (k * (x + 0.044715 * x * x * x)).tanh())
         }
         UnaryOp::Mish => x * softplus(x).tanh(),
-        UnaryOp::Swish { alpha } => x * float_unary(UnaryOp::Sigmoid, alpha as f64 * x),
+        UnaryOp::Swish { alpha } => swish(DType::F64, alpha as f64, x),
         UnaryOp::ThresholdedRelu { alpha } => {
             if x > alpha as f64 {
                 x
@@ -724,11 +726,29 @@ fn float_unary(op: UnaryOp, x: f64) -> f64 {
     }
 }
 
+/// `x * sigmoid(alpha * x)` with `alpha`, the product `alpha * x`, the sigmoid and the result
+/// each rounded to `dt`, as numpy computes Swish in the input type.
+///
+/// The one Swish of this crate: [`UnaryOp::Swish`], [`swiglu`] and the fused SiLU of
+/// [`crate::conv::causal_conv_with_state`] all use it.
+pub(crate) fn swish(dt: DType, alpha: f64, x: f64) -> f64 {
+    let ax = dt.round(dt.round(alpha) * x);
+    dt.round(x * dt.round(float_unary(UnaryOp::Sigmoid, ax)))
+}
+
 /// Runs a unary elementwise operator.
 pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     let shape = x.shape().to_vec();
     match op {
+        UnaryOp::Swish { alpha } if dt.is_float() => {
+            let v = x
+                .to_f64_vec()?
+                .into_iter()
+                .map(|a| swish(dt, alpha as f64, a))
+                .collect();
+            return Tensor::from_f64(dt, shape, v);
+        }
         UnaryOp::Not => {
             let Data::Bool(v) = x.data() else {
                 return Err(KernelError::dtype("Not", dt));
@@ -776,6 +796,50 @@ pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
         return Tensor::from_i128(dt, shape, out);
     }
     Err(KernelError::dtype(op.name(), dt))
+}
+
+/// ONNX SwiGLU: `Swish_alpha(a) * b` for `a` and `b` of one shape and float type, rounded to
+/// that type after every step.
+pub fn swiglu(a: &Tensor, b: &Tensor, alpha: f32) -> Result<Tensor> {
+    const OP: &str = "SwiGLU";
+    if a.shape() != b.shape() || a.dtype() != b.dtype() {
+        return Err(KernelError::shape(
+            OP,
+            format!(
+                "A and B must have the same shape and type, got {:?} and {:?}",
+                a.shape(),
+                b.shape()
+            ),
+        ));
+    }
+    let dt = a.dtype();
+    let (av, bv) = (a.float_values(OP)?, b.float_values(OP)?);
+    let v = av
+        .iter()
+        .zip(&bv)
+        .map(|(&x, &y)| dt.round(swish(dt, alpha as f64, x) * y))
+        .collect();
+    Tensor::from_f64(dt, a.shape().to_vec(), v)
+}
+
+/// ONNX Dropout without randomness: the input unchanged and an all-true mask.
+///
+/// Training mode with a non-zero `ratio` would drop elements at random, which a reference
+/// interpreter cannot reproduce; it is an error.
+pub fn dropout(x: &Tensor, ratio: f64, training_mode: bool) -> Result<(Tensor, Tensor)> {
+    if training_mode && ratio != 0.0 {
+        return Err(KernelError::attr(
+            "Dropout",
+            "training_mode",
+            "random dropout in training mode is not supported",
+        ));
+    }
+    let mask = Tensor::new(
+        DType::Bool,
+        x.shape().to_vec(),
+        Data::Bool(vec![true; x.len()]),
+    )?;
+    Ok((x.clone(), mask))
 }
 
 /// ONNX IsNaN.
@@ -908,33 +972,23 @@ pub fn where_(cond: &Tensor, x: &Tensor, y: &Tensor) -> Result<Tensor> {
 #[allow(clippy::excessive_precision, clippy::approx_constant)]
 mod tests {
     use super::*;
-
-    fn f(shape: &[usize], v: &[f32]) -> Tensor {
-        Tensor::from_vec(shape.to_vec(), v.to_vec()).unwrap()
-    }
-
-    fn close(a: &[f32], b: &[f32], tol: f32) {
-        assert_eq!(a.len(), b.len(), "{a:?} vs {b:?}");
-        for (x, y) in a.iter().zip(b) {
-            assert!((x - y).abs() <= tol * (1.0 + y.abs()), "{a:?} vs {b:?}");
-        }
-    }
+    use crate::test_util::{close, f};
 
     #[test]
     fn broadcast_arith() {
-        let a = f(&[2, 3], &[1., 2., 3., 4., 5., 6.]);
-        let b = f(&[3], &[10., 20., 30.]);
+        let a = f(&[2, 3], [1., 2., 3., 4., 5., 6.]);
+        let b = f(&[3], [10., 20., 30.]);
         assert_eq!(
             add(&a, &b).unwrap().as_f32().unwrap(),
             &[11., 22., 33., 14., 25., 36.]
         );
         assert_eq!(sub(&a, &b).unwrap().shape(), &[2, 3]);
-        let c = f(&[2, 1], &[2., 4.]);
+        let c = f(&[2, 1], [2., 4.]);
         assert_eq!(
             div(&a, &c).unwrap().as_f32().unwrap(),
             &[0.5, 1., 1.5, 1., 1.25, 1.5]
         );
-        assert!(add(&a, &f(&[2], &[1., 2.])).is_err());
+        assert!(add(&a, &f(&[2], [1., 2.])).is_err());
         assert!(add(&a, &Tensor::vector(vec![1i32])).is_err());
     }
 
@@ -984,8 +1038,8 @@ mod tests {
 
     #[test]
     fn float_mod_and_compare() {
-        let a = f(&[3], &[-4.5, 4.5, 5.0]);
-        let b = f(&[3], &[2.0, -2.0, 3.0]);
+        let a = f(&[3], [-4.5, 4.5, 5.0]);
+        let b = f(&[3], [2.0, -2.0, 3.0]);
         // np.fmod -> [-0.5, 0.5, 2.0]; np.mod -> [1.5, -1.5, 2.0]
         assert_eq!(
             binary(BinaryOp::Mod { fmod: true }, &a, &b)
@@ -1009,7 +1063,7 @@ mod tests {
             &Tensor::vector(vec!["a".to_string()]),
         );
         assert_eq!(e.unwrap().as_slice::<bool>().unwrap(), &[true]);
-        let m = max(&[&a, &b, &f(&[1], &[f32::NAN])]).unwrap();
+        let m = max(&[&a, &b, &f(&[1], [f32::NAN])]).unwrap();
         assert!(m.as_f32().unwrap().iter().all(|x| x.is_nan()));
         let mn = mean(&[&a, &b]).unwrap();
         assert_eq!(mn.as_f32().unwrap(), &[-1.25, 1.25, 4.0]);
@@ -1026,7 +1080,7 @@ mod tests {
 
     #[test]
     fn unary_math() {
-        let x = f(&[6], &[-2.5, -0.5, 0.5, 1.5, 2.5, 3.7]);
+        let x = f(&[6], [-2.5, -0.5, 0.5, 1.5, 2.5, 3.7]);
         // np.round (half to even) -> [-2, -0, 0, 2, 2, 4]
         assert_eq!(
             unary(UnaryOp::Round, &x).unwrap().as_f32().unwrap(),
@@ -1053,10 +1107,10 @@ mod tests {
             &[3]
         );
         assert!(unary(UnaryOp::Exp, &Tensor::vector(vec![1i32])).is_err());
-        let nan = is_nan(&f(&[2], &[f32::NAN, 1.0])).unwrap();
+        let nan = is_nan(&f(&[2], [f32::NAN, 1.0])).unwrap();
         assert_eq!(nan.as_slice::<bool>().unwrap(), &[true, false]);
         let inf = is_inf(
-            &f(&[3], &[f32::INFINITY, f32::NEG_INFINITY, 1.0]),
+            &f(&[3], [f32::INFINITY, f32::NEG_INFINITY, 1.0]),
             false,
             true,
         )
@@ -1066,7 +1120,7 @@ mod tests {
 
     #[test]
     fn activations() {
-        let x = f(&[4], &[-2.0, -0.5, 0.0, 1.0]);
+        let x = f(&[4], [-2.0, -0.5, 0.0, 1.0]);
         let run = |op| unary(op, &x).unwrap().to_f32_vec().unwrap();
         assert_eq!(run(UnaryOp::Relu), vec![0., 0., 0., 1.]);
         close(
@@ -1151,7 +1205,7 @@ mod tests {
             }),
             vec![-1.5, 0., 0., 0.5]
         );
-        let p = prelu(&f(&[2, 2], &[-1., 2., -3., 4.]), &f(&[2, 1], &[0.5, 0.25])).unwrap();
+        let p = prelu(&f(&[2, 2], [-1., 2., -3., 4.]), &f(&[2, 1], [0.5, 0.25])).unwrap();
         assert_eq!(p.as_f32().unwrap(), &[-0.5, 2., -0.75, 4.]);
         let c = clip(&x, Some(&Tensor::scalar(-1.0f32)), None).unwrap();
         assert_eq!(c.as_f32().unwrap(), &[-1., -0.5, 0., 1.]);
@@ -1160,8 +1214,8 @@ mod tests {
     #[test]
     fn where_broadcasts() {
         let c = Tensor::from_vec(vec![2, 1], vec![true, false]).unwrap();
-        let x = f(&[2], &[1., 2.]);
-        let y = f(&[], &[9.]);
+        let x = f(&[2], [1., 2.]);
+        let y = f(&[], [9.]);
         let w = where_(&c, &x, &y).unwrap();
         assert_eq!(w.shape(), &[2, 2]);
         assert_eq!(w.as_f32().unwrap(), &[1., 2., 9., 9.]);

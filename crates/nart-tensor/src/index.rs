@@ -1,7 +1,10 @@
-//! Indexing: Gather, GatherElements, GatherND, ScatterElements, ScatterND, NonZero, NonMaxSuppression.
+//! Indexing: Gather, GatherElements, GatherND, ScatterElements, ScatterND, TensorScatter,
+//! Compress, ReverseSequence, Unique, NonZero, NonMaxSuppression.
 
-use crate::layout::{norm_axis, strides, unravel};
-use crate::tensor::numel;
+use std::cmp::Ordering;
+
+use crate::layout::{norm_axis, outer_axis_inner, strides, unravel};
+use crate::tensor::{numel, Data};
 use crate::{DType, KernelError, Result, Tensor};
 
 fn check_index(op: &'static str, v: i64, n: usize) -> Result<usize> {
@@ -333,6 +336,149 @@ pub fn reverse_sequence(
     Tensor::new(x.dtype(), s.to_vec(), x.data().take(&map))
 }
 
+/// ONNX TensorScatter: writes `update` into a copy of the KV cache `past_cache` along `axis`
+/// (not the batch axis), starting for batch entry `b` at `write_indices[b]` (default 0);
+/// `circular` wraps positions around the cache length instead of rejecting them.
+pub fn tensor_scatter(
+    past_cache: &Tensor,
+    update: &Tensor,
+    write_indices: Option<&Tensor>,
+    axis: i64,
+    circular: bool,
+) -> Result<Tensor> {
+    const OP: &str = "TensorScatter";
+    let cs = past_cache.shape();
+    let us = update.shape();
+    if cs.len() != us.len() || cs.is_empty() {
+        return Err(KernelError::shape(
+            OP,
+            "past_cache and update must have the same rank",
+        ));
+    }
+    if past_cache.dtype() != update.dtype() {
+        return Err(KernelError::DTypeMismatch {
+            op: OP,
+            a: past_cache.dtype(),
+            b: update.dtype(),
+        });
+    }
+    let ax = norm_axis(OP, axis, cs.len())?;
+    if ax == 0 {
+        return Err(KernelError::attr(OP, "axis", "must not be the batch axis"));
+    }
+    if (0..cs.len()).any(|d| (d != ax && cs[d] != us[d]) || (d == ax && us[d] > cs[d])) {
+        return Err(KernelError::shape(
+            OP,
+            format!("update {us:?} does not fit past_cache {cs:?}"),
+        ));
+    }
+    let writes = match write_indices {
+        Some(w) => w.to_i64_vec()?,
+        None => vec![0; cs[0]],
+    };
+    let (outer, max_len, inner) = outer_axis_inner(cs, ax);
+    let per_batch = (outer / cs[0].max(1)).max(1);
+    let mut dst = Vec::with_capacity(update.len());
+    for o in 0..outer {
+        let start = writes.get(o / per_batch).copied().unwrap_or(0);
+        for s in 0..us[ax] {
+            let mut pos = start + s as i64;
+            if circular {
+                pos = pos.rem_euclid(max_len as i64);
+            }
+            if pos < 0 || pos as usize >= max_len {
+                return Err(KernelError::shape(
+                    OP,
+                    format!("write position {pos} is outside the cache of length {max_len}"),
+                ));
+            }
+            let base = (o * max_len + pos as usize) * inner;
+            dst.extend(base..base + inner);
+        }
+    }
+    let mut out = past_cache.data().clone();
+    out.scatter(&dst, update.data());
+    Tensor::new(past_cache.dtype(), cs.to_vec(), out)
+}
+
+/// Outputs of Unique.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UniqueOutputs {
+    /// The distinct elements (or slices along the axis).
+    pub y: Tensor,
+    /// Where each of them first occurs in the input.
+    pub indices: Tensor,
+    /// For each input element (or slice), its position in `y`.
+    pub inverse_indices: Tensor,
+    /// How often each of them occurs.
+    pub counts: Tensor,
+}
+
+/// A sort key for one element, numeric or string.
+#[derive(Clone, PartialEq, PartialOrd)]
+enum Key {
+    Num(f64),
+    Str(String),
+}
+
+/// ONNX Unique: the distinct elements of the flattened `x`, or the distinct slices along `axis`,
+/// in ascending order when `sorted`, else in order of first occurrence.
+pub fn unique(x: &Tensor, axis: Option<i64>, sorted: bool) -> Result<UniqueOutputs> {
+    let (src, ax) = match axis {
+        Some(a) => (x.clone(), norm_axis("Unique", a, x.rank())?),
+        None => (x.reshaped(vec![x.len()])?, 0),
+    };
+    let (outer, len, inner) = outer_axis_inner(src.shape(), ax);
+    let keys: Vec<Key> = match src.data() {
+        Data::Str(v) => v.iter().cloned().map(Key::Str).collect(),
+        _ => src.to_f64_vec()?.into_iter().map(Key::Num).collect(),
+    };
+    let slice_key = |j: usize| -> Vec<Key> {
+        (0..outer)
+            .flat_map(|o| (0..inner).map(move |k| (o * len + j) * inner + k))
+            .map(|f| keys[f].clone())
+            .collect()
+    };
+    let all: Vec<Vec<Key>> = (0..len).map(slice_key).collect();
+    // Distinct slices in order of first occurrence.
+    let mut first: Vec<usize> = Vec::new();
+    let mut inverse = vec![0usize; len];
+    let mut counts: Vec<i64> = Vec::new();
+    for j in 0..len {
+        match first.iter().position(|&f| all[f] == all[j]) {
+            Some(u) => {
+                inverse[j] = u;
+                counts[u] += 1;
+            }
+            None => {
+                inverse[j] = first.len();
+                first.push(j);
+                counts.push(1);
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..first.len()).collect();
+    if sorted {
+        order.sort_by(|&a, &b| {
+            all[first[a]]
+                .partial_cmp(&all[first[b]])
+                .unwrap_or(Ordering::Equal)
+        });
+    }
+    let mut rank = vec![0usize; order.len()];
+    for (r, &u) in order.iter().enumerate() {
+        rank[u] = r;
+    }
+    let idx: Vec<i64> = order.iter().map(|&u| first[u] as i64).collect();
+    let y = gather(&src, &Tensor::vector(idx.clone()), ax as i64)?;
+    Ok(UniqueOutputs {
+        y,
+        indices: Tensor::vector(idx),
+        inverse_indices: Tensor::vector(inverse.iter().map(|&u| rank[u] as i64).collect()),
+        counts: Tensor::vector(order.iter().map(|&u| counts[u]).collect()),
+    })
+}
+
 /// ONNX NonZero: int64 `[rank, count]` coordinates of the nonzero elements, row-major order.
 pub fn non_zero(x: &Tensor) -> Result<Tensor> {
     let nz = x.to_bool_vec()?;
@@ -449,14 +595,7 @@ pub fn non_max_suppression(boxes: &Tensor, scores: &Tensor, a: NmsAttrs) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ar(shape: &[usize]) -> Tensor {
-        Tensor::from_vec(
-            shape.to_vec(),
-            (0..numel(shape)).map(|i| i as f32).collect(),
-        )
-        .unwrap()
-    }
+    use crate::test_util::ar;
 
     fn i64s(shape: &[usize], v: &[i64]) -> Tensor {
         Tensor::from_vec(shape.to_vec(), v.to_vec()).unwrap()
@@ -577,5 +716,30 @@ mod tests {
         };
         let y = non_max_suppression(&boxes, &scores, attrs).unwrap();
         assert_eq!(y.as_i64().unwrap(), &[0, 0, 3, 0, 0, 0, 0, 0, 5]);
+    }
+
+    #[test]
+    fn tensor_scatter_linear_and_circular() {
+        // Cache [1, 4, 1] (batch, seq, feature); write two entries at position 3.
+        let cache = ar(&[1, 4, 1]);
+        let upd = Tensor::from_vec(vec![1, 2, 1], vec![10.0f32, 20.0]).unwrap();
+        let at3 = Tensor::vector(vec![3i64]);
+        assert!(tensor_scatter(&cache, &upd, Some(&at3), 1, false).is_err());
+        let y = tensor_scatter(&cache, &upd, Some(&at3), 1, true).unwrap();
+        assert_eq!(y.as_f32().unwrap(), &[20.0, 1.0, 2.0, 10.0]);
+        let y = tensor_scatter(&cache, &upd, None, -2, false).unwrap();
+        assert_eq!(y.as_f32().unwrap(), &[10.0, 20.0, 2.0, 3.0]);
+    }
+
+    #[test]
+    fn unique_sorted_and_in_order() {
+        let x = Tensor::vector(vec![2.0f32, 1.0, 1.0, 3.0, 4.0, 3.0]);
+        let u = unique(&x, None, true).unwrap();
+        assert_eq!(u.y.as_f32().unwrap(), &[1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(u.indices.as_i64().unwrap(), &[1, 0, 3, 4]);
+        assert_eq!(u.inverse_indices.as_i64().unwrap(), &[1, 0, 0, 2, 3, 2]);
+        assert_eq!(u.counts.as_i64().unwrap(), &[2, 1, 2, 1]);
+        let u = unique(&x, None, false).unwrap();
+        assert_eq!(u.y.as_f32().unwrap(), &[2.0, 1.0, 3.0, 4.0]);
     }
 }

@@ -1,4 +1,5 @@
-//! Reading and writing tensors as ONNX `raw_data` bytes and as `.npy` files.
+//! Reading and writing tensors as ONNX `raw_data` bytes and as `.npy` files, and BitCast,
+//! which reinterprets those bytes.
 
 use crate::tensor::{checked_numel, Data};
 use crate::{DType, KernelError, Result, Storage, Tensor};
@@ -117,6 +118,29 @@ impl Tensor {
             Storage::Str => unreachable!("strings rejected above"),
         };
         Ok(Tensor::raw(dtype, shape, data))
+    }
+
+    /// ONNX BitCast: the same bits read as `to`, which must have the element width of this
+    /// tensor's type (strings have no bits to reinterpret).
+    pub fn bit_cast(&self, to: DType) -> Result<Tensor> {
+        const OP: &str = "BitCast";
+        for dt in [self.dtype(), to] {
+            if dt == DType::String {
+                return Err(KernelError::dtype(OP, dt));
+            }
+        }
+        if to.bit_width() != self.dtype().bit_width() {
+            return Err(KernelError::attr(
+                OP,
+                "to",
+                format!(
+                    "{} and {} have different bit widths",
+                    self.dtype().name(),
+                    to.name()
+                ),
+            ));
+        }
+        Tensor::from_raw_bytes(to, self.shape().to_vec(), &self.to_raw_bytes()?)
     }
 
     /// Encodes the tensor as ONNX `raw_data`; strings are rejected.
@@ -392,5 +416,13 @@ mod tests {
         assert_eq!(t.shape(), &[1, 2]);
         assert_eq!(t.as_slice::<i16>().unwrap(), &[1, 2]);
         assert!(Tensor::from_npy_bytes(b"garbage").is_err());
+    }
+
+    #[test]
+    fn bit_cast_reinterprets_bits() {
+        let x = Tensor::from_vec(vec![1], vec![1.0f32]).unwrap();
+        let y = x.bit_cast(DType::I32).unwrap();
+        assert_eq!(y.as_slice::<i32>().unwrap(), &[0x3f80_0000]);
+        assert!(x.bit_cast(DType::F16).is_err());
     }
 }

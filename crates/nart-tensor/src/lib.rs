@@ -7,20 +7,28 @@
 //! Integer kernels compute exactly in i128 and wrap to the output type, as ONNX Cast does.
 //!
 //! Module map:
-//! - [`elementwise`]: broadcasting binary ops, unary math, activations (incl. Swish), Clip, PRelu, Where;
-//! - [`matmul`]: MatMul, Gemm, MatMulInteger, QLinearMatMul;
-//! - [`conv`]: Conv, ConvTranspose, ConvInteger, QLinearConv (N-D, im2col + GEMM);
-//! - [`pool`]: MaxPool, AveragePool, LpPool, the global pools and RoiAlign;
-//! - [`norm`]: BatchNormalization, LayerNormalization, InstanceNormalization, GroupNormalization,
-//!   RMSNormalization, LRN, LpNormalization, MeanVarianceNormalization, Softmax, LogSoftmax, Hardmax;
-//! - [`reduce`]: Reduce*, ArgMax, ArgMin, TopK, CumSum;
+//! - [`elementwise`]: broadcasting binary ops, unary math, activations (incl. Swish and SwiGLU), Clip, PRelu,
+//!   Where, inference-mode Dropout;
+//! - [`matmul`]: MatMul, Gemm, MatMulInteger, QLinearMatMul, Det;
+//! - [`conv`]: Conv, ConvTranspose, ConvInteger, QLinearConv (N-D, im2col + GEMM), Col2Im, DeformConv,
+//!   CausalConvWithState;
+//! - [`pool`]: MaxPool, MaxUnpool, AveragePool, LpPool, the global pools and RoiAlign;
+//! - [`norm`]: BatchNormalization (inference and training), LayerNormalization, InstanceNormalization,
+//!   GroupNormalization, RMSNormalization, LRN, LpNormalization, MeanVarianceNormalization, Softmax,
+//!   LogSoftmax, Hardmax;
+//! - [`reduce`]: Reduce*, ArgMax, ArgMin, TopK, CumSum, CumProd;
 //! - [`shape_ops`]: Transpose, Reshape, Flatten, Squeeze, Unsqueeze, Expand, Concat, Split, Slice, Tile,
-//!   Pad, DepthToSpace, SpaceToDepth, Shape, Size, Range, ConstantOfShape, Trilu, OneHot, EyeLike;
-//! - [`index`]: Gather, GatherElements, GatherND, ScatterElements, ScatterND, Compress, ReverseSequence,
-//!   NonZero, NonMaxSuppression;
-//! - [`resize`]: Resize; [`einsum`]: Einsum; [`quant`]: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear;
-//! - [`rnn`]: RNN, GRU, LSTM; [`attention`]: Attention, RotaryEmbedding;
-//! - Cast is [`Tensor::cast`] and [`Tensor::cast_with`].
+//!   Pad, CenterCropPad, DepthToSpace, SpaceToDepth, Shape, Size, Range, ConstantOfShape, Trilu, OneHot,
+//!   EyeLike;
+//! - [`index`]: Gather, GatherElements, GatherND, ScatterElements, ScatterND, TensorScatter, Compress,
+//!   ReverseSequence, Unique, NonZero, NonMaxSuppression;
+//! - [`resize`]: Resize; [`grid_sample`]: GridSample, AffineGrid; [`einsum`]: Einsum;
+//! - [`quant`]: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear;
+//! - [`rnn`]: RNN, GRU, LSTM; [`attention`]: Attention, LinearAttention, RotaryEmbedding;
+//! - [`loss`]: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss;
+//! - [`signal`]: DFT, STFT, HannWindow, HammingWindow, BlackmanWindow;
+//! - [`text`]: StringConcat, StringNormalizer, StringSplit, RegexFullMatch, TfIdfVectorizer;
+//! - Cast is [`Tensor::cast`] and [`Tensor::cast_with`], BitCast [`Tensor::bit_cast`].
 //!
 //! ```
 //! use nart_tensor::{elementwise, DType, Tensor};
@@ -40,6 +48,8 @@ mod io;
 pub mod layout;
 pub mod smallfloat;
 mod tensor;
+#[cfg(test)]
+mod test_util;
 
 pub use dtype::{DType, Storage};
 pub use error::{KernelError, Result};
@@ -49,7 +59,9 @@ pub mod attention;
 pub mod conv;
 pub mod einsum;
 pub mod elementwise;
+pub mod grid_sample;
 pub mod index;
+pub mod loss;
 pub mod matmul;
 pub mod norm;
 pub mod pool;
@@ -58,3 +70,5 @@ pub mod reduce;
 pub mod resize;
 pub mod rnn;
 pub mod shape_ops;
+pub mod signal;
+pub mod text;

@@ -1,4 +1,4 @@
-//! Matrix products: MatMul, Gemm, MatMulInteger and QLinearMatMul.
+//! Matrix products and determinants: MatMul, Gemm, MatMulInteger, QLinearMatMul and Det.
 //!
 //! f32 and f64 products go through the `matrixmultiply` crate; f16/bf16 compute in f64;
 //! integers accumulate exactly in i128 and wrap to the output type.
@@ -431,26 +431,73 @@ pub(crate) fn per_axis_scale(op: &'static str, t: &Tensor, n: usize) -> Result<V
     }
 }
 
+/// The determinant of the row-major `m x m` matrix `a`, by Gaussian elimination with partial
+/// pivoting (`a` is overwritten).
+fn determinant(a: &mut [f64], m: usize) -> f64 {
+    let mut d = 1.0;
+    for col in 0..m {
+        let piv = (col..m)
+            .max_by(|&p, &q| a[p * m + col].abs().total_cmp(&a[q * m + col].abs()))
+            .unwrap_or(col);
+        if a[piv * m + col] == 0.0 {
+            return 0.0;
+        }
+        if piv != col {
+            for k in 0..m {
+                a.swap(piv * m + k, col * m + k);
+            }
+            d = -d;
+        }
+        d *= a[col * m + col];
+        for row in col + 1..m {
+            let f = a[row * m + col] / a[col * m + col];
+            for k in col..m {
+                a[row * m + k] -= f * a[col * m + k];
+            }
+        }
+    }
+    d
+}
+
+/// ONNX Det: the determinants of the square matrices `x [*, M, M]`, computed in f64.
+pub fn det(x: &Tensor) -> Result<Tensor> {
+    const OP: &str = "Det";
+    let s = x.shape();
+    let r = s.len();
+    if r < 2 || s[r - 1] != s[r - 2] {
+        return Err(KernelError::shape(
+            OP,
+            format!("input must be [*, M, M], got {s:?}"),
+        ));
+    }
+    let m = s[r - 1];
+    let shape = s[..r - 2].to_vec();
+    let mut v = x.float_values(OP)?;
+    let out = if m == 0 {
+        vec![1.0; numel(&shape)]
+    } else {
+        v.chunks_mut(m * m).map(|a| determinant(a, m)).collect()
+    };
+    Tensor::from_f64(x.dtype(), shape, out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn f(shape: &[usize], v: &[f32]) -> Tensor {
-        Tensor::from_vec(shape.to_vec(), v.to_vec()).unwrap()
-    }
+    use crate::test_util::f;
 
     #[test]
     fn matmul_shapes() {
-        let a = f(&[2, 3], &[1., 2., 3., 4., 5., 6.]);
-        let b = f(&[3, 2], &[7., 8., 9., 10., 11., 12.]);
+        let a = f(&[2, 3], [1., 2., 3., 4., 5., 6.]);
+        let b = f(&[3, 2], [7., 8., 9., 10., 11., 12.]);
         let c = matmul(&a, &b).unwrap();
         // np.array([[1,2,3],[4,5,6]]) @ np.array([[7,8],[9,10],[11,12]]) = [[58, 64], [139, 154]]
         assert_eq!(c.as_f32().unwrap(), &[58., 64., 139., 154.]);
-        let v = f(&[3], &[1., 1., 1.]);
+        let v = f(&[3], [1., 1., 1.]);
         let av = matmul(&a, &v).unwrap();
         assert_eq!(av.shape(), &[2]);
         assert_eq!(av.as_f32().unwrap(), &[6., 15.]);
-        let va = matmul(&f(&[2], &[1., 1.]), &a).unwrap();
+        let va = matmul(&f(&[2], [1., 1.]), &a).unwrap();
         assert_eq!(va.shape(), &[3]);
         assert_eq!(va.as_f32().unwrap(), &[5., 7., 9.]);
         let dot = matmul(&v, &v).unwrap();
@@ -475,9 +522,9 @@ mod tests {
 
     #[test]
     fn gemm_attrs() {
-        let a = f(&[3, 2], &[1., 4., 2., 5., 3., 6.]); // transposed [[1,2,3],[4,5,6]]
-        let b = f(&[2, 3], &[7., 9., 11., 8., 10., 12.]); // transposed [[7,8],[9,10],[11,12]]
-        let c = f(&[2], &[1., 2.]);
+        let a = f(&[3, 2], [1., 4., 2., 5., 3., 6.]); // transposed [[1,2,3],[4,5,6]]
+        let b = f(&[2, 3], [7., 9., 11., 8., 10., 12.]); // transposed [[7,8],[9,10],[11,12]]
+        let c = f(&[2], [1., 2.]);
         let attrs = GemmAttrs {
             alpha: 2.0,
             beta: 0.5,
@@ -487,11 +534,11 @@ mod tests {
         let y = gemm(&a, &b, Some(&c), attrs).unwrap();
         // 2 * [[58,64],[139,154]] + 0.5 * [1, 2]
         assert_eq!(y.as_f32().unwrap(), &[116.5, 129., 278.5, 309.]);
-        let bad = f(&[3], &[1., 2., 3.]);
+        let bad = f(&[3], [1., 2., 3.]);
         assert!(gemm(&a, &b, Some(&bad), attrs).is_err());
         let y = gemm(
             &a,
-            &f(&[3, 1], &[1., 1., 1.]),
+            &f(&[3, 1], [1., 1., 1.]),
             None,
             GemmAttrs {
                 trans_a: true,
@@ -538,5 +585,19 @@ mod tests {
         )
         .unwrap();
         assert_eq!(y.as_slice::<u8>().unwrap(), &[168, 115, 255, 1, 66, 151]);
+    }
+
+    #[test]
+    fn determinants() {
+        // [[1, 2], [3, 4]] -> -2; a row swap is needed for [[0, 1], [1, 0]] -> -1.
+        let x = f(&[2, 2, 2], [1., 2., 3., 4., 0., 1., 1., 0.]);
+        let d = det(&x).unwrap();
+        assert_eq!(d.shape(), &[2]);
+        let d = d.as_f32().unwrap();
+        assert!(
+            (d[0] + 2.0).abs() < 1e-6 && (d[1] + 1.0).abs() < 1e-6,
+            "{d:?}"
+        );
+        assert!(det(&f(&[2, 3], [0.; 6])).is_err());
     }
 }

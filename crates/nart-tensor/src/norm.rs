@@ -1,5 +1,7 @@
-//! Normalizations and softmax: BatchNormalization, LayerNormalization, InstanceNormalization,
-//! GroupNormalization, Softmax, LogSoftmax, Hardmax (opset 13+ axis semantics).
+//! Normalizations and softmax: BatchNormalization (inference and training mode),
+//! LayerNormalization, InstanceNormalization, GroupNormalization, RMSNormalization, LRN,
+//! LpNormalization, MeanVarianceNormalization, Softmax, LogSoftmax, Hardmax (opset 13+ axis
+//! semantics).
 
 use crate::layout::{broadcast_index, broadcast_shapes, norm_axis, outer_axis_inner};
 use crate::tensor::numel;
@@ -54,6 +56,65 @@ pub fn batch_norm(
         *a = (*a - m[ch]) * mul[ch] + b[ch];
     }
     Tensor::from_f64(x.dtype(), s.to_vec(), out)
+}
+
+/// Result of [`batch_norm_training`]: the output and the updated running statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchNormTrainingOutput {
+    /// Normalized output, with the batch's own mean and variance.
+    pub y: Tensor,
+    /// `input_mean * momentum + batch_mean * (1 - momentum)`, of `input_mean`'s type.
+    pub running_mean: Tensor,
+    /// `input_var * momentum + batch_var * (1 - momentum)`, of `input_var`'s type.
+    pub running_var: Tensor,
+}
+
+/// ONNX BatchNormalization in training mode: normalizes over every axis but 1 with the batch's
+/// mean and (biased) variance, and updates the running statistics with `momentum`.
+pub fn batch_norm_training(
+    x: &Tensor,
+    scale: &Tensor,
+    bias: &Tensor,
+    input_mean: &Tensor,
+    input_var: &Tensor,
+    epsilon: f32,
+    momentum: f32,
+) -> Result<BatchNormTrainingOutput> {
+    const OP: &str = "BatchNormalization";
+    float_check(OP, x)?;
+    let s = x.shape();
+    if s.len() < 2 {
+        return Err(KernelError::shape(OP, "input must have rank >= 2"));
+    }
+    let (batch, c, inner) = (s[0], s[1], numel(&s[2..]));
+    let (sc, b, rmean, rvar) = (
+        per_channel(OP, "scale", scale, c)?,
+        per_channel(OP, "B", bias, c)?,
+        per_channel(OP, "input_mean", input_mean, c)?,
+        per_channel(OP, "input_var", input_var, c)?,
+    );
+    let (eps, momentum) = (epsilon as f64, momentum as f64);
+    let xv = x.to_f64_vec()?;
+    let count = (batch * inner).max(1) as f64;
+    let mut y = vec![0f64; xv.len()];
+    let (mut new_mean, mut new_var) = (vec![0f64; c], vec![0f64; c]);
+    for ch in 0..c {
+        let at = |bi: usize, k: usize| (bi * c + ch) * inner + k;
+        let points = || (0..batch).flat_map(|bi| (0..inner).map(move |k| at(bi, k)));
+        let mean = points().map(|p| xv[p]).sum::<f64>() / count;
+        let var = points().map(|p| (xv[p] - mean).powi(2)).sum::<f64>() / count;
+        let inv = 1.0 / (var + eps).sqrt();
+        for p in points() {
+            y[p] = (xv[p] - mean) * inv * sc[ch] + b[ch];
+        }
+        new_mean[ch] = rmean[ch] * momentum + mean * (1.0 - momentum);
+        new_var[ch] = rvar[ch] * momentum + var * (1.0 - momentum);
+    }
+    Ok(BatchNormTrainingOutput {
+        y: Tensor::from_f64(x.dtype(), s.to_vec(), y)?,
+        running_mean: Tensor::from_f64(input_mean.dtype(), vec![c], new_mean)?,
+        running_var: Tensor::from_f64(input_var.dtype(), vec![c], new_var)?,
+    })
 }
 
 /// Normalizes each row of `rows x len` values in place, returning the means and inverse standard deviations.
@@ -369,17 +430,7 @@ pub fn hardmax(x: &Tensor, axis: i64) -> Result<Tensor> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn f(shape: &[usize], v: Vec<f32>) -> Tensor {
-        Tensor::from_vec(shape.to_vec(), v).unwrap()
-    }
-
-    fn close(a: &[f32], b: &[f32]) {
-        for (x, y) in a.iter().zip(b) {
-            assert!((x - y).abs() < 1e-5, "{a:?} vs {b:?}");
-        }
-        assert_eq!(a.len(), b.len());
-    }
+    use crate::test_util::{close, f};
 
     #[test]
     fn batch_norm_example() {
@@ -398,6 +449,7 @@ mod tests {
         close(
             y.as_f32().unwrap(),
             &[-0.999995, 0., 0.999995, -0.22474074, 1., 2.2247407],
+            1e-5,
         );
         assert!(batch_norm(
             &x,
@@ -425,22 +477,23 @@ mod tests {
         close(
             out.y.as_f32().unwrap(),
             &[-0.7247449, 0.5, 2.9494898, -0.7247449, 0.5, 2.9494898],
+            1e-5,
         );
-        close(out.mean.as_f32().unwrap(), &[2., 4.]);
+        close(out.mean.as_f32().unwrap(), &[2., 4.], 1e-5);
         assert_eq!(out.mean.shape(), &[2, 1]);
         let x = f(&[1, 2, 2], vec![1., 3., 10., 20.]);
         let y = instance_norm(&x, &f(&[2], vec![1., 2.]), &f(&[2], vec![0., 1.]), 0.0).unwrap();
-        close(y.as_f32().unwrap(), &[-1., 1., -1., 3.]);
+        close(y.as_f32().unwrap(), &[-1., 1., -1., 3.], 1e-5);
         let x = f(&[1, 4, 1], vec![1., 3., 10., 20.]);
         let y = group_norm(&x, &f(&[4], vec![1.; 4]), &f(&[4], vec![0.; 4]), 2, 0.0).unwrap();
-        close(y.as_f32().unwrap(), &[-1., 1., -1., 1.]);
+        close(y.as_f32().unwrap(), &[-1., 1., -1., 1.], 1e-5);
         assert!(group_norm(&x, &f(&[4], vec![1.; 4]), &f(&[4], vec![0.; 4]), 3, 0.0).is_err());
         // RMS of [3, 4] is sqrt(12.5): [3, 4] / 3.5355339 * [1, 2] = [0.8485281, 2.2627417]
         let y = rms_norm(&f(&[1, 2], vec![3., 4.]), &f(&[2], vec![1., 2.]), -1, 0.0).unwrap();
-        close(y.as_f32().unwrap(), &[0.8485281, 2.2627417]);
+        close(y.as_f32().unwrap(), &[0.8485281, 2.2627417], 1e-5);
         // LRN size 3, alpha 3, beta 1, bias 1 on channels [1, 2]: c0: 1 / (1 + (1 + 4)) = 1/6, c1: 2 / 6
         let y = lrn(&f(&[1, 2, 1], vec![1., 2.]), 3, 3.0, 1.0, 1.0).unwrap();
-        close(y.as_f32().unwrap(), &[1. / 6., 2. / 6.]);
+        close(y.as_f32().unwrap(), &[1. / 6., 2. / 6.], 1e-5);
     }
 
     #[test]
@@ -458,24 +511,27 @@ mod tests {
                 1. / 3.,
                 1. / 3.,
             ],
+            1e-5,
         );
         let y = softmax(&x, 0).unwrap();
         // column 0: softmax([1, 0]) = [0.7310586, 0.2689414]
         close(
             &[y.as_f32().unwrap()[0], y.as_f32().unwrap()[3]],
             &[0.7310586, 0.2689414],
+            1e-5,
         );
         let y = log_softmax(&x, 1).unwrap();
         close(
             &y.as_f32().unwrap()[..3],
             &[-2.407606, -1.4076059, -0.4076059],
+            1e-5,
         );
         let y = lp_norm(&f(&[2, 2], vec![3., 4., 0., 0.]), -1, 2).unwrap();
-        close(y.as_f32().unwrap(), &[0.6, 0.8, 0., 0.]);
+        close(y.as_f32().unwrap(), &[0.6, 0.8, 0., 0.], 1e-5);
         let y = lp_norm(&f(&[2], vec![1., -3.]), 0, 1).unwrap();
-        close(y.as_f32().unwrap(), &[0.25, -0.75]);
+        close(y.as_f32().unwrap(), &[0.25, -0.75], 1e-5);
         let y = mean_variance_norm(&f(&[1, 1, 1, 2], vec![1., 3.]), &[0, 2, 3]).unwrap();
-        close(y.as_f32().unwrap(), &[-1., 1.]);
+        close(y.as_f32().unwrap(), &[-1., 1.], 1e-5);
         let y = hardmax(&f(&[4], vec![1., 3., 3., 0.]), 0).unwrap();
         assert_eq!(y.as_f32().unwrap(), &[0., 1., 0., 0.]);
         assert!(softmax(&x, 2).is_err());

@@ -1,4 +1,5 @@
-//! Pooling: MaxPool (with indices), AveragePool, LpPool, GlobalAveragePool, GlobalMaxPool, GlobalLpPool.
+//! Pooling: MaxPool (with indices), MaxUnpool, AveragePool, LpPool, GlobalAveragePool,
+//! GlobalMaxPool, GlobalLpPool and RoiAlign.
 
 use crate::conv::{geometry, AutoPad, Geom};
 use crate::layout::{strides, unravel};
@@ -611,17 +612,92 @@ pub fn roi_align(
     Tensor::from_f64(x.dtype(), vec![nr, c, oh, ow], out)
 }
 
+/// ONNX MaxUnpool: scatters `x [N, C, D...]` into zeros at the flat positions `indices` (as
+/// MaxPool returns them) of the unpooled shape that `kernel_shape`, `pads` (begins then ends,
+/// default 0) and `strides` (default 1) give; `output_shape` may enlarge that shape at the ends.
+pub fn max_unpool(
+    x: &Tensor,
+    indices: &Tensor,
+    kernel_shape: &[usize],
+    pads: &[usize],
+    strides: &[usize],
+    output_shape: Option<&[i64]>,
+) -> Result<Tensor> {
+    const OP: &str = "MaxUnpool";
+    let s = x.shape();
+    let r = s.len().saturating_sub(2);
+    let pads = if pads.is_empty() {
+        vec![0; 2 * r]
+    } else {
+        pads.to_vec()
+    };
+    let strides = if strides.is_empty() {
+        vec![1; r]
+    } else {
+        strides.to_vec()
+    };
+    if s.len() < 3 || kernel_shape.len() != r || pads.len() != 2 * r || strides.len() != r {
+        return Err(KernelError::attr(
+            OP,
+            "kernel_shape",
+            "kernel_shape, pads and strides must fit the input rank",
+        ));
+    }
+    if indices.shape() != s {
+        return Err(KernelError::shape(
+            OP,
+            format!(
+                "indices {:?} must have the shape of X {s:?}",
+                indices.shape()
+            ),
+        ));
+    }
+    // Indices address the inferred shape; an explicit output_shape pads that at the ends.
+    let mut inferred = s[..2].to_vec();
+    for d in 0..r {
+        let len = (s[d + 2] as i64 - 1) * strides[d] as i64 + kernel_shape[d] as i64
+            - pads[d] as i64
+            - pads[d + r] as i64;
+        inferred.push(len.max(0) as usize);
+    }
+    let total = numel(&inferred);
+    let idx = indices
+        .to_i64_vec()?
+        .into_iter()
+        .map(|f| {
+            usize::try_from(f)
+                .ok()
+                .filter(|&f| f < total)
+                .ok_or(KernelError::IndexOutOfRange {
+                    op: OP,
+                    index: f,
+                    size: total,
+                })
+        })
+        .collect::<Result<Vec<usize>>>()?;
+    let (dt, _, mut data) = Tensor::zeros(x.dtype(), vec![total]).into_parts();
+    data.scatter(&idx, x.data());
+    let y = Tensor::new(dt, inferred.clone(), data)?;
+    let Some(shape) = output_shape else {
+        return Ok(y);
+    };
+    if shape.len() != inferred.len() || shape.iter().zip(&inferred).any(|(&o, &d)| o < d as i64) {
+        return Err(KernelError::shape(
+            OP,
+            format!("output_shape {shape:?} is smaller than {inferred:?}"),
+        ));
+    }
+    let mut p = vec![0i64; 2 * shape.len()];
+    for d in 0..shape.len() {
+        p[shape.len() + d] = shape[d] - inferred[d] as i64;
+    }
+    crate::shape_ops::pad(&y, &p, crate::shape_ops::PadMode::Constant, None, None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ar(shape: &[usize]) -> Tensor {
-        Tensor::from_vec(
-            shape.to_vec(),
-            (0..numel(shape)).map(|i| i as f32).collect(),
-        )
-        .unwrap()
-    }
+    use crate::test_util::{ar, f};
 
     #[test]
     fn max_pool_cases() {
@@ -846,5 +922,21 @@ mod tests {
         // An empty spatial axis is smaller than the kernel: an error, not a panic.
         let x = Tensor::from_vec(vec![1, 1, 0, 4], Vec::<f32>::new()).unwrap();
         assert!(max_pool(&x, &a).is_err());
+    }
+
+    #[test]
+    fn max_unpool_inverts_max_pool() {
+        let x = f(&[1, 1, 2, 2], [1., 4., 3., 2.]);
+        let a = PoolAttrs {
+            kernel_shape: vec![2, 2],
+            strides: vec![2, 2],
+            ..PoolAttrs::default()
+        };
+        let (y, idx) = max_pool(&x, &a).unwrap();
+        let back = max_unpool(&y, &idx, &[2, 2], &[], &[2, 2], None).unwrap();
+        assert_eq!(back.as_f32().unwrap(), &[0., 4., 0., 0.]);
+        let big = max_unpool(&y, &idx, &[2, 2], &[], &[2, 2], Some(&[1, 1, 3, 2])).unwrap();
+        assert_eq!(big.as_f32().unwrap(), &[0., 4., 0., 0., 0., 0.]);
+        assert!(max_unpool(&y, &Tensor::vector(vec![9i64]), &[2, 2], &[], &[2, 2], None).is_err());
     }
 }

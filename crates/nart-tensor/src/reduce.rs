@@ -1,4 +1,4 @@
-//! Reductions: Reduce*, ArgMax/ArgMin, TopK and CumSum.
+//! Reductions: Reduce*, ArgMax/ArgMin, TopK, CumSum and CumProd.
 
 use crate::layout::{norm_axes, norm_axis, outer_axis_inner, strides, unravel};
 use crate::tensor::numel;
@@ -343,73 +343,98 @@ pub fn top_k(x: &Tensor, k: i64, attrs: TopKAttrs) -> Result<(Tensor, Tensor)> {
     Ok((values, Tensor::from_vec(shape, indices)?))
 }
 
-/// ONNX CumSum along `axis`, optionally exclusive and/or reversed.
-pub fn cumsum(x: &Tensor, axis: i64, exclusive: bool, reverse: bool) -> Result<Tensor> {
-    const OP: &str = "CumSum";
+/// The running sum or product of CumSum and CumProd.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scan {
+    Sum,
+    Prod,
+}
+
+/// Accumulates `x` along `axis`; an exclusive scan writes the accumulator before adding the
+/// element, a reversed one runs from the end. Integers accumulate exactly and wrap to the type;
+/// float sums accumulate in f64, float products round to the type after every step.
+fn scan(
+    op: &'static str,
+    kind: Scan,
+    x: &Tensor,
+    axis: i64,
+    exclusive: bool,
+    reverse: bool,
+) -> Result<Tensor> {
+    let dt = x.dtype();
     let s = x.shape();
-    let ax = norm_axis(OP, axis, s.len())?;
+    let ax = norm_axis(op, axis, s.len())?;
     let (outer, n, inner) = outer_axis_inner(s, ax);
     let order: Vec<usize> = if reverse {
         (0..n).rev().collect()
     } else {
         (0..n).collect()
     };
-    if x.dtype().is_int() {
-        let v = x.to_i128_vec()?;
-        let mut out = vec![0i128; v.len()];
+    // Runs `step` along every line, in scan order.
+    fn lines<T: Copy>(
+        v: &[T],
+        (outer, n, inner): (usize, usize, usize),
+        order: &[usize],
+        exclusive: bool,
+        init: T,
+        step: impl Fn(T, T) -> T,
+    ) -> Vec<T> {
+        let mut out = vec![init; v.len()];
         for o in 0..outer {
             for i in 0..inner {
-                let mut acc = 0i128;
-                for &k in &order {
+                let mut acc = init;
+                for &k in order {
                     let p = (o * n + k) * inner + i;
                     if exclusive {
                         out[p] = acc;
-                        acc = acc.wrapping_add(v[p]);
+                        acc = step(acc, v[p]);
                     } else {
-                        acc = acc.wrapping_add(v[p]);
+                        acc = step(acc, v[p]);
                         out[p] = acc;
                     }
                 }
             }
         }
-        return Tensor::from_i128(x.dtype(), s.to_vec(), out);
+        out
     }
-    if !x.dtype().is_float() {
-        return Err(KernelError::dtype(OP, x.dtype()));
+    let geom = (outer, n, inner);
+    if dt.is_int() {
+        let v = x.to_i128_vec()?;
+        let out = match kind {
+            Scan::Sum => lines(&v, geom, &order, exclusive, 0, i128::wrapping_add),
+            Scan::Prod => lines(&v, geom, &order, exclusive, 1, |a, b| {
+                dt.wrap_int(a.wrapping_mul(b))
+            }),
+        };
+        return Tensor::from_i128(dt, s.to_vec(), out);
+    }
+    if !dt.is_float() {
+        return Err(KernelError::dtype(op, dt));
     }
     let v = x.to_f64_vec()?;
-    let mut out = vec![0f64; v.len()];
-    for o in 0..outer {
-        for i in 0..inner {
-            let mut acc = 0f64;
-            for &k in &order {
-                let p = (o * n + k) * inner + i;
-                if exclusive {
-                    out[p] = acc;
-                    acc += v[p];
-                } else {
-                    acc += v[p];
-                    out[p] = acc;
-                }
-            }
-        }
-    }
-    Tensor::from_f64(x.dtype(), s.to_vec(), out)
+    let out = match kind {
+        Scan::Sum => lines(&v, geom, &order, exclusive, 0.0, |a, b| a + b),
+        Scan::Prod => lines(&v, geom, &order, exclusive, 1.0, |a, b| dt.round(a * b)),
+    };
+    Tensor::from_f64(dt, s.to_vec(), out)
+}
+
+/// ONNX CumSum along `axis`, optionally exclusive and/or reversed.
+pub fn cumsum(x: &Tensor, axis: i64, exclusive: bool, reverse: bool) -> Result<Tensor> {
+    scan("CumSum", Scan::Sum, x, axis, exclusive, reverse)
+}
+
+/// ONNX CumProd along `axis`, optionally exclusive and/or reversed.
+pub fn cumprod(x: &Tensor, axis: i64, exclusive: bool, reverse: bool) -> Result<Tensor> {
+    scan("CumProd", Scan::Prod, x, axis, exclusive, reverse)
 }
 
 #[cfg(test)]
 #[allow(clippy::excessive_precision, clippy::approx_constant)]
 mod tests {
     use super::*;
+    use crate::test_util::ar;
     use crate::DType;
-
-    fn ar(shape: &[usize]) -> Tensor {
-        Tensor::from_vec(
-            shape.to_vec(),
-            (0..numel(shape)).map(|i| i as f32).collect(),
-        )
-        .unwrap()
-    }
 
     fn axes(a: &[i64], keepdims: bool) -> ReduceAttrs {
         ReduceAttrs {
@@ -557,5 +582,18 @@ mod tests {
                 .unwrap(),
             &[1, 3, 3, 7]
         );
+    }
+
+    #[test]
+    fn cumprod_modes() {
+        let x = Tensor::vector(vec![1f32, 2., 3., 4.]);
+        let y = cumprod(&x, 0, true, true).unwrap();
+        assert_eq!(y.as_f32().unwrap(), &[24., 12., 4., 1.]);
+        let y = cumprod(&x, -1, false, false).unwrap();
+        assert_eq!(y.as_f32().unwrap(), &[1., 2., 6., 24.]);
+        let i = Tensor::vector(vec![100i8, 2]);
+        // 200 wraps to -56 in i8.
+        let y = cumprod(&i, 0, false, false).unwrap();
+        assert_eq!(y.as_slice::<i8>().unwrap(), &[100, -56]);
     }
 }

@@ -384,13 +384,7 @@ pub fn rnn(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(a: &[f32], b: &[f32]) {
-        assert_eq!(a.len(), b.len());
-        for (x, y) in a.iter().zip(b) {
-            assert!((x - y).abs() < 1e-5, "{a:?} vs {b:?}");
-        }
-    }
+    use crate::test_util::close;
 
     #[test]
     fn cells_match_onnx_doc_examples() {
@@ -412,7 +406,7 @@ mod tests {
         for t in 0..3 {
             hv = (0.1 * (2 * t + 1 + 2 * t + 2) as f64 + 0.4 * hv).tanh();
         }
-        close(out.y_h.as_f32().unwrap(), &[hv as f32; 4]);
+        close(out.y_h.as_f32().unwrap(), &[hv as f32; 4], 1e-5);
         assert_eq!(out.y.shape(), &[3, 1, 1, 4]);
         // onnx.reference GRU and LSTM on the same X, hidden 3, W = R = 0.1, default attributes:
         // Y_h = [0.41052598] * 3 (GRU) and [0.60042989] * 3 (LSTM).
@@ -426,7 +420,7 @@ mod tests {
             ..a.clone()
         };
         let out = rnn(&x, &wg, &rg, RnnInputs::default(), &g).unwrap();
-        close(out.y_h.as_f32().unwrap(), &[GRU_YH; 3]);
+        close(out.y_h.as_f32().unwrap(), &[GRU_YH; 3], 1e-5);
         let wl = Tensor::from_vec(vec![1, 12, 2], vec![0.1f32; 24]).unwrap();
         let rl = Tensor::from_vec(vec![1, 12, 3], vec![0.1f32; 36]).unwrap();
         let l = RnnAttrs {
@@ -437,7 +431,7 @@ mod tests {
             ..a.clone()
         };
         let out = rnn(&x, &wl, &rl, RnnInputs::default(), &l).unwrap();
-        close(out.y_h.as_f32().unwrap(), &[LSTM_YH; 3]);
+        close(out.y_h.as_f32().unwrap(), &[LSTM_YH; 3], 1e-5);
         assert!(out.y_c.is_some());
         assert!(rnn(&x, &wl, &rg, RnnInputs::default(), &l).is_err());
     }

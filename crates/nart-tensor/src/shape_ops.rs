@@ -1,5 +1,6 @@
 //! Data movement and shape operators: Transpose, Reshape, Flatten, Squeeze, Unsqueeze, Expand, Concat,
-//! Split, Slice, Tile, Pad, DepthToSpace, SpaceToDepth, Shape, Size, Range, ConstantOfShape, Trilu, OneHot.
+//! Split, Slice, Tile, Pad, CenterCropPad, DepthToSpace, SpaceToDepth, Shape, Size, Range,
+//! ConstantOfShape, Trilu, OneHot, EyeLike.
 //!
 //! Most of them compute, for each output element, the flat index of the input element it copies,
 //! and then gather; this works for every element type, strings included.
@@ -494,8 +495,9 @@ pub fn depth_to_space(x: &Tensor, blocksize: usize, crd: bool) -> Result<Tensor>
     t.into_shape(vec![n, c2, h * b, w * b])
 }
 
-/// ONNX SpaceToDepth.
-pub fn space_to_depth(x: &Tensor, blocksize: usize) -> Result<Tensor> {
+/// ONNX SpaceToDepth; `crd` selects mode CRD (opset 28: output channel `(c * b + bh) * b + bw`)
+/// instead of DCR (`(bh * b + bw) * C + c`).
+pub fn space_to_depth(x: &Tensor, blocksize: usize, crd: bool) -> Result<Tensor> {
     let s = x.shape();
     let b = blocksize;
     if s.len() != 4 || b == 0 || s[2] % b != 0 || s[3] % b != 0 {
@@ -505,11 +507,40 @@ pub fn space_to_depth(x: &Tensor, blocksize: usize) -> Result<Tensor> {
         ));
     }
     let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
-    let t = transpose(
-        &x.reshaped(vec![n, c, h / b, b, w / b, b])?,
-        Some(&[0, 3, 5, 1, 2, 4]),
-    )?;
+    let perm: [i64; 6] = if crd {
+        [0, 1, 3, 5, 2, 4]
+    } else {
+        [0, 3, 5, 1, 2, 4]
+    };
+    let t = transpose(&x.reshaped(vec![n, c, h / b, b, w / b, b])?, Some(&perm))?;
     t.into_shape(vec![n, c * b * b, h / b, w / b])
+}
+
+/// ONNX CenterCropPad: crops or pads (with zeros) each of `axes` (default all) to `shape`,
+/// keeping the center; an odd difference leaves the extra element at the end.
+pub fn center_crop_pad(x: &Tensor, shape: &[i64], axes: Option<&[i64]>) -> Result<Tensor> {
+    const OP: &str = "CenterCropPad";
+    let all: Vec<i64> = (0..x.rank() as i64).collect();
+    let axes = axes.filter(|a| !a.is_empty()).unwrap_or(&all);
+    if axes.len() != shape.len() {
+        return Err(KernelError::shape(OP, "shape and axes differ in length"));
+    }
+    let mut cur = x.clone();
+    for (&a, &t) in axes.iter().zip(shape) {
+        let ax = norm_axis(OP, a, x.rank())?;
+        let d = cur.shape()[ax] as i64;
+        if d > t {
+            let start = (d - t) / 2;
+            cur = slice(&cur, &[start], &[start + t], Some(&[ax as i64]), None)?;
+        } else if d < t {
+            let before = (t - d) / 2;
+            let mut pads = vec![0i64; 2 * cur.rank()];
+            pads[ax] = before;
+            pads[ax + cur.rank()] = t - d - before;
+            cur = pad(&cur, &pads, PadMode::Constant, None, None)?;
+        }
+    }
+    Ok(cur)
 }
 
 /// ONNX Shape with optional `start` and `end` (clamped, negative from the back).
@@ -678,15 +709,8 @@ pub fn identity(x: &Tensor) -> Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::ar;
     use crate::DType;
-
-    fn ar(shape: &[usize]) -> Tensor {
-        Tensor::from_vec(
-            shape.to_vec(),
-            (0..numel(shape)).map(|i| i as f32).collect(),
-        )
-        .unwrap()
-    }
 
     fn vals(t: &Tensor) -> Vec<f32> {
         t.to_f32_vec().unwrap()
@@ -842,8 +866,15 @@ mod tests {
         assert_eq!(&vals(&y)[..6], &[0., 12., 1., 13., 2., 14.]);
         let y = depth_to_space(&x, 2, true).unwrap();
         assert_eq!(&vals(&y)[..6], &[0., 6., 1., 7., 2., 8.]);
-        let back = space_to_depth(&depth_to_space(&x, 2, false).unwrap(), 2).unwrap();
-        assert_eq!(back, x);
+        for crd in [false, true] {
+            let back = space_to_depth(&depth_to_space(&x, 2, crd).unwrap(), 2, crd).unwrap();
+            assert_eq!(back, x);
+        }
+        // CenterCropPad: crop 5 -> 3 keeps [1, 2, 3]; pad 2 -> 5 puts the extra zero at the end.
+        let y = center_crop_pad(&ar(&[5]), &[3], None).unwrap();
+        assert_eq!(vals(&y), [1., 2., 3.]);
+        let y = center_crop_pad(&ar(&[2]), &[5], Some(&[0])).unwrap();
+        assert_eq!(vals(&y), [0., 0., 1., 0., 0.]);
     }
 
     #[test]

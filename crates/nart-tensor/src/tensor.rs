@@ -534,6 +534,14 @@ impl Tensor {
         })
     }
 
+    /// The elements of a float tensor as f64; any other type is an error naming `op`.
+    pub(crate) fn float_values(&self, op: &'static str) -> Result<Vec<f64>> {
+        if !self.dtype.is_float() {
+            return Err(KernelError::dtype(op, self.dtype));
+        }
+        self.to_f64_vec()
+    }
+
     /// The elements as f32 (see [`Tensor::to_f64_vec`]).
     pub fn to_f32_vec(&self) -> Result<Vec<f32>> {
         if let Data::F32(v) = &self.data {

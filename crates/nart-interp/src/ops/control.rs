@@ -5,22 +5,10 @@ use std::sync::Arc;
 use nart_tensor::{DType, KernelError, Result as KResult, Tensor};
 
 use super::shape::{concat, stack, take_axis, transpose};
-use super::{Kernel, ValueKernel};
 use crate::attrs::Node;
 use crate::error::Result;
 use crate::interp::{region, run_block, step_error, Env, Step};
 use crate::value::Val;
-
-/// The kernel of a control-flow, optional or sequence operator.
-pub(super) fn lookup(name: &str) -> Option<Kernel> {
-    Some(match name {
-        "If" => Kernel::Region(run_if),
-        "Loop" => Kernel::Region(run_loop),
-        "Scan" => Kernel::Region(run_scan),
-        "SequenceMap" => Kernel::Region(run_sequence_map),
-        _ => Kernel::Value(value_lookup(name)?),
-    })
-}
 
 fn to_val(v: Option<Arc<Val>>) -> Val {
     match v {
@@ -43,7 +31,7 @@ fn scalar_bool(step: &Step, t: &Tensor, what: &str) -> Result<bool> {
     }
 }
 
-fn run_if(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -> Result<Vec<Val>> {
+pub(super) fn run_if(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -> Result<Vec<Val>> {
     let cond = ins.first().cloned().flatten();
     let cond = tensor_in(step, &cond, "the condition")?;
     let branch = if scalar_bool(step, cond, "the condition")? {
@@ -55,7 +43,7 @@ fn run_if(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -> Result<Vec<
     Ok(outs.into_iter().map(to_val).collect())
 }
 
-fn run_loop(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -> Result<Vec<Val>> {
+pub(super) fn run_loop(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -> Result<Vec<Val>> {
     let body = region(step, "body")?;
     let max_trip = match ins.first().cloned().flatten() {
         Some(v) => {
@@ -145,7 +133,7 @@ fn run_loop(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -> Result<Ve
     Ok(res)
 }
 
-fn run_scan(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -> Result<Vec<Val>> {
+pub(super) fn run_scan(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -> Result<Vec<Val>> {
     let node = &step.node;
     let body = region(step, "body")?;
     let err = |e: KernelError| step_error(step, e.to_string());
@@ -217,7 +205,11 @@ fn run_scan(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -> Result<Ve
     Ok(res)
 }
 
-fn run_sequence_map(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -> Result<Vec<Val>> {
+pub(super) fn run_sequence_map(
+    step: &Step,
+    env: &mut Env,
+    ins: Vec<Option<Arc<Val>>>,
+) -> Result<Vec<Val>> {
     let body = region(step, "body")?;
     let len = match ins.first().and_then(|v| v.as_deref()) {
         Some(Val::Seq(s)) => s.len(),
@@ -298,122 +290,132 @@ fn seq_pos(
     Ok(Some(p as usize))
 }
 
-fn value_lookup(name: &str) -> Option<ValueKernel> {
-    Some(match name {
-        "Identity" => |n, i| {
-            Ok(vec![i.first().copied().flatten().cloned().ok_or_else(
-                || KernelError::Arity {
-                    op: n.onnx,
-                    msg: "input #0 is required".into(),
-                },
-            )?])
+pub(super) fn identity(n: &Node, i: &[Option<&Val>]) -> KResult<Vec<Val>> {
+    Ok(vec![i.first().copied().flatten().cloned().ok_or_else(
+        || KernelError::Arity {
+            op: n.onnx,
+            msg: "input #0 is required".into(),
         },
-        "Optional" => |_, i| {
-            Ok(vec![i
-                .first()
-                .copied()
-                .flatten()
-                .cloned()
-                .unwrap_or(Val::Empty)])
-        },
-        "OptionalHasElement" => |_, i| {
-            let has = matches!(
-                i.first().copied().flatten(),
-                Some(Val::Tensor(_) | Val::Seq(_))
-            );
-            Ok(vec![Val::Tensor(Tensor::scalar(has))])
-        },
-        "OptionalGetElement" => |n, i| match i.first().copied().flatten() {
-            Some(v @ (Val::Tensor(_) | Val::Seq(_))) => Ok(vec![v.clone()]),
-            _ => Err(KernelError::Arity {
-                op: n.onnx,
-                msg: "the optional is empty".into(),
-            }),
-        },
-        "SequenceEmpty" => |_, _| Ok(vec![Val::Seq(Vec::new())]),
-        "SequenceConstruct" => |n, i| {
-            let mut v = Vec::new();
-            for k in 0..i.len() {
-                v.push(first_tensor(n, i, k)?.clone());
-            }
-            Ok(vec![Val::Seq(v)])
-        },
-        "SequenceLength" => |n, i| {
-            Ok(vec![Val::Tensor(Tensor::scalar(
-                seq_in(n, i, 0)?.len() as i64
-            ))])
-        },
-        "SequenceAt" => |n, i| {
-            let s = seq_in(n, i, 0)?;
-            let p = seq_pos(n, i, 1, s.len(), false)?.unwrap_or(0);
-            Ok(vec![Val::Tensor(s[p].clone())])
-        },
-        "SequenceInsert" => |n, i| {
-            let mut s = seq_in(n, i, 0)?.to_vec();
-            let t = first_tensor(n, i, 1)?.clone();
-            let p = seq_pos(n, i, 2, s.len(), true)?.unwrap_or(s.len());
-            s.insert(p, t);
-            Ok(vec![Val::Seq(s)])
-        },
-        "SequenceErase" => |n, i| {
-            let mut s = seq_in(n, i, 0)?.to_vec();
-            if s.is_empty() {
-                return Err(KernelError::Arity {
-                    op: n.onnx,
-                    msg: "the sequence is empty".into(),
-                });
-            }
-            let p = seq_pos(n, i, 1, s.len(), false)?.unwrap_or(s.len() - 1);
-            s.remove(p);
-            Ok(vec![Val::Seq(s)])
-        },
-        "SplitToSequence" => |n, i| {
-            let x = first_tensor(n, i, 0)?;
-            let axis = n.int_or("axis", 0)?;
-            let keepdims = n.int_or("keepdims", 1)? != 0;
-            let ax = nart_tensor::layout::norm_axis(n.onnx, axis, x.rank())?;
-            let len = x.shape()[ax] as i64;
-            let split = match i.get(1).copied().flatten() {
-                Some(Val::Tensor(t)) => Some((t.rank(), t.to_i64_vec()?)),
-                _ => None,
-            };
-            let has_split = split.is_some();
-            let sizes: Vec<i64> = match split {
-                None => vec![1; len as usize],
-                Some((0, v)) => {
-                    let c = v.first().copied().unwrap_or(1).max(1);
-                    (0..len)
-                        .step_by(c as usize)
-                        .map(|s| c.min(len - s))
-                        .collect()
-                }
-                Some((_, v)) => v,
-            };
-            let parts = nart_tensor::shape_ops::split(x, axis, Some(&sizes), None)?;
-            let parts = if !has_split && !keepdims {
-                parts
-                    .iter()
-                    .map(|p| nart_tensor::shape_ops::squeeze(p, Some(&[ax as i64])))
-                    .collect::<KResult<Vec<_>>>()?
-            } else {
-                parts
-            };
-            Ok(vec![Val::Seq(parts)])
-        },
-        "ConcatFromSequence" => |n, i| {
-            let s = seq_in(n, i, 0)?;
-            let axis = n.int("axis")?;
-            let new_axis = n.int_or("new_axis", 0)? != 0;
-            let refs: Vec<&Tensor> = s.iter().collect();
-            let rank = refs.first().map_or(0, |t| t.rank()) + new_axis as usize;
-            let axis = nart_tensor::layout::norm_axis(n.onnx, axis, rank.max(1))?;
-            let t = if new_axis {
-                stack(&refs, axis)?
-            } else {
-                concat(&refs, axis)?
-            };
-            Ok(vec![Val::Tensor(t)])
-        },
-        _ => return None,
-    })
+    )?])
+}
+
+pub(super) fn optional(_: &Node, i: &[Option<&Val>]) -> KResult<Vec<Val>> {
+    Ok(vec![i
+        .first()
+        .copied()
+        .flatten()
+        .cloned()
+        .unwrap_or(Val::Empty)])
+}
+
+pub(super) fn optional_has_element(_: &Node, i: &[Option<&Val>]) -> KResult<Vec<Val>> {
+    let has = matches!(
+        i.first().copied().flatten(),
+        Some(Val::Tensor(_) | Val::Seq(_))
+    );
+    Ok(vec![Val::Tensor(Tensor::scalar(has))])
+}
+
+pub(super) fn optional_get_element(n: &Node, i: &[Option<&Val>]) -> KResult<Vec<Val>> {
+    match i.first().copied().flatten() {
+        Some(v @ (Val::Tensor(_) | Val::Seq(_))) => Ok(vec![v.clone()]),
+        _ => Err(KernelError::Arity {
+            op: n.onnx,
+            msg: "the optional is empty".into(),
+        }),
+    }
+}
+
+pub(super) fn sequence_empty(_: &Node, _: &[Option<&Val>]) -> KResult<Vec<Val>> {
+    Ok(vec![Val::Seq(Vec::new())])
+}
+
+pub(super) fn sequence_construct(n: &Node, i: &[Option<&Val>]) -> KResult<Vec<Val>> {
+    let mut v = Vec::new();
+    for k in 0..i.len() {
+        v.push(first_tensor(n, i, k)?.clone());
+    }
+    Ok(vec![Val::Seq(v)])
+}
+
+pub(super) fn sequence_length(n: &Node, i: &[Option<&Val>]) -> KResult<Vec<Val>> {
+    Ok(vec![Val::Tensor(Tensor::scalar(
+        seq_in(n, i, 0)?.len() as i64
+    ))])
+}
+
+pub(super) fn sequence_at(n: &Node, i: &[Option<&Val>]) -> KResult<Vec<Val>> {
+    let s = seq_in(n, i, 0)?;
+    let p = seq_pos(n, i, 1, s.len(), false)?.unwrap_or(0);
+    Ok(vec![Val::Tensor(s[p].clone())])
+}
+
+pub(super) fn sequence_insert(n: &Node, i: &[Option<&Val>]) -> KResult<Vec<Val>> {
+    let mut s = seq_in(n, i, 0)?.to_vec();
+    let t = first_tensor(n, i, 1)?.clone();
+    let p = seq_pos(n, i, 2, s.len(), true)?.unwrap_or(s.len());
+    s.insert(p, t);
+    Ok(vec![Val::Seq(s)])
+}
+
+pub(super) fn sequence_erase(n: &Node, i: &[Option<&Val>]) -> KResult<Vec<Val>> {
+    let mut s = seq_in(n, i, 0)?.to_vec();
+    if s.is_empty() {
+        return Err(KernelError::Arity {
+            op: n.onnx,
+            msg: "the sequence is empty".into(),
+        });
+    }
+    let p = seq_pos(n, i, 1, s.len(), false)?.unwrap_or(s.len() - 1);
+    s.remove(p);
+    Ok(vec![Val::Seq(s)])
+}
+
+pub(super) fn split_to_sequence(n: &Node, i: &[Option<&Val>]) -> KResult<Vec<Val>> {
+    let x = first_tensor(n, i, 0)?;
+    let axis = n.int_or("axis", 0)?;
+    let keepdims = n.int_or("keepdims", 1)? != 0;
+    let ax = nart_tensor::layout::norm_axis(n.onnx, axis, x.rank())?;
+    let len = x.shape()[ax] as i64;
+    let split = match i.get(1).copied().flatten() {
+        Some(Val::Tensor(t)) => Some((t.rank(), t.to_i64_vec()?)),
+        _ => None,
+    };
+    let has_split = split.is_some();
+    let sizes: Vec<i64> = match split {
+        None => vec![1; len as usize],
+        Some((0, v)) => {
+            let c = v.first().copied().unwrap_or(1).max(1);
+            (0..len)
+                .step_by(c as usize)
+                .map(|s| c.min(len - s))
+                .collect()
+        }
+        Some((_, v)) => v,
+    };
+    let parts = nart_tensor::shape_ops::split(x, axis, Some(&sizes), None)?;
+    let parts = if !has_split && !keepdims {
+        parts
+            .iter()
+            .map(|p| nart_tensor::shape_ops::squeeze(p, Some(&[ax as i64])))
+            .collect::<KResult<Vec<_>>>()?
+    } else {
+        parts
+    };
+    Ok(vec![Val::Seq(parts)])
+}
+
+pub(super) fn concat_from_sequence(n: &Node, i: &[Option<&Val>]) -> KResult<Vec<Val>> {
+    let s = seq_in(n, i, 0)?;
+    let axis = n.int("axis")?;
+    let new_axis = n.int_or("new_axis", 0)? != 0;
+    let refs: Vec<&Tensor> = s.iter().collect();
+    let rank = refs.first().map_or(0, |t| t.rank()) + new_axis as usize;
+    let axis = nart_tensor::layout::norm_axis(n.onnx, axis, rank.max(1))?;
+    let t = if new_axis {
+        stack(&refs, axis)?
+    } else {
+        concat(&refs, axis)?
+    };
+    Ok(vec![Val::Tensor(t)])
 }

@@ -1,9 +1,9 @@
-//! The recurrent operators RNN, GRU and LSTM: attribute reading around `nart_tensor::rnn`.
+//! Attribute mapping for the recurrent operators RNN, GRU and LSTM of `nart_tensor::rnn`.
 
 use nart_tensor::rnn::{self, CellKind, Direction, RnnActivation, RnnAttrs, RnnInputs};
 use nart_tensor::{KernelError, Result as KResult, Tensor};
 
-use super::{opt, req, TensorKernel};
+use super::{opt, req};
 use crate::attrs::Node;
 
 /// Gates per cell: the first dimension of `W` is `gates * hidden_size`.
@@ -53,7 +53,8 @@ fn activations(op: &'static str, n: &Node) -> KResult<Vec<RnnActivation>> {
     Ok(out)
 }
 
-fn recurrent(op: &'static str, n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+/// RNN, GRU or LSTM (`op`).
+pub(super) fn recurrent(op: &'static str, n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     let cell = match op {
         "RNN" => CellKind::Rnn,
         "GRU" => CellKind::Gru {
@@ -101,14 +102,4 @@ fn recurrent(op: &'static str, n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<T
     let mut outs = vec![out.y, out.y_h];
     outs.extend(out.y_c);
     Ok(outs)
-}
-
-/// The kernel of a recurrent operator.
-pub(super) fn lookup(name: &str) -> Option<TensorKernel> {
-    Some(match name {
-        "RNN" => |n, i| recurrent("RNN", n, i),
-        "GRU" => |n, i| recurrent("GRU", n, i),
-        "LSTM" => |n, i| recurrent("LSTM", n, i),
-        _ => return None,
-    })
 }

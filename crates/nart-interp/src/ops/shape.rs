@@ -1,11 +1,12 @@
-//! Shape and indexing operators, dispatched to `nart_tensor::{shape_ops, index}`, plus the
-//! helpers the control-flow kernels use to split and stack tensors.
+//! Attribute mapping for the shape, indexing and type operators of `nart_tensor::{shape_ops,
+//! index}` and Cast, CastLike and BitCast, plus the helpers the control-flow kernels use to
+//! split and stack tensors.
 
 use nart_tensor::index::{self, NmsAttrs, ScatterReduction};
 use nart_tensor::shape_ops::{self as so, PadMode};
 use nart_tensor::{CastOptions, DType, KernelError, Result as KResult, Tensor};
 
-use super::{one, opt, req, TensorKernel};
+use super::{one, opt, req};
 use crate::attrs::Node;
 
 /// Concatenates tensors along `axis`.
@@ -51,7 +52,7 @@ fn axes_of(n: &Node, ins: &[Option<&Tensor>], i: usize) -> KResult<Option<Vec<i6
     }
 }
 
-fn reshape(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+pub(super) fn reshape(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     let shape = ints(req(n, i, 1)?)?;
     one(so::reshape(
         req(n, i, 0)?,
@@ -60,17 +61,17 @@ fn reshape(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     )?)
 }
 
-fn squeeze(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+pub(super) fn squeeze(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     let axes = axes_of(n, i, 1)?;
     one(so::squeeze(req(n, i, 0)?, axes.as_deref())?)
 }
 
-fn unsqueeze(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+pub(super) fn unsqueeze(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     let axes = axes_of(n, i, 1)?.unwrap_or_default();
     one(so::unsqueeze(req(n, i, 0)?, &axes)?)
 }
 
-fn split(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+pub(super) fn split(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     let sizes = opt_ints(i, 1)?;
     let num = n.opt_int("num_outputs")?.map(|v| v.max(1) as usize);
     // Without sizes or num_outputs, ONNX splits into as many equal parts as there are outputs.
@@ -82,7 +83,7 @@ fn split(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     so::split(req(n, i, 0)?, n.int_or("axis", 0)?, sizes.as_deref(), num)
 }
 
-fn slice(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+pub(super) fn slice(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     let starts = ints(req(n, i, 1)?)?;
     let ends = ints(req(n, i, 2)?)?;
     let axes = opt_ints(i, 3)?;
@@ -96,7 +97,7 @@ fn slice(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     )?)
 }
 
-fn pad(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+pub(super) fn pad(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     let mode = n.str_or("mode", "constant")?;
     let mode = match mode.as_str() {
         "constant" => PadMode::Constant,
@@ -135,7 +136,7 @@ fn cast_opts(n: &Node) -> KResult<CastOptions> {
     Ok(o)
 }
 
-fn cast(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+pub(super) fn cast(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     let to = n
         .dtype("to")?
         .ok_or_else(|| KernelError::attr("Cast", "to", "required attribute is missing"))?;
@@ -159,7 +160,7 @@ fn scatter_reduction(n: &Node) -> KResult<ScatterReduction> {
     })
 }
 
-fn nms(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+pub(super) fn nms(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     let scalar_i = |k: usize| -> KResult<Option<f64>> {
         match opt(i, k) {
             Some(t) if !t.is_empty() => Ok(Some(t.to_f64_vec()?[0])),
@@ -179,149 +180,217 @@ fn nms(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     )?)
 }
 
-/// The kernel of a shape or indexing operator.
-pub(super) fn lookup(name: &str) -> Option<TensorKernel> {
-    Some(match name {
-        "Reshape" => reshape,
-        "Flatten" => |n, i| one(so::flatten(req(n, i, 0)?, n.int_or("axis", 1)?)?),
-        "Squeeze" => squeeze,
-        "Unsqueeze" => unsqueeze,
-        "Expand" => |n, i| one(so::expand(req(n, i, 0)?, &ints(req(n, i, 1)?)?)?),
-        "Concat" => |n, i| {
-            let ts: Vec<&Tensor> = i.iter().flatten().copied().collect();
-            one(so::concat(&ts, n.int("axis")?)?)
-        },
-        "Split" => split,
-        "Slice" => slice,
-        "Transpose" => |n, i| {
-            let perm = n.opt_ints("perm")?;
-            one(so::transpose(req(n, i, 0)?, perm.as_deref())?)
-        },
-        "Tile" => |n, i| one(so::tile(req(n, i, 0)?, &ints(req(n, i, 1)?)?)?),
-        "Pad" => pad,
-        "DepthToSpace" => |n, i| {
-            let crd = n.str_or("mode", "DCR")? == "CRD";
-            one(so::depth_to_space(
-                req(n, i, 0)?,
-                n.int("blocksize")?.max(0) as usize,
-                crd,
-            )?)
-        },
-        "SpaceToDepth" => |n, i| {
-            if n.str_or("mode", "DCR")? == "CRD" {
-                return super::modern::space_to_depth_crd(n, i);
-            }
-            one(so::space_to_depth(
-                req(n, i, 0)?,
-                n.int("blocksize")?.max(0) as usize,
-            )?)
-        },
-        "Shape" => |n, i| {
-            one(so::shape_of(
-                req(n, i, 0)?,
-                n.int_or("start", 0)?,
-                n.opt_int("end")?,
+pub(super) fn flatten(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(so::flatten(req(n, i, 0)?, n.int_or("axis", 1)?)?)
+}
+
+pub(super) fn expand(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(so::expand(req(n, i, 0)?, &ints(req(n, i, 1)?)?)?)
+}
+
+pub(super) fn tile(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(so::tile(req(n, i, 0)?, &ints(req(n, i, 1)?)?)?)
+}
+
+pub(super) fn size(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(so::size(req(n, i, 0)?))
+}
+
+pub(super) fn range(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(so::range(req(n, i, 0)?, req(n, i, 1)?, req(n, i, 2)?)?)
+}
+
+pub(super) fn non_zero(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(index::non_zero(req(n, i, 0)?)?)
+}
+
+pub(super) fn concat_k(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    let ts: Vec<&Tensor> = i.iter().flatten().copied().collect();
+    one(so::concat(&ts, n.int("axis")?)?)
+}
+
+pub(super) fn transpose_k(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    let perm = n.opt_ints("perm")?;
+    one(so::transpose(req(n, i, 0)?, perm.as_deref())?)
+}
+
+fn blocksize(n: &Node) -> KResult<usize> {
+    let b = n.int("blocksize")?;
+    usize::try_from(b).map_err(|_| KernelError::attr(n.onnx, "blocksize", "must not be negative"))
+}
+
+pub(super) fn depth_to_space(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    let crd = n.str_or("mode", "DCR")? == "CRD";
+    one(so::depth_to_space(req(n, i, 0)?, blocksize(n)?, crd)?)
+}
+
+pub(super) fn space_to_depth(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    let crd = n.str_or("mode", "DCR")? == "CRD";
+    one(so::space_to_depth(req(n, i, 0)?, blocksize(n)?, crd)?)
+}
+
+pub(super) fn shape_k(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(so::shape_of(
+        req(n, i, 0)?,
+        n.int_or("start", 0)?,
+        n.opt_int("end")?,
+    ))
+}
+
+pub(super) fn constant_of_shape(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(so::constant_of_shape(
+        &ints(req(n, i, 0)?)?,
+        n.tensor("value"),
+    )?)
+}
+
+pub(super) fn trilu(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    let k = match opt(i, 1) {
+        Some(t) => ints(t)?.first().copied().unwrap_or(0),
+        None => 0,
+    };
+    one(so::trilu(req(n, i, 0)?, k, n.int_or("upper", 1)? != 0)?)
+}
+
+pub(super) fn one_hot(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(so::one_hot(
+        req(n, i, 0)?,
+        req(n, i, 1)?,
+        req(n, i, 2)?,
+        n.int_or("axis", -1)?,
+    )?)
+}
+
+pub(super) fn eye_like(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(so::eye_like(
+        req(n, i, 0)?,
+        n.int_or("k", 0)?,
+        n.dtype("dtype")?,
+    )?)
+}
+
+pub(super) fn center_crop_pad(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    let axes = n.opt_ints("axes")?;
+    one(so::center_crop_pad(
+        req(n, i, 0)?,
+        &ints(req(n, i, 1)?)?,
+        axes.as_deref(),
+    )?)
+}
+
+pub(super) fn cast_like(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(req(n, i, 0)?.cast_with(req(n, i, 1)?.dtype(), cast_opts(n)?)?)
+}
+
+pub(super) fn bit_cast(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    let to = n.int("to")?;
+    let dt = DType::from_onnx_code(to as i32)
+        .ok_or_else(|| KernelError::attr(n.onnx, "to", format!("unknown type code {to}")))?;
+    one(req(n, i, 0)?.bit_cast(dt)?)
+}
+
+/// Gather, GatherElements and the deprecated Scatter take `axis` (default 0).
+fn axis0(n: &Node) -> KResult<i64> {
+    n.int_or("axis", 0)
+}
+
+pub(super) fn gather(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(index::gather(req(n, i, 0)?, req(n, i, 1)?, axis0(n)?)?)
+}
+
+pub(super) fn gather_elements(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(index::gather_elements(
+        req(n, i, 0)?,
+        req(n, i, 1)?,
+        axis0(n)?,
+    )?)
+}
+
+pub(super) fn gather_nd(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(index::gather_nd(
+        req(n, i, 0)?,
+        req(n, i, 1)?,
+        n.int_or("batch_dims", 0)?.max(0) as usize,
+    )?)
+}
+
+pub(super) fn scatter_elements(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(index::scatter_elements(
+        req(n, i, 0)?,
+        req(n, i, 1)?,
+        req(n, i, 2)?,
+        axis0(n)?,
+        scatter_reduction(n)?,
+    )?)
+}
+
+/// The deprecated Scatter: ScatterElements without a reduction.
+pub(super) fn scatter(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(index::scatter_elements(
+        req(n, i, 0)?,
+        req(n, i, 1)?,
+        req(n, i, 2)?,
+        axis0(n)?,
+        ScatterReduction::None,
+    )?)
+}
+
+pub(super) fn scatter_nd(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(index::scatter_nd(
+        req(n, i, 0)?,
+        req(n, i, 1)?,
+        req(n, i, 2)?,
+        scatter_reduction(n)?,
+    )?)
+}
+
+pub(super) fn tensor_scatter(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    let circular = match n.str_or("mode", "linear")?.as_str() {
+        "linear" => false,
+        "circular" => true,
+        m => {
+            return Err(KernelError::attr(
+                n.onnx,
+                "mode",
+                format!("unknown mode '{m}'"),
             ))
-        },
-        "Size" => |n, i| one(so::size(req(n, i, 0)?)),
-        "Range" => |n, i| one(so::range(req(n, i, 0)?, req(n, i, 1)?, req(n, i, 2)?)?),
-        "ConstantOfShape" => |n, i| {
-            one(so::constant_of_shape(
-                &ints(req(n, i, 0)?)?,
-                n.tensor("value"),
-            )?)
-        },
-        "Trilu" => |n, i| {
-            let k = match opt(i, 1) {
-                Some(t) => ints(t)?.first().copied().unwrap_or(0),
-                None => 0,
-            };
-            one(so::trilu(req(n, i, 0)?, k, n.int_or("upper", 1)? != 0)?)
-        },
-        "OneHot" => |n, i| {
-            one(so::one_hot(
-                req(n, i, 0)?,
-                req(n, i, 1)?,
-                req(n, i, 2)?,
-                n.int_or("axis", -1)?,
-            )?)
-        },
-        "Cast" => cast,
-        "CastLike" => |n, i| one(req(n, i, 0)?.cast_with(req(n, i, 1)?.dtype(), cast_opts(n)?)?),
-        "Gather" => |n, i| {
-            one(index::gather(
-                req(n, i, 0)?,
-                req(n, i, 1)?,
-                n.int_or("axis", 0)?,
-            )?)
-        },
-        "GatherElements" => |n, i| {
-            one(index::gather_elements(
-                req(n, i, 0)?,
-                req(n, i, 1)?,
-                n.int_or("axis", 0)?,
-            )?)
-        },
-        "GatherND" => |n, i| {
-            one(index::gather_nd(
-                req(n, i, 0)?,
-                req(n, i, 1)?,
-                n.int_or("batch_dims", 0)?.max(0) as usize,
-            )?)
-        },
-        "ScatterElements" => |n, i| {
-            let red = scatter_reduction(n)?;
-            one(index::scatter_elements(
-                req(n, i, 0)?,
-                req(n, i, 1)?,
-                req(n, i, 2)?,
-                n.int_or("axis", 0)?,
-                red,
-            )?)
-        },
-        "ScatterND" => |n, i| {
-            one(index::scatter_nd(
-                req(n, i, 0)?,
-                req(n, i, 1)?,
-                req(n, i, 2)?,
-                scatter_reduction(n)?,
-            )?)
-        },
-        "NonZero" => |n, i| one(index::non_zero(req(n, i, 0)?)?),
-        "NonMaxSuppression" => nms,
-        "EyeLike" => |n, i| {
-            let x = req(n, i, 0)?;
-            let dt = n.dtype("dtype")?.unwrap_or(x.dtype());
-            let (r, c) = match x.shape() {
-                [r, c] => (*r, *c),
-                s => {
-                    return Err(KernelError::shape(
-                        "EyeLike",
-                        format!("input must be 2-D, got {s:?}"),
-                    ))
-                }
-            };
-            let k = n.int_or("k", 0)?;
-            let v: Vec<f64> = (0..r * c)
-                .map(|f| {
-                    if (f % c) as i64 - (f / c) as i64 == k {
-                        1.0
-                    } else {
-                        0.0
-                    }
-                })
-                .collect();
-            let t = Tensor::from_f64(
-                if dt == DType::Bool { DType::F32 } else { dt },
-                vec![r, c],
-                v,
-            )?;
-            one(if dt == DType::Bool {
-                t.cast(DType::Bool)?
-            } else {
-                t
-            })
-        },
-        _ => return None,
-    })
+        }
+    };
+    one(index::tensor_scatter(
+        req(n, i, 0)?,
+        req(n, i, 1)?,
+        opt(i, 2),
+        n.int_or("axis", -2)?,
+        circular,
+    )?)
+}
+
+pub(super) fn compress(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    one(index::compress(
+        req(n, i, 0)?,
+        req(n, i, 1)?,
+        n.opt_int("axis")?,
+    )?)
+}
+
+pub(super) fn reverse_sequence(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    let axis = |name: &'static str, dflt: i64| -> KResult<usize> {
+        usize::try_from(n.int_or(name, dflt)?)
+            .map_err(|_| KernelError::attr(n.onnx, name, "must not be negative"))
+    };
+    one(index::reverse_sequence(
+        req(n, i, 0)?,
+        req(n, i, 1)?,
+        axis("batch_axis", 1)?,
+        axis("time_axis", 0)?,
+    )?)
+}
+
+pub(super) fn unique(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    let u = index::unique(
+        req(n, i, 0)?,
+        n.opt_int("axis")?,
+        n.int_or("sorted", 1)? != 0,
+    )?;
+    Ok(vec![u.y, u.indices, u.inverse_indices, u.counts])
 }
