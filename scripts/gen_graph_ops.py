@@ -294,6 +294,7 @@ def main():
         codes_txt = ", ".join(str(c) for c in codes)
         cons_lines.append(f"const TC_{cn[2:]}: TypeConstraint = TypeConstraint {{")
         cons_lines.append(f"    desc: {rust_str(desc)},")
+        cons_lines.append("    buildable: None,")
         cons_lines.append(f"    check: |ctx, ty| c::onnx_type_allowed(ctx, ty, &[{codes_txt}], "
                           f"{'true' if seq else 'false'}, {'true' if opt else 'false'}, "
                           f"{'true' if none else 'false'}),")

@@ -43,6 +43,8 @@ pub trait OpBuilder: std::ops::Deref<Target = Context> {
     fn uniq(&mut self) -> &mut Uniquer;
     /// Creates an op from `state` at the builder's insertion point.
     fn create(&mut self, state: OperationState) -> Op;
+    /// Creates a detached, empty region for an op about to be created.
+    fn new_region(&mut self) -> crate::Region;
 }
 
 /// Creates ops and inserts them at its insertion point.
@@ -134,5 +136,8 @@ impl OpBuilder for IrBuilder<'_> {
         let op = self.ctx.create_op(state);
         insert_at(self.ctx, &mut self.ip, op);
         op
+    }
+    fn new_region(&mut self) -> crate::Region {
+        self.ctx.create_region()
     }
 }

@@ -50,7 +50,7 @@
 use std::any::{Any, TypeId};
 use std::ops::Range;
 
-use crate::{Attr, Context, Ident, Op, OperationState, Region, Type, TypeData};
+use crate::{Attr, Context, Ident, Op, Region, Type, TypeData};
 
 /// One interface implementation declared by an op (see [`interface_impl!`](crate::interface_impl)).
 #[derive(Clone, Copy)]
@@ -263,18 +263,18 @@ pub(crate) fn verify_branch_op(ctx: &Context, op: Op) -> Result<(), crate::Diagn
     Ok(())
 }
 
-/// Computes an op's result types from its operands and properties before the op exists (MLIR's
-/// `InferTypeOpInterface`): used by builders and by the declarative assembly format when the
-/// text does not spell the result types.
-///
-/// Contract: the implementation reads the IR and interns types; it changes no IR.
+/// Computes an op's result types from its operand types and properties before the op exists
+/// (MLIR's `InferTypeOpInterface`): used by generated builders and by the declarative assembly
+/// format when the text does not spell the result types.
+/// It sees types, not values, so it cannot depend on constant operands (shape inference that
+/// does is [`InferShapedTypeOpInterface`]).
 pub trait InferTypeOpInterface: Sync {
-    /// The result types for `state`'s operands and properties, or a message saying why there
-    /// are none.
+    /// The result types, or a message saying why there are none.
     fn infer_return_types(
         &self,
-        ctx: &mut Context,
-        state: &OperationState,
+        ctx: &mut crate::Uniquer,
+        operand_types: &[Type],
+        props: &[crate::NamedAttr],
     ) -> Result<Vec<Type>, String>;
 }
 

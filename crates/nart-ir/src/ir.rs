@@ -249,12 +249,12 @@ impl Context {
         let mut props = state.props;
         let mut attrs = state.attrs;
         if let Some(def) = self.op_def_by_name(state.name) {
-            for a in def.attrs {
-                let Some(default) = a.default else { continue };
+            for a in def.attrs.iter().filter(|a| a.default.is_some()) {
                 let name = self.ident(a.name);
                 if !props.iter().any(|p| p.name == name) {
-                    let value = default(self);
-                    props.push(NamedAttr { name, value });
+                    if let Some(value) = self.default_prop(state.name, name) {
+                        props.push(NamedAttr { name, value });
+                    }
                 }
             }
         }

@@ -121,6 +121,9 @@ impl OpBuilder for PatternRewriter<'_> {
     fn create(&mut self, state: OperationState) -> Op {
         PatternRewriter::create(self, state)
     }
+    fn new_region(&mut self) -> Region {
+        self.ctx.create_region()
+    }
 }
 
 impl<'c> PatternRewriter<'c> {

@@ -114,6 +114,11 @@ impl Trait {
             "all operands and results have one type",
         )
     };
+    /// All operands have one type (results may differ).
+    pub const SameTypeOperands: Trait = Trait {
+        verify: Some(verify_same_type_operands),
+        ..Trait::marker("SameTypeOperands", "all operands have one type")
+    };
     /// All operands and results have one shape (element types may differ).
     pub const SameOperandsAndResultShape: Trait = Trait {
         verify: Some(verify_same_shape),
@@ -237,6 +242,16 @@ fn verify_same_type(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     if let Some(first) = tys.next() {
         if tys.any(|t| t != first) {
             return Err(ctx.op_error(op, "requires the same type for all operands and results"));
+        }
+    }
+    Ok(())
+}
+
+fn verify_same_type_operands(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let mut tys = ctx.operands(op).iter().map(|&v| ctx.value_type(v));
+    if let Some(first) = tys.next() {
+        if tys.any(|t| t != first) {
+            return Err(ctx.op_error(op, "requires all operands to have the same type"));
         }
     }
     Ok(())

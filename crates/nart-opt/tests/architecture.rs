@@ -8,7 +8,9 @@ use std::path::Path;
 /// The tier of each workspace crate, as the architecture document states it.
 fn tiers() -> BTreeMap<&'static str, u32> {
     BTreeMap::from([
+        ("nart-asm-format", 0),
         ("nart-ir", 1),
+        ("nart-macros", 1),
         ("nart-tensor", 1),
         ("nart-onnx-proto", 0),
         ("nart-filecheck", 0),

@@ -13,6 +13,7 @@ use nart_ir::{
 use crate::canonicalize;
 
 const I1: TypeConstraint = TypeConstraint {
+    buildable: None,
     desc: "1-bit signless integer",
     check: |ctx, ty| {
         matches!(
@@ -26,6 +27,7 @@ const I1: TypeConstraint = TypeConstraint {
 };
 
 const ANY_INTEGER: TypeConstraint = TypeConstraint {
+    buildable: None,
     desc: "integer",
     check: |ctx, ty| matches!(ctx.type_data(ty), TypeData::Integer { .. }),
 };

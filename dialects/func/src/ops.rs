@@ -250,6 +250,7 @@ impl CallOpInterface for IndirectCall {
 }
 
 const FUNCTION_TYPE: nart_ir::registry::TypeConstraint = nart_ir::registry::TypeConstraint {
+    buildable: None,
     desc: "function type",
     check: |ctx, ty| matches!(ctx.type_data(ty), TypeData::Function { .. }),
 };

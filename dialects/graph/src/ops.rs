@@ -68,6 +68,7 @@ schema order.\n\n```mlir\n%none = \"graph.none\"() : () -> none\n\
     results: &[ValueDef {
         name: "none",
         constraint: nart_ir::registry::TypeConstraint {
+            buildable: None,
             desc: "none type",
             check: |ctx, ty| matches!(ctx.type_data(ty), nart_ir::TypeData::None),
         },

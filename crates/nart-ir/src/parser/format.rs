@@ -3,8 +3,9 @@
 use super::lexer::Tok;
 use super::{OpAsmParser, PResult, Parser, UnresolvedOperand};
 use crate::asm::{compiled_format, FElem};
-use crate::registry::{Arity, OpDef, Trait};
-use crate::{NamedAttr, OperationState, Region, Type};
+use crate::interfaces::InferTypeOpInterface;
+use crate::registry::{Arity, AttrDef, AttrKind, OpDef, Trait};
+use crate::{Attr, NamedAttr, OperationState, Region, Type};
 
 #[derive(Default)]
 struct St {
@@ -116,13 +117,11 @@ fn parse_elem(
         }
         FElem::Attr(i) => {
             let a = &def.attrs[*i];
-            let value = if a.name == "sym_name" {
-                ap.parse_symbol_name_attr()?
-            } else {
-                ap.parse_attribute()?
-            };
-            let name = ap.ctx().ident(a.name);
-            state.props.push(NamedAttr { name, value });
+            if let Some(value) = parse_attr_elem(ap, a)? {
+                let name = ap.ctx().ident(a.name);
+                state.props.retain(|p| p.name != name);
+                state.props.push(NamedAttr { name, value });
+            }
         }
         FElem::Region(i) => {
             let r = ap.parse_region(&[])?;
@@ -173,13 +172,7 @@ fn parse_elem(
             let present = match &elems[0] {
                 FElem::Lit(s) => ap.parse_optional_literal(s.trim()),
                 FElem::Operand(_) | FElem::Operands => ap.peek_is("%"),
-                FElem::Attr(i) => {
-                    if def.attrs[*i].name == "sym_name" {
-                        ap.peek_is("@")
-                    } else {
-                        ap.p.can_start_attr()
-                    }
-                }
+                FElem::Attr(i) => attr_can_start(ap, &def.attrs[*i]),
                 FElem::Region(_) | FElem::Regions => ap.peek_is("{"),
                 FElem::Successor(_) | FElem::Successors => ap.peek_is("^"),
                 FElem::Type(_) => ap.p.can_start_type(),
@@ -195,10 +188,10 @@ fn parse_elem(
                 parse_elems(ap, def, rest, st, state)?;
                 if let FElem::Attr(i) = **anchor {
                     let a = &def.attrs[i];
-                    let written = state.props.iter().any(|p| ap.p.ctx.str(p.name) == a.name);
-                    if !written && a.constraint.desc == "unit attribute" {
+                    if matches!(a.constraint.kind, AttrKind::Unit) {
                         let name = ap.ctx().ident(a.name);
                         let value = ap.ctx().unit_attr();
+                        state.props.retain(|p| p.name != name);
                         state.props.push(NamedAttr { name, value });
                     }
                 }
@@ -206,6 +199,33 @@ fn parse_elem(
         }
     }
     Ok(())
+}
+
+/// Whether the text at the parser can start a property of `a`'s kind.
+fn attr_can_start(ap: &OpAsmParser<'_, '_>, a: &AttrDef) -> bool {
+    match a.constraint.kind {
+        AttrKind::IntEnum { def, .. } => def.cases.iter().any(|c| ap.peek_is(c.keyword)),
+        AttrKind::Dialect(_) => ap.peek_is("<"),
+        AttrKind::Unit => false,
+        AttrKind::Any if a.name == "sym_name" => ap.peek_is("@"),
+        AttrKind::Any => ap.p.can_start_attr(),
+    }
+}
+
+/// Reads a property as its constraint's kind spells it (see the printer's `print_attr_elem`);
+/// `None` for a unit attribute, which its optional group sets.
+fn parse_attr_elem(ap: &mut OpAsmParser<'_, '_>, a: &AttrDef) -> PResult<Option<Attr>> {
+    Ok(Some(match a.constraint.kind {
+        AttrKind::Unit => return Ok(None),
+        AttrKind::IntEnum { def, width } => {
+            let v = def.parse_keyword_for(ap, a.name)?;
+            let ty = ap.ctx().int_type(width);
+            ap.ctx().int_attr(ty, i128::from(v))
+        }
+        AttrKind::Dialect(d) => ap.p.parse_dialect_attr_params(d)?,
+        AttrKind::Any if a.name == "sym_name" => ap.parse_symbol_name_attr()?,
+        AttrKind::Any => ap.parse_attribute()?,
+    }))
 }
 
 fn set_type_list(_def: &OpDef, target: &FElem, types: Vec<Type>, st: &mut St) {
@@ -243,27 +263,19 @@ fn finish(
     state: &mut OperationState,
     pos: u32,
 ) -> PResult<()> {
-    let same = def.has_trait(Trait::SameOperandsAndResultType);
+    let same_all = def.has_trait(Trait::SameOperandsAndResultType);
+    let same_operands = def.has_trait(Trait::SameTypeOperands);
     let res_arities: Vec<Arity> = def.results.iter().map(|r| r.arity).collect();
-    let op_arities: Vec<Arity> = def.operands.iter().map(|r| r.arity).collect();
-    // Result types.
-    let mut result_types: Vec<Type> = Vec::new();
-    let mut results_known = true;
-    if let Some(all) = &st.all_result_types {
-        result_types = all.clone();
-    } else {
-        for (i, t) in st.result_types.iter().enumerate() {
-            match t {
-                Some(t) => result_types.extend(t),
-                None => {
-                    if def.results[i].arity == Arity::Single {
-                        results_known = false;
-                    }
-                }
-            }
-        }
-    }
-    // Operands and their types.
+    let cannot = |ap: &mut OpAsmParser<'_, '_>, what: &str| {
+        ap.p.err_at(
+            pos,
+            format!(
+                "custom op '{}': cannot infer the {what} types from its format",
+                def.name
+            ),
+        )
+    };
+    // Operands, by group.
     let operand_groups: Vec<Vec<UnresolvedOperand>> = match &st.all_operands {
         Some(all) => vec![all.clone()],
         None => st
@@ -273,77 +285,101 @@ fn finish(
             .collect(),
     };
     let flat_ops: Vec<UnresolvedOperand> = operand_groups.iter().flatten().copied().collect();
-    let mut operand_types: Option<Vec<Type>> = None;
-    if let Some(all) = &st.all_operand_types {
-        operand_types = Some(all.clone());
-    } else if st.all_operands.is_none()
-        && st
-            .operand_types
-            .iter()
-            .zip(&st.operands)
-            .all(|(t, o)| t.is_some() || o.as_ref().is_none_or(|o| o.is_empty()))
-    {
-        let mut v = Vec::new();
-        for t in st.operand_types.iter().flatten() {
-            v.extend(t);
+    // Spelled result types.
+    let spelled_results: Option<Vec<Type>> = match &st.all_result_types {
+        Some(all) => Some(all.clone()),
+        None => {
+            let mut v = Vec::new();
+            let mut complete = true;
+            for (i, t) in st.result_types.iter().enumerate() {
+                match t {
+                    Some(t) => v.extend(t),
+                    None if def.results[i].arity == Arity::Single => complete = false,
+                    None => {}
+                }
+            }
+            complete.then_some(v)
         }
-        operand_types = Some(v);
-    }
-    if operand_types
-        .as_ref()
-        .is_some_and(|t| t.len() != flat_ops.len())
-        && st.all_operands.is_none()
-        && st.all_operand_types.is_none()
-    {
-        operand_types = None;
-    }
-    if operand_types.is_none() && same {
-        let ty = result_types
-            .first()
-            .copied()
-            .or_else(|| st.operand_types.iter().flatten().flatten().next().copied());
-        if let Some(ty) = ty {
-            operand_types = Some(vec![ty; flat_ops.len()]);
+    };
+    // Operand types: spelled per group, or filled from the traits and buildable constraints.
+    let operand_types: Vec<Type> = if let Some(all) = &st.all_operand_types {
+        all.clone()
+    } else if st.all_operands.is_some() {
+        match (same_all, spelled_results.as_ref().and_then(|r| r.first())) {
+            (true, Some(&t)) => vec![t; flat_ops.len()],
+            _ => return Err(cannot(ap, "operand")),
         }
-    }
-    if !results_known && same {
-        if let Some(t) = operand_types.as_ref().and_then(|t| t.first()) {
-            result_types = vec![*t; def.results.len()];
-            results_known = true;
+    } else {
+        let first_spelled = st.operand_types.iter().flatten().flatten().next().copied();
+        let mut v = Vec::with_capacity(flat_ops.len());
+        for (i, group) in operand_groups.iter().enumerate() {
+            if let Some(t) = &st.operand_types[i] {
+                if t.len() != group.len() {
+                    return Err(ap.p.err_at(
+                        pos,
+                        format!("{} operands present, but expected {}", group.len(), t.len()),
+                    ));
+                }
+                v.extend(t);
+                continue;
+            }
+            if group.is_empty() {
+                continue;
+            }
+            let fill = if same_all {
+                first_spelled.or_else(|| spelled_results.as_ref().and_then(|r| r.first().copied()))
+            } else if same_operands {
+                first_spelled
+            } else {
+                None
+            };
+            let fill = match (fill, def.operands[i].constraint.buildable) {
+                (Some(t), _) => t,
+                (None, Some(build)) => build(ap.ctx()),
+                (None, None) => return Err(cannot(ap, "operand")),
+            };
+            v.extend(std::iter::repeat_n(fill, group.len()));
         }
-    }
-    if !results_known && def.results.len() == 1 {
-        // Like MLIR's type inference for constants: the single result takes the type of the
-        // typed attribute the format spelled (`arith.constant 1 : i32`).
-        let ty = def.attrs.iter().find_map(|a| {
-            let p = state
-                .props
-                .iter()
-                .find(|p| ap.p.ctx.str(p.name) == a.name)?;
-            ap.p.ctx.typed_attr_type(p.value)
-        });
-        if let Some(t) = ty {
-            result_types = vec![t];
-            results_known = true;
+        v
+    };
+    // Result types: spelled, or from the operands, the op's type inference, or a typed
+    // property (`arith.constant 1 : i32`).
+    let result_types: Vec<Type> = match spelled_results {
+        Some(r) => r,
+        None if same_all && !operand_types.is_empty() => {
+            vec![operand_types[0]; def.results.len()]
         }
-    }
-    if !results_known {
-        return Err(ap.p.err_at(
-            pos,
-            format!(
-                "custom op '{}': cannot infer the result types from its format",
-                def.name
-            ),
-        ));
-    }
-    let Some(types) = operand_types else {
-        return Err(ap.p.err_at(
-            pos,
-            format!(
-                "custom op '{}': cannot infer the operand types from its format",
-                def.name
-            ),
-        ));
+        None => {
+            let infer = ap.ctx().lookup_ident(def.name).and_then(|id| {
+                ap.p.ctx
+                    .op_interface_by_name::<dyn InferTypeOpInterface>(id)
+            });
+            if let Some(infer) = infer {
+                let props = state.props.clone();
+                match infer.infer_return_types(ap.ctx(), &operand_types, &props) {
+                    Ok(t) => t,
+                    Err(msg) => {
+                        return Err(ap.p.err_at(pos, format!("custom op '{}': {msg}", def.name)))
+                    }
+                }
+            } else {
+                let typed = (def.results.len() == 1)
+                    .then(|| {
+                        def.attrs.iter().find_map(|a| {
+                            let p = state
+                                .props
+                                .iter()
+                                .find(|p| ap.p.ctx.str(p.name) == a.name)?;
+                            ap.p.ctx.typed_attr_type(p.value)
+                        })
+                    })
+                    .flatten();
+                match typed {
+                    Some(t) => vec![t],
+                    None => return Err(cannot(ap, "result")),
+                }
+            }
+        }
     };
     if st.all_result_types.is_some()
         && split(&res_arities, &result_types).is_none()
@@ -355,7 +391,7 @@ fn finish(
         ));
     }
     let mut values = Vec::new();
-    ap.resolve_operands(&flat_ops, &types, &mut values)?;
+    ap.resolve_operands(&flat_ops, &operand_types, &mut values)?;
     state.operands.extend(values);
     state.result_types.extend(result_types);
     if def.has_trait(Trait::AttrSizedOperandSegments) && st.all_operands.is_none() {
@@ -368,19 +404,15 @@ fn finish(
         let name = ap.ctx().ident("operandSegmentSizes");
         state.props.push(NamedAttr { name, value });
     }
-    let _ = op_arities;
     if !st.all_regions.is_empty() {
         state.regions.extend(st.all_regions);
     } else {
-        for (i, r) in st.regions.into_iter().enumerate() {
-            match r {
-                Some(r) => state.regions.push(r),
-                None => {
-                    let _ = i;
-                    let r = ap.ctx().create_region();
-                    state.regions.push(r);
-                }
-            }
+        for r in st.regions {
+            let r = match r {
+                Some(r) => r,
+                None => ap.ctx().create_region(),
+            };
+            state.regions.push(r);
         }
     }
     Ok(())

@@ -1,76 +1,19 @@
 //! Prints an op in the custom form described by its declarative assembly format.
 
 use crate::asm::FElem;
-use crate::registry::{Arity, OpDef, Trait, ValueDef};
-use crate::{AttrData, Context, DenseArrayData, Op, Type, Value};
+use crate::registry::{AttrDef, AttrKind, OpDef, Trait};
+use crate::{Context, Op, Type, Value};
 
 use super::OpAsmPrinter;
 
-/// Splits `n` values into the groups of `defs` (`None` when they do not fit).
-fn groups(
-    ctx: &Context,
-    op: Op,
-    defs: &[ValueDef],
-    n: usize,
-    segments: bool,
-) -> Option<Vec<(usize, usize)>> {
-    if segments {
-        let a = ctx.attr(op, "operandSegmentSizes")?;
-        let AttrData::DenseArray {
-            data: DenseArrayData::Int(sizes),
-            ..
-        } = ctx.attr_data(a)
-        else {
-            return None;
-        };
-        if sizes.len() != defs.len()
-            || sizes.iter().any(|&s| s < 0)
-            || sizes.iter().sum::<i64>() as usize != n
-        {
-            return None;
-        }
-        let mut out = Vec::new();
-        let mut at = 0;
-        for &s in sizes {
-            out.push((at, s as usize));
-            at += s as usize;
-        }
-        return Some(out);
-    }
-    let fixed = defs.iter().filter(|d| d.arity == Arity::Single).count();
-    let var = defs.len() - fixed;
-    if (var == 0 && n != fixed) || n < fixed || var > 1 {
-        return None;
-    }
-    let extra = n - fixed;
-    let mut out = Vec::new();
-    let mut at = 0;
-    for d in defs {
-        let len = match d.arity {
-            Arity::Single => 1,
-            Arity::Optional if extra > 1 => return None,
-            _ => extra,
-        };
-        out.push((at, len));
-        at += len;
-    }
-    Some(out)
-}
-
 struct Layout {
-    operands: Vec<(usize, usize)>,
-    results: Vec<(usize, usize)>,
+    operands: Vec<std::ops::Range<usize>>,
+    results: Vec<std::ops::Range<usize>>,
 }
 
 fn layout(ctx: &Context, def: &OpDef, op: Op) -> Option<Layout> {
-    let operands = groups(
-        ctx,
-        op,
-        def.operands,
-        ctx.operands(op).len(),
-        def.has_trait(Trait::AttrSizedOperandSegments),
-    )?;
-    let results = groups(ctx, op, def.results, ctx.results(op).len(), false)?;
+    let operands = crate::registry::value_groups(ctx, op, false)?;
+    let results = crate::registry::value_groups(ctx, op, true)?;
     if ctx.regions(op).len() != def.regions.len() {
         return None;
     }
@@ -147,14 +90,8 @@ fn used_attrs(def: &'static OpDef, elems: &[FElem]) -> Vec<&'static str> {
 fn group_values(p: &OpAsmPrinter<'_>, l: &Layout, e: &FElem, op: Op) -> Vec<Value> {
     let ctx = p.ctx;
     match e {
-        FElem::Operand(i) => {
-            let (a, n) = l.operands[*i];
-            ctx.operands(op)[a..a + n].to_vec()
-        }
-        FElem::Result(i) => {
-            let (a, n) = l.results[*i];
-            ctx.results(op)[a..a + n].to_vec()
-        }
+        FElem::Operand(i) => ctx.operands(op)[l.operands[*i].clone()].to_vec(),
+        FElem::Result(i) => ctx.results(op)[l.results[*i].clone()].to_vec(),
         FElem::Operands => ctx.operands(op).to_vec(),
         FElem::Results => ctx.results(op).to_vec(),
         _ => Vec::new(),
@@ -167,7 +104,21 @@ fn present(p: &OpAsmPrinter<'_>, def: &OpDef, l: &Layout, e: &FElem, op: Op) -> 
         FElem::Operand(_) | FElem::Result(_) | FElem::Operands | FElem::Results => {
             !group_values(p, l, e, op).is_empty()
         }
-        FElem::Attr(i) => ctx.attr(op, def.attrs[*i].name).is_some(),
+        FElem::Attr(i) => {
+            // A default-valued property holding its default counts as absent (MLIR prints
+            // `overflow<nsw>` but nothing for `#arith.overflow<none>`).
+            let a = &def.attrs[*i];
+            match ctx.attr(op, a.name) {
+                None => false,
+                Some(v) => {
+                    a.default.is_none()
+                        || ctx
+                            .lookup_ident(a.name)
+                            .and_then(|n| ctx.default_prop(ctx.op_name(op), n))
+                            != Some(v)
+                }
+            }
+        }
         FElem::Region(i) => ctx
             .regions(op)
             .get(*i)
@@ -243,15 +194,7 @@ fn print_elem(
         FElem::Attr(i) => {
             let a = &def.attrs[*i];
             if let Some(v) = ctx.attr(op, a.name) {
-                sp(p, s);
-                if a.name == "sym_name" {
-                    match ctx.attr_str(v) {
-                        Some(name) => p.print_symbol_name(name),
-                        None => p.print_attribute(v),
-                    }
-                } else {
-                    p.print_attribute(v);
-                }
+                print_attr_elem(p, s, a, v);
             }
         }
         FElem::Region(i) => {
@@ -317,15 +260,52 @@ fn print_elem(
             if !present(p, def, l, anchor, op) {
                 return;
             }
-            let unit_anchor = match **anchor {
-                FElem::Attr(i) => def.attrs[i].constraint.desc == "unit attribute",
-                _ => false,
-            };
             for inner in elems {
-                if unit_anchor && *inner == **anchor {
-                    continue;
-                }
                 print_elem(p, def, l, inner, op, s, elided);
+            }
+        }
+    }
+}
+
+/// Prints a property as its constraint's kind says: an enum keyword, a dialect attribute
+/// without its `#dialect.mnemonic` prefix, nothing for `unit`, `@name` for `sym_name`, and
+/// the attribute itself otherwise.
+fn print_attr_elem(p: &mut OpAsmPrinter<'_>, s: &mut Spacing, a: &AttrDef, v: crate::Attr) {
+    let ctx = p.ctx;
+    match a.constraint.kind {
+        AttrKind::Unit => {}
+        AttrKind::IntEnum { def, .. } => {
+            sp(p, s);
+            match ctx.attr_int(v).and_then(|x| u64::try_from(x).ok()) {
+                Some(x) if def.is_valid(x) => def.write_value(&mut p.out, x),
+                _ => p.print_attribute(v),
+            }
+        }
+        AttrKind::Dialect(d) => {
+            sp(p, s);
+            match ctx.attr_data(v) {
+                crate::AttrData::Dialect(b)
+                    if b.get().def().dialect == d.dialect
+                        && b.get().def().mnemonic == d.mnemonic =>
+                {
+                    let mut text = String::new();
+                    b.get().print(&mut crate::extensible::AsmPrinter::new(
+                        ctx, &mut text, None,
+                    ));
+                    p.out.push_str(&text);
+                }
+                _ => p.print_attribute(v),
+            }
+        }
+        AttrKind::Any => {
+            sp(p, s);
+            if a.name == "sym_name" {
+                match ctx.attr_str(v) {
+                    Some(name) => p.print_symbol_name(name),
+                    None => p.print_attribute(v),
+                }
+            } else {
+                p.print_attribute(v);
             }
         }
     }

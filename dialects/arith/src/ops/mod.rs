@@ -49,12 +49,14 @@ fn is_signless_int(ctx: &Context, ty: Type) -> bool {
 
 /// `iN`, or a tensor/vector of `iN` (no `index`).
 pub const SIGNLESS_FIXED_WIDTH_INTEGER_LIKE: TypeConstraint = TypeConstraint {
+    buildable: None,
     desc: "signless-fixed-width-integer-like",
     check: |ctx, ty| is_signless_int(ctx, elem(ctx, ty)),
 };
 
 /// Operands of `index_cast`: integers, `index`, shaped types of them, or memrefs of them.
 pub const INDEX_CAST_TYPE: TypeConstraint = TypeConstraint {
+    buildable: None,
     desc: "signless-integer-like or memref of signless-integer",
     check: |ctx, ty| {
         let e = ctx.element_type(ty);
@@ -64,6 +66,7 @@ pub const INDEX_CAST_TYPE: TypeConstraint = TypeConstraint {
 
 /// Operands of `bitcast`: integers, floats, shaped types of them, or memrefs of them.
 pub const BITCAST_TYPE: TypeConstraint = TypeConstraint {
+    buildable: None,
     desc: "signless-integer-or-float-like or memref of signless-integer or float",
     check: |ctx, ty| {
         let e = ctx.element_type(ty);
