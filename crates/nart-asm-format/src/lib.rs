@@ -74,6 +74,13 @@ pub enum Elem {
     Type(Box<Elem>),
     /// `functional-type(a, b)`.
     FunctionalType(Box<Elem>, Box<Elem>),
+    /// `custom<Name>(args)`: syntax a hand-written directive implements (the op's hooks).
+    Custom {
+        /// The directive's name.
+        name: String,
+        /// Its arguments.
+        args: Vec<Elem>,
+    },
     /// `( ... )?`: printed when the anchor is present.
     Optional {
         /// The group's elements.
@@ -213,6 +220,31 @@ impl Compiler<'_, '_> {
         }
     }
 
+    /// One argument of a custom directive: `$x`, `type($x)`, or `ref(...)` of either.
+    fn custom_arg(&mut self) -> Result<Elem, String> {
+        match self.toks.get(self.pos).cloned() {
+            Some(Tok::Var(v)) => {
+                self.pos += 1;
+                self.var(&v, true)
+            }
+            Some(Tok::Word(w)) if w == "type" => {
+                self.pos += 1;
+                self.expect('(')?;
+                let a = self.type_arg()?;
+                self.expect(')')?;
+                Ok(Elem::Type(Box::new(a)))
+            }
+            Some(Tok::Word(w)) if w == "ref" => {
+                self.pos += 1;
+                self.expect('(')?;
+                let a = self.custom_arg()?;
+                self.expect(')')?;
+                Ok(a)
+            }
+            _ => Err("expected a variable, type(...) or ref(...) in a custom directive".into()),
+        }
+    }
+
     /// Elements until `)` or the end; records an anchor marked `^`.
     fn elems(&mut self, anchor: &mut Option<Elem>) -> Result<Vec<Elem>, String> {
         let mut out = Vec::new();
@@ -282,6 +314,25 @@ impl Compiler<'_, '_> {
                             self.expect(')')?;
                             Elem::FunctionalType(Box::new(a), Box::new(b))
                         }
+                        "custom" => {
+                            self.expect('<')?;
+                            let name = match self.toks.get(self.pos).cloned() {
+                                Some(Tok::Word(n)) => n,
+                                _ => return Err("expected a directive name after 'custom<'".into()),
+                            };
+                            self.pos += 1;
+                            self.expect('>')?;
+                            self.expect('(')?;
+                            let mut args = Vec::new();
+                            while self.peek() != Some(&Tok::Punct(')')) {
+                                args.push(self.custom_arg()?);
+                                if self.peek() == Some(&Tok::Punct(',')) {
+                                    self.pos += 1;
+                                }
+                            }
+                            self.expect(')')?;
+                            Elem::Custom { name, args }
+                        }
                         "qualified" => {
                             self.expect('(')?;
                             let mut a = None;
@@ -343,10 +394,17 @@ fn visit<'e>(elems: &'e [Elem], f: &mut impl FnMut(&'e Elem)) {
                 f(a);
                 f(b);
             }
-            Elem::Optional { elems, .. } => visit(elems, f),
+            Elem::Optional { elems, .. } | Elem::Custom { args: elems, .. } => visit(elems, f),
             _ => {}
         }
     }
+}
+
+/// Whether `elems` use a `custom<...>` directive, which only hand-written hooks implement.
+pub fn has_custom(elems: &[Elem]) -> bool {
+    let mut found = false;
+    visit(elems, &mut |e| found |= matches!(e, Elem::Custom { .. }));
+    found
 }
 
 /// MLIR's completeness rules that need nothing but the format: every operand, region and
@@ -484,7 +542,7 @@ mod tests {
     #[test]
     fn rejects_bad_formats() {
         for (fmt, msg) in [
-            ("custom<Foo>($lhs)", "unsupported directive 'custom'"),
+            ("tuple($lhs)", "unsupported directive 'tuple'"),
             ("$nope", "unknown variable '$nope'"),
             ("$lhs attr-dict", "operand '$rhs' not found"),
             (

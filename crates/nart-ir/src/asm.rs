@@ -128,6 +128,14 @@ pub fn format_is_supported(def: &'static OpDef) -> bool {
     compiled_format(def).is_some_and(|c| c.is_ok())
 }
 
+/// Compiles `def`'s assembly format (if it has one) and says what is wrong with it.
+pub fn check_format(def: &'static OpDef) -> Result<(), String> {
+    match compiled_format(def) {
+        Some(c) => c.as_ref().as_ref().map(|_| ()).map_err(Clone::clone),
+        None => Ok(()),
+    }
+}
+
 /// The signature a format of `def` may refer to.
 pub(crate) fn signature(def: &OpDef) -> nart_asm_format::Signature<'static> {
     nart_asm_format::Signature {
@@ -140,9 +148,15 @@ pub(crate) fn signature(def: &OpDef) -> nart_asm_format::Signature<'static> {
     }
 }
 
-/// Compiles an assembly format string against an op definition.
+/// Compiles an assembly format string against an op definition. A format with a
+/// `custom<...>` directive documents syntax the op's hooks implement; the format engine cannot
+/// run it.
 pub(crate) fn compile_format(def: &OpDef, fmt: &str) -> Result<Vec<FElem>, String> {
-    nart_asm_format::compile(&signature(def), fmt)
+    let elems = nart_asm_format::compile(&signature(def), fmt)?;
+    if nart_asm_format::has_custom(&elems) && def.parse.is_none() {
+        return Err("a custom<...> directive needs the op's parse and print hooks".into());
+    }
+    Ok(elems)
 }
 
 // ----- builtin.module -----

@@ -73,6 +73,9 @@ pub enum AttrKind {
     Dialect(&'static crate::extensible::DialectAttrDef),
     /// `unit`: in a format, present or absent, never written.
     Unit,
+    /// An attribute that carries a type (MLIR's `TypedAttr`: integers, floats, dense
+    /// elements): a format reading one rejects other kinds.
+    Typed,
 }
 
 impl AttrConstraint {
@@ -116,6 +119,7 @@ impl AttrConstraint {
         let kind_ok = match self.kind {
             AttrKind::Any => true,
             AttrKind::Unit => matches!(ctx.attr_data(attr), crate::AttrData::Unit),
+            AttrKind::Typed => ctx.typed_attr_type(attr).is_some(),
             AttrKind::IntEnum { def, width } => match ctx.attr_data(attr) {
                 crate::AttrData::Integer { value, ty } => {
                     matches!(
@@ -725,7 +729,7 @@ pub mod constraints {
     };
     /// An attribute that carries a type (integer, float, dense elements, ...).
     pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
-        kind: crate::registry::AttrKind::Any,
+        kind: crate::registry::AttrKind::Typed,
         desc: "TypedAttr instance",
         check: |ctx, a| ctx.typed_attr_type(a).is_some(),
     };

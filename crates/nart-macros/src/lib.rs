@@ -46,6 +46,7 @@
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
+use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{Expr, Ident, ItemStruct, LitStr, Path, Token};
@@ -103,7 +104,7 @@ struct Spec {
 struct Args(Spec);
 
 fn parse_value_spec(input: ParseStream) -> syn::Result<ValueSpec> {
-    let name: Ident = input.parse()?;
+    let name = Ident::parse_any(input)?;
     input.parse::<Token![:]>()?;
     let expr: Expr = input.parse()?;
     if let Expr::Call(call) = &expr {
@@ -138,7 +139,7 @@ fn parse_value_spec(input: ParseStream) -> syn::Result<ValueSpec> {
 }
 
 fn parse_named_expr(input: ParseStream) -> syn::Result<NamedExpr> {
-    let name: Ident = input.parse()?;
+    let name = Ident::parse_any(input)?;
     input.parse::<Token![:]>()?;
     Ok(NamedExpr {
         name,
@@ -234,10 +235,20 @@ fn snake(name: &str) -> String {
 
 const RESERVED: [&str; 7] = ["op", "def", "build", "state", "from_op", "NAME", "cast"];
 
+/// Rust's keywords, which become raw identifiers (`r#in`) as accessor and argument names.
+const KEYWORDS: [&str; 38] = [
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
+    "ref", "return", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
+    "where", "while", "gen", "yield",
+];
+
 fn accessor_ident(name: &Ident) -> Ident {
-    let s = snake(&name.to_string());
+    let s = snake(&name.unraw().to_string());
     if RESERVED.contains(&s.as_str()) {
         format_ident!("get_{}", s)
+    } else if KEYWORDS.contains(&s.as_str()) {
+        Ident::new_raw(&s, name.span())
     } else {
         Ident::new(&s, name.span())
     }
@@ -294,10 +305,26 @@ fn check_format(spec: &Spec, op_name: &str) -> syn::Result<Vec<TokenStream2>> {
     let Some(fmt) = &spec.format else {
         return Ok(Vec::new());
     };
-    let operand_names: Vec<String> = spec.operands.iter().map(|o| o.name.to_string()).collect();
-    let result_names: Vec<String> = spec.results.iter().map(|o| o.name.to_string()).collect();
-    let attr_names: Vec<String> = spec.attrs.iter().map(|a| a.name.to_string()).collect();
-    let region_names: Vec<String> = spec.regions.iter().map(|a| a.name.to_string()).collect();
+    let operand_names: Vec<String> = spec
+        .operands
+        .iter()
+        .map(|o| o.name.unraw().to_string())
+        .collect();
+    let result_names: Vec<String> = spec
+        .results
+        .iter()
+        .map(|o| o.name.unraw().to_string())
+        .collect();
+    let attr_names: Vec<String> = spec
+        .attrs
+        .iter()
+        .map(|a| a.name.unraw().to_string())
+        .collect();
+    let region_names: Vec<String> = spec
+        .regions
+        .iter()
+        .map(|a| a.name.unraw().to_string())
+        .collect();
     let sig = Signature {
         operands: operand_names
             .iter()
@@ -317,6 +344,11 @@ fn check_format(spec: &Spec, op_name: &str) -> syn::Result<Vec<TokenStream2>> {
     let elems = nart_asm_format::compile(&sig, &fmt.value()).map_err(|msg| {
         syn::Error::new(fmt.span(), format!("assembly format of '{op_name}': {msg}"))
     })?;
+    if spec.parse.is_some() {
+        // Hand-written hooks implement the syntax; the format documents it and must still
+        // compile, but the hooks decide where the types come from.
+        return Ok(Vec::new());
+    }
     let spelled = nart_asm_format::spelled_types(&sig, &elems);
     let same_all = has_trait(spec, "SameOperandsAndResultType");
     let same_operands = has_trait(spec, "SameTypeOperands");
@@ -380,7 +412,7 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
     // ----- the OpDef -----
     let value_defs = |vs: &[ValueSpec]| {
         let items = vs.iter().map(|v| {
-            let n = v.name.to_string();
+            let n = v.name.unraw().to_string();
             let c = &v.constraint;
             let a = arity_tokens(v.arity);
             quote!(::nart_ir::registry::ValueDef { name: #n, constraint: #c, arity: #a })
@@ -390,7 +422,7 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
     let operands = value_defs(&spec.operands);
     let results = value_defs(&spec.results);
     let attrs = spec.attrs.iter().map(|a| {
-        let n = a.name.to_string();
+        let n = a.name.unraw().to_string();
         let e = &a.constraint;
         quote!(::nart_ir::registry::AttrDef { name: #n, ..#e })
     });
@@ -416,7 +448,7 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
         });
     }
     let regions = spec.regions.iter().map(|a| {
-        let n = a.name.to_string();
+        let n = a.name.unraw().to_string();
         let e = &a.expr;
         quote!(::nart_ir::registry::RegionDef { name: #n, ..#e })
     });
@@ -567,7 +599,7 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
     }
     for a in &spec.attrs {
         let m = accessor_ident(&a.name);
-        let n = a.name.to_string();
+        let n = a.name.unraw().to_string();
         let doc = format!("The `{n}` property.");
         accessors.push(quote! {
             #[doc = #doc]
@@ -612,7 +644,7 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
     let mut state_params = Vec::new();
     let mut result_stmts = Vec::new();
     for r in &spec.results {
-        let p = format_ident!("{}_type", snake(&r.name.to_string()));
+        let p = format_ident!("{}_type", snake(&r.name.unraw().to_string()));
         let ty = match r.arity {
             Arity::Single => quote!(::nart_ir::Type),
             Arity::Optional => quote!(::core::option::Option<::nart_ir::Type>),
@@ -657,7 +689,7 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
         .attrs
         .iter()
         .filter(|a| a.arity == Arity::Single)
-        .map(|a| (accessor_ident(&a.name), a.name.to_string()))
+        .map(|a| (accessor_ident(&a.name), a.name.unraw().to_string()))
         .collect();
     let mut attr_arg_params = Vec::new();
     let mut attr_push = Vec::new();
@@ -730,7 +762,7 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
         .results
         .iter()
         .map(|r| {
-            let p = format_ident!("{}_type", snake(&r.name.to_string()));
+            let p = format_ident!("{}_type", snake(&r.name.unraw().to_string()));
             quote!(#p)
         })
         .collect();

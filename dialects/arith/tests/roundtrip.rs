@@ -110,7 +110,7 @@ fn custom_form_errors() {
         ("%0 = arith.extsi %a : i32 i64", ""),
         (
             "%0 = arith.constant unit",
-            "expected a typed constant attribute",
+            "invalid kind of attribute specified",
         ),
     ];
     for (line, want) in cases {

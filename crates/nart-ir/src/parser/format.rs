@@ -102,6 +102,11 @@ fn parse_elem(
     state: &mut OperationState,
 ) -> PResult<()> {
     match e {
+        FElem::Custom { name, .. } => {
+            return Err(ap.emit_error(format!(
+                "custom directive '{name}' needs the op's hand-written parser"
+            )))
+        }
         FElem::Lit(s) => {
             if !s.trim().is_empty() && s != "\\n" {
                 ap.parse_literal(s.trim())?;
@@ -208,7 +213,7 @@ fn attr_can_start(ap: &OpAsmParser<'_, '_>, a: &AttrDef) -> bool {
         AttrKind::Dialect(_) => ap.peek_is("<"),
         AttrKind::Unit => false,
         AttrKind::Any if a.name == "sym_name" => ap.peek_is("@"),
-        AttrKind::Any => ap.p.can_start_attr(),
+        AttrKind::Any | AttrKind::Typed => ap.p.can_start_attr(),
     }
 }
 
@@ -225,6 +230,14 @@ fn parse_attr_elem(ap: &mut OpAsmParser<'_, '_>, a: &AttrDef) -> PResult<Option<
         AttrKind::Dialect(d) => ap.p.parse_dialect_attr_params(d)?,
         AttrKind::Any if a.name == "sym_name" => ap.parse_symbol_name_attr()?,
         AttrKind::Any => ap.parse_attribute()?,
+        AttrKind::Typed => {
+            let pos = ap.p.tok.start;
+            let v = ap.parse_attribute()?;
+            if ap.p.ctx.typed_attr_type(v).is_none() {
+                return Err(ap.p.err_at(pos, "invalid kind of attribute specified"));
+            }
+            v
+        }
     }))
 }
 

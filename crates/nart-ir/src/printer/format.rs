@@ -131,6 +131,8 @@ fn present(p: &OpAsmPrinter<'_>, def: &OpDef, l: &Layout, e: &FElem, op: Op) -> 
         FElem::Type(t) => present(p, def, l, t, op),
         FElem::FunctionalType(..) | FElem::AttrDict(_) | FElem::Lit(_) => true,
         FElem::Optional { anchor, .. } => present(p, def, l, anchor, op),
+        // Formats with custom directives belong to ops with hooks; the engine never runs them.
+        FElem::Custom { .. } => false,
     }
 }
 
@@ -190,7 +192,7 @@ fn print_elem(
             sp(p, s);
             p.print_operands(&vs);
         }
-        FElem::Result(_) | FElem::Results => {}
+        FElem::Result(_) | FElem::Results | FElem::Custom { .. } => {}
         FElem::Attr(i) => {
             let a = &def.attrs[*i];
             if let Some(v) = ctx.attr(op, a.name) {
@@ -297,7 +299,7 @@ fn print_attr_elem(p: &mut OpAsmPrinter<'_>, s: &mut Spacing, a: &AttrDef, v: cr
                 _ => p.print_attribute(v),
             }
         }
-        AttrKind::Any => {
+        AttrKind::Any | AttrKind::Typed => {
             sp(p, s);
             if a.name == "sym_name" {
                 match ctx.attr_str(v) {

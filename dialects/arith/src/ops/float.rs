@@ -2,125 +2,150 @@
 
 use super::*;
 
-// ----- float arithmetic -----
-
-macro_rules! float_binary {
-    ($id:ident, $name:literal, $summary:literal, $desc:literal, $traits:expr, $fold:path, [$($canon:path),*]) => {
-        #[doc = concat!("`", $name, "`.")]
-        pub static $id: OpDef = OpDef {
-            name: $name,
-            summary: $summary,
-            description: concat!(
-                $desc,
-                "\n\n```mlir\n%a = ",
-                $name,
-                " %b, %c : f64\n%x = ",
-                $name,
-                " %y, %z fastmath<fast> : vector<4xf32>\n```"
-            ),
-            traits: $traits,
-            fold: Some($fold),
-            canonicalize: &[$(&$canon),*],
-            ..FLOAT_BINARY
-        };
-    };
+float_binary! {
+    /// floating point addition operation
+    ///
+    /// Adds two floats elementwise, rounding to the nearest representable value.
+    ///
+    /// ```mlir
+    /// %a = arith.addf %b, %c : f64
+    /// %x = arith.addf %y, %z fastmath<fast> : vector<4xf32>
+    /// ```
+    pub struct AddFOp = "arith.addf" as ADDF {
+        traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
+        fold = fold::addf,
+    }
 }
 
-float_binary!(
-    ADDF,
-    "arith.addf",
-    "floating point addition operation",
-    "Adds two floats elementwise, rounding to the nearest representable value.",
-    COMMUTATIVE,
-    fold::addf,
-    []
-);
-float_binary!(
-    SUBF,
-    "arith.subf",
-    "floating point subtraction operation",
-    "Subtracts the second float from the first, elementwise.",
-    PURE_ELEMENTWISE,
-    fold::subf,
-    []
-);
-float_binary!(
-    MULF,
-    "arith.mulf",
-    "floating point multiplication operation",
-    "Multiplies two floats elementwise.",
-    COMMUTATIVE,
-    fold::mulf,
-    []
-);
-float_binary!(
-    DIVF,
-    "arith.divf",
-    "floating point division operation",
-    "Divides the first float by the second, elementwise.",
-    PURE_ELEMENTWISE,
-    fold::divf,
-    []
-);
-float_binary!(
-    REMF,
-    "arith.remf",
-    "floating point division remainder operation",
-    "The remainder of the division rounded toward zero (C's `fmod`).",
-    PURE_ELEMENTWISE,
-    fold::remf,
-    []
-);
-float_binary!(
-    MAXIMUMF,
-    "arith.maximumf",
-    "floating-point maximum operation",
-    "The larger of two floats; a NaN operand gives NaN, and `+0.0` is larger than `-0.0`.",
-    COMMUTATIVE,
-    fold::maximumf,
-    []
-);
-float_binary!(
-    MINIMUMF,
-    "arith.minimumf",
-    "floating-point minimum operation",
-    "The smaller of two floats; a NaN operand gives NaN, and `-0.0` is smaller than `+0.0`.",
-    COMMUTATIVE,
-    fold::minimumf,
-    []
-);
-float_binary!(
-    MAXNUMF,
-    "arith.maxnumf",
-    "floating-point maximum operation",
-    "The larger of two floats; when one operand is NaN, the other is returned.",
-    COMMUTATIVE,
-    fold::maxnumf,
-    []
-);
-float_binary!(
-    MINNUMF,
-    "arith.minnumf",
-    "floating-point minimum operation",
-    "The smaller of two floats; when one operand is NaN, the other is returned.",
-    COMMUTATIVE,
-    fold::minnumf,
-    []
-);
+float_binary! {
+    /// floating point subtraction operation
+    ///
+    /// Subtracts the second float from the first, elementwise.
+    ///
+    /// ```mlir
+    /// %a = arith.subf %b, %c : f64
+    /// %x = arith.subf %y, %z fastmath<fast> : vector<4xf32>
+    /// ```
+    pub struct SubFOp = "arith.subf" as SUBF {
+        traits(Pure, SameOperandsAndResultType, Elementwise),
+        fold = fold::subf,
+    }
+}
 
-/// `arith.negf`.
-pub static NEGF: OpDef = OpDef {
-    parse: Some(syntax::parse_same_type),
-    print: Some(syntax::print_same_type),
-    name: "arith.negf",
-    summary: "floating point negation",
-    description: "Flips the sign bit of a float, elementwise.\n\n\
-```mlir\n%a = arith.negf %b : f64\n```",
-    operands: &[operand("operand", c::FLOAT_LIKE)],
-    results: FLOAT_RESULT,
-    attrs: &[FASTMATH],
-    traits: PURE_ELEMENTWISE,
-    fold: Some(fold::negf),
-    assembly_format: Some("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
-    ..OpDef::DEFAULT
-};
+float_binary! {
+    /// floating point multiplication operation
+    ///
+    /// Multiplies two floats elementwise.
+    ///
+    /// ```mlir
+    /// %a = arith.mulf %b, %c : f64
+    /// %x = arith.mulf %y, %z fastmath<fast> : vector<4xf32>
+    /// ```
+    pub struct MulFOp = "arith.mulf" as MULF {
+        traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
+        fold = fold::mulf,
+    }
+}
+
+float_binary! {
+    /// floating point division operation
+    ///
+    /// Divides the first float by the second, elementwise.
+    ///
+    /// ```mlir
+    /// %a = arith.divf %b, %c : f64
+    /// %x = arith.divf %y, %z fastmath<fast> : vector<4xf32>
+    /// ```
+    pub struct DivFOp = "arith.divf" as DIVF {
+        traits(Pure, SameOperandsAndResultType, Elementwise),
+        fold = fold::divf,
+    }
+}
+
+float_binary! {
+    /// floating point division remainder operation
+    ///
+    /// The remainder of the division rounded toward zero (C's `fmod`).
+    ///
+    /// ```mlir
+    /// %a = arith.remf %b, %c : f64
+    /// %x = arith.remf %y, %z fastmath<fast> : vector<4xf32>
+    /// ```
+    pub struct RemFOp = "arith.remf" as REMF {
+        traits(Pure, SameOperandsAndResultType, Elementwise),
+        fold = fold::remf,
+    }
+}
+
+float_unary! {
+    /// floating point negation
+    ///
+    /// Flips the sign bit of a float, elementwise.
+    ///
+    /// ```mlir
+    /// %a = arith.negf %b : f64
+    /// ```
+    pub struct NegFOp = "arith.negf" as NEGF {
+        fold = fold::negf,
+    }
+}
+
+float_binary! {
+    /// floating-point maximum operation
+    ///
+    /// The larger of two floats; a NaN operand gives NaN, and `+0.0` is larger than `-0.0`.
+    ///
+    /// ```mlir
+    /// %a = arith.maximumf %b, %c : f64
+    /// %x = arith.maximumf %y, %z fastmath<fast> : vector<4xf32>
+    /// ```
+    pub struct MaximumFOp = "arith.maximumf" as MAXIMUMF {
+        traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
+        fold = fold::maximumf,
+    }
+}
+
+float_binary! {
+    /// floating-point minimum operation
+    ///
+    /// The smaller of two floats; a NaN operand gives NaN, and `-0.0` is smaller than `+0.0`.
+    ///
+    /// ```mlir
+    /// %a = arith.minimumf %b, %c : f64
+    /// %x = arith.minimumf %y, %z fastmath<fast> : vector<4xf32>
+    /// ```
+    pub struct MinimumFOp = "arith.minimumf" as MINIMUMF {
+        traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
+        fold = fold::minimumf,
+    }
+}
+
+float_binary! {
+    /// floating-point maximum operation
+    ///
+    /// The larger of two floats; when one operand is NaN, the other is returned.
+    ///
+    /// ```mlir
+    /// %a = arith.maxnumf %b, %c : f64
+    /// %x = arith.maxnumf %y, %z fastmath<fast> : vector<4xf32>
+    /// ```
+    pub struct MaxNumFOp = "arith.maxnumf" as MAXNUMF {
+        traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
+        fold = fold::maxnumf,
+    }
+}
+
+float_binary! {
+    /// floating-point minimum operation
+    ///
+    /// The smaller of two floats; when one operand is NaN, the other is returned.
+    ///
+    /// ```mlir
+    /// %a = arith.minnumf %b, %c : f64
+    /// %x = arith.minnumf %y, %z fastmath<fast> : vector<4xf32>
+    /// ```
+    pub struct MinNumFOp = "arith.minnumf" as MINNUMF {
+        traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
+        fold = fold::minnumf,
+    }
+}

@@ -1,14 +1,14 @@
-//! The ops of the `arith` dialect, each declared once, one family per file (`int`, `float`,
-//! `compare`, `cast`); this file holds the shared constraints, family bases and the constant.
+//! The ops of the `arith` dialect, each declared once with `#[nart_macros::op]`, one family per
+//! file (`int`, `float`, `compare`, `cast`); this file holds the shared constraints and
+//! properties, the family macros and the constant.
 //!
-//! Ops of one family share a base definition (operands, results, attributes, traits, syntax)
-//! and override the name, the docs and the hooks.
+//! A family macro passes the keys its ops share (operands, results, properties, traits, format)
+//! before the op's own keys, which replace them (the way `..BASE` works in a struct literal).
 
 use nart_ir::printer::type_to_string;
-use nart_ir::registry::{
-    constraints as c, Arity, AttrConstraint, AttrDef, OpDef, Trait, TypeConstraint, ValueDef,
-};
+use nart_ir::registry::{constraints as c, AttrDef, TypeConstraint};
 use nart_ir::{AttrData, Context, Diagnostic, Op, Signedness, Type, TypeData};
+use nart_macros::op;
 
 use crate::canonicalize as canon;
 use crate::fold;
@@ -79,176 +79,219 @@ use crate::attrs::{
     CMPI_PREDICATE_ATTR as CMPI_PREDICATE, FASTMATH_ATTR, OVERFLOW_ATTR, ROUNDING_ATTR,
 };
 
-/// `value` of `arith.constant`: a typed attribute, or `true`/`false` (an `i1` in MLIR).
-const CONSTANT_VALUE: AttrConstraint = AttrConstraint {
-    kind: nart_ir::registry::AttrKind::Any,
-    desc: "TypedAttr instance",
-    check: |ctx, a| ctx.typed_attr_type(a).is_some(),
-};
-
-const fn operand(name: &'static str, constraint: TypeConstraint) -> ValueDef {
-    ValueDef {
-        name,
-        constraint,
-        arity: Arity::Single,
-    }
-}
+// ----- properties -----
 
 /// `overflowFlags`, `#arith.overflow<none>` unless set.
 pub const OVERFLOW_FLAGS: AttrDef = AttrDef {
     default: Some(overflow_none),
-    name: "overflowFlags",
-    constraint: OVERFLOW_ATTR,
-    optional: true,
-    doc: "`nsw` and/or `nuw`.",
+    ..AttrDef::optional("overflowFlags", OVERFLOW_ATTR, "`nsw` and/or `nuw`.")
 };
 
 /// `fastmath`, `#arith.fastmath<none>` unless set.
 pub const FASTMATH: AttrDef = AttrDef {
     default: Some(fastmath_none),
-    name: "fastmath",
-    constraint: FASTMATH_ATTR,
-    optional: true,
-    doc: "Fast-math flags.",
+    ..AttrDef::optional("fastmath", FASTMATH_ATTR, "Fast-math flags.")
 };
 
-const OPTIONAL_FASTMATH: AttrDef = AttrDef {
-    default: None,
-    name: "fastmath",
-    constraint: FASTMATH_ATTR,
-    optional: true,
-    doc: "Fast-math flags.",
-};
+/// `fastmath` of the float casts, which upstream leaves absent unless set.
+const OPTIONAL_FASTMATH: AttrDef = AttrDef::optional("fastmath", FASTMATH_ATTR, "Fast-math flags.");
 
-const IS_EXACT: AttrDef = AttrDef {
-    default: None,
-    name: "isExact",
-    constraint: c::UNIT_ATTR,
-    optional: true,
-    doc: "Present when the result is poison unless the operation is exact.",
-};
+const IS_EXACT: AttrDef = AttrDef::optional(
+    "isExact",
+    c::UNIT_ATTR,
+    "Present when the result is poison unless the operation is exact.",
+);
 
-// ----- family bases -----
+const CMPI_PREDICATE_DEF: AttrDef =
+    AttrDef::required("predicate", CMPI_PREDICATE, "The comparison.");
+const CMPF_PREDICATE_DEF: AttrDef =
+    AttrDef::required("predicate", CMPF_PREDICATE, "The comparison.");
+const ROUNDING_MODE_DEF: AttrDef =
+    AttrDef::optional("roundingmode", ROUNDING_ATTR, "The rounding mode.");
 
-const INT_OPERANDS: &[ValueDef] = &[
-    operand("lhs", c::SIGNLESS_INTEGER_LIKE),
-    operand("rhs", c::SIGNLESS_INTEGER_LIKE),
-];
-const INT_RESULT: &[ValueDef] = &[operand("result", c::SIGNLESS_INTEGER_LIKE)];
-const FLOAT_OPERANDS: &[ValueDef] = &[operand("lhs", c::FLOAT_LIKE), operand("rhs", c::FLOAT_LIKE)];
-const FLOAT_RESULT: &[ValueDef] = &[operand("result", c::FLOAT_LIKE)];
+// ----- families -----
 
-const PURE_ELEMENTWISE: &[Trait] = &[
-    Trait::Pure,
-    Trait::SameOperandsAndResultType,
-    Trait::Elementwise,
-];
-const COMMUTATIVE: &[Trait] = &[
-    Trait::Pure,
-    Trait::Commutative,
-    Trait::SameOperandsAndResultType,
-    Trait::Elementwise,
-];
-const COMMUTATIVE_IDEMPOTENT: &[Trait] = &[
-    Trait::Pure,
-    Trait::Commutative,
-    Trait::Idempotent,
-    Trait::SameOperandsAndResultType,
-    Trait::Elementwise,
-];
-const CAST_TRAITS: &[Trait] = &[
-    Trait::Pure,
-    Trait::SameOperandsAndResultShape,
-    Trait::Elementwise,
-];
+/// Integer binary ops: `%r = arith.op %a, %b : t`.
+macro_rules! int_binary {
+    ($(#[doc = $doc:tt])* pub struct $ty:ident = $name:tt as $def:ident { $($extra:tt)* }) => {
+        #[op(
+            name = $name,
+            def = $def,
+            operands(lhs: c::SIGNLESS_INTEGER_LIKE, rhs: c::SIGNLESS_INTEGER_LIKE),
+            results(result: c::SIGNLESS_INTEGER_LIKE),
+            traits(Pure, SameOperandsAndResultType, Elementwise),
+            format = "$lhs `,` $rhs attr-dict `:` type($result)",
+            $($extra)*
+        )]
+        $(#[doc = $doc])*
+        pub struct $ty;
+    };
+}
 
-/// Integer binary ops with `overflowFlags`.
-const INT_BINARY_OVERFLOW: OpDef = OpDef {
-    parse: Some(syntax::parse_same_type),
-    print: Some(syntax::print_same_type),
-    operands: INT_OPERANDS,
-    results: INT_RESULT,
-    attrs: &[OVERFLOW_FLAGS],
-    traits: PURE_ELEMENTWISE,
-    assembly_format: Some(
-        "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)",
-    ),
-    ..OpDef::DEFAULT
-};
+/// Integer binary ops with `overflowFlags`: `arith.addi %a, %b overflow<nsw> : t`.
+macro_rules! int_binary_overflow {
+    ($(#[doc = $doc:tt])* pub struct $ty:ident = $name:tt as $def:ident { $($extra:tt)* }) => {
+        int_binary! {
+            $(#[doc = $doc])*
+            pub struct $ty = $name as $def {
+                attrs(overflowFlags: optional(OVERFLOW_FLAGS)),
+                format = "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)",
+                $($extra)*
+            }
+        }
+    };
+}
 
 /// Integer binary ops with an `exact` flag (divisions and right shifts).
-const INT_BINARY_EXACT: OpDef = OpDef {
-    parse: Some(syntax::parse_same_type),
-    print: Some(syntax::print_same_type),
-    operands: INT_OPERANDS,
-    results: INT_RESULT,
-    attrs: &[IS_EXACT],
-    traits: &[Trait::SameOperandsAndResultType, Trait::Elementwise],
-    assembly_format: Some("$lhs `,` $rhs (`exact` $isExact^)? attr-dict `:` type($result)"),
-    ..OpDef::DEFAULT
-};
+macro_rules! int_binary_exact {
+    ($(#[doc = $doc:tt])* pub struct $ty:ident = $name:tt as $def:ident { $($extra:tt)* }) => {
+        int_binary! {
+            $(#[doc = $doc])*
+            pub struct $ty = $name as $def {
+                attrs(isExact: optional(IS_EXACT)),
+                format = "$lhs `,` $rhs (`exact` $isExact^)? attr-dict `:` type($result)",
+                $($extra)*
+            }
+        }
+    };
+}
 
-/// Other integer binary ops.
-const INT_BINARY: OpDef = OpDef {
-    parse: Some(syntax::parse_same_type),
-    print: Some(syntax::print_same_type),
-    operands: INT_OPERANDS,
-    results: INT_RESULT,
-    traits: PURE_ELEMENTWISE,
-    assembly_format: Some("$lhs `,` $rhs attr-dict `:` type($result)"),
-    ..OpDef::DEFAULT
-};
+/// Extended multiplications: two results of the operands' type.
+macro_rules! int_extended {
+    ($(#[doc = $doc:tt])* pub struct $ty:ident = $name:tt as $def:ident { $($extra:tt)* }) => {
+        int_binary! {
+            $(#[doc = $doc])*
+            pub struct $ty = $name as $def {
+                results(low: c::SIGNLESS_INTEGER_LIKE, high: c::SIGNLESS_INTEGER_LIKE),
+                format = "$lhs `,` $rhs attr-dict `:` type($lhs)",
+                $($extra)*
+            }
+        }
+    };
+}
 
-/// Float binary ops.
-const FLOAT_BINARY: OpDef = OpDef {
-    parse: Some(syntax::parse_same_type),
-    print: Some(syntax::print_same_type),
-    operands: FLOAT_OPERANDS,
-    results: FLOAT_RESULT,
-    attrs: &[FASTMATH],
-    traits: PURE_ELEMENTWISE,
-    assembly_format: Some("$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
-    ..OpDef::DEFAULT
-};
+/// Float binary ops with `fastmath`.
+macro_rules! float_binary {
+    ($(#[doc = $doc:tt])* pub struct $ty:ident = $name:tt as $def:ident { $($extra:tt)* }) => {
+        #[op(
+            name = $name,
+            def = $def,
+            operands(lhs: c::FLOAT_LIKE, rhs: c::FLOAT_LIKE),
+            results(result: c::FLOAT_LIKE),
+            attrs(fastmath: optional(FASTMATH)),
+            traits(Pure, SameOperandsAndResultType, Elementwise),
+            format = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+            $($extra)*
+        )]
+        $(#[doc = $doc])*
+        pub struct $ty;
+    };
+}
 
-/// Casts.
-const CAST: OpDef = OpDef {
-    parse: Some(syntax::parse_cast),
-    print: Some(syntax::print_cast),
-    traits: CAST_TRAITS,
-    assembly_format: Some("$in attr-dict `:` type($in) `to` type($out)"),
-    ..OpDef::DEFAULT
-};
+/// Float unary ops with `fastmath`.
+macro_rules! float_unary {
+    ($(#[doc = $doc:tt])* pub struct $ty:ident = $name:tt as $def:ident { $($extra:tt)* }) => {
+        #[op(
+            name = $name,
+            def = $def,
+            operands(operand: c::FLOAT_LIKE),
+            results(result: c::FLOAT_LIKE),
+            attrs(fastmath: optional(FASTMATH)),
+            traits(Pure, SameOperandsAndResultType, Elementwise),
+            format = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+            $($extra)*
+        )]
+        $(#[doc = $doc])*
+        pub struct $ty;
+    };
+}
 
-const INT_IN: &[ValueDef] = &[operand("in", SIGNLESS_FIXED_WIDTH_INTEGER_LIKE)];
-const INT_OUT: &[ValueDef] = &[operand("out", SIGNLESS_FIXED_WIDTH_INTEGER_LIKE)];
-const FLOAT_IN: &[ValueDef] = &[operand("in", c::FLOAT_LIKE)];
-const FLOAT_OUT: &[ValueDef] = &[operand("out", c::FLOAT_LIKE)];
+/// Comparisons: a predicate keyword, two operands of one type, an `i1`-like result of their
+/// shape (inferred).
+macro_rules! compare_op {
+    ($(#[doc = $doc:tt])* pub struct $ty:ident = $name:tt as $def:ident { $($extra:tt)* }) => {
+        #[op(
+            name = $name,
+            def = $def,
+            results(result: c::BOOL_LIKE),
+            traits(Pure, SameTypeOperands, Elementwise),
+            interfaces(InferTypeOpInterface => CompareResultType),
+            verify = verify_compare,
+            $($extra)*
+        )]
+        $(#[doc = $doc])*
+        pub struct $ty;
+    };
+}
+
+/// Casts: `arith.op %x : a to b`.
+macro_rules! cast_op {
+    ($(#[doc = $doc:tt])* pub struct $ty:ident = $name:tt as $def:ident { $($extra:tt)* }) => {
+        #[op(
+            name = $name,
+            def = $def,
+            traits(Pure, SameOperandsAndResultShape, Elementwise),
+            format = "$in attr-dict `:` type($in) `to` type($out)",
+            $($extra)*
+        )]
+        $(#[doc = $doc])*
+        pub struct $ty;
+    };
+}
+
+/// Integer-to-integer casts.
+macro_rules! int_cast {
+    ($(#[doc = $doc:tt])* pub struct $ty:ident = $name:tt as $def:ident { $($extra:tt)* }) => {
+        cast_op! {
+            $(#[doc = $doc])*
+            pub struct $ty = $name as $def {
+                operands(in: SIGNLESS_FIXED_WIDTH_INTEGER_LIKE),
+                results(out: SIGNLESS_FIXED_WIDTH_INTEGER_LIKE),
+                $($extra)*
+            }
+        }
+    };
+}
+
+/// Float-to-float casts.
+macro_rules! float_cast {
+    ($(#[doc = $doc:tt])* pub struct $ty:ident = $name:tt as $def:ident { $($extra:tt)* }) => {
+        cast_op! {
+            $(#[doc = $doc])*
+            pub struct $ty = $name as $def {
+                operands(in: c::FLOAT_LIKE),
+                results(out: c::FLOAT_LIKE),
+                $($extra)*
+            }
+        }
+    };
+}
+
+pub(crate) use {
+    cast_op, compare_op, float_binary, float_cast, float_unary, int_binary, int_binary_exact,
+    int_binary_overflow, int_cast, int_extended,
+};
 
 // ----- constant -----
 
-/// `arith.constant`.
-pub static CONSTANT: OpDef = OpDef {
-    parse: Some(syntax::parse_constant),
-    print: Some(syntax::print_constant),
-    name: "arith.constant",
-    summary: "integer or floating point constant",
-    description: "Produces the SSA value given by its `value` attribute, whose type is the \
-result type.\n\
-The value is an integer, a float, or a dense elements attribute for tensors and vectors.\n\n\
-```mlir\n%c42 = arith.constant 42 : i32\n%pi = arith.constant 3.14159 : f32\n\
-%v = arith.constant dense<[1, 2]> : vector<2xi64>\n```",
-    results: &[operand("result", c::ANY)],
-    attrs: &[AttrDef {
-        default: None,
-        name: "value",
-        constraint: CONSTANT_VALUE,
-        optional: false,
-        doc: "The constant.",
-    }],
-    traits: &[Trait::Pure, Trait::ConstantLike],
-    verify: Some(verify_constant),
-    fold: Some(fold::constant),
-    assembly_format: Some("attr-dict $value"),
-    ..OpDef::DEFAULT
-};
+#[op(
+    name = "arith.constant",
+    def = CONSTANT,
+    results(result: c::ANY),
+    attrs(value: AttrDef::required("value", c::TYPED_ATTR, "The constant.")),
+    traits(Pure, ConstantLike),
+    verify = verify_constant,
+    fold = fold::constant,
+    format = "attr-dict $value",
+)]
+/// integer or floating point constant
+///
+/// Produces the SSA value given by its `value` attribute, whose type is the result type.
+/// The value is an integer, a float, or a dense elements attribute for tensors and vectors.
+///
+/// ```mlir
+/// %c42 = arith.constant 42 : i32
+/// %pi = arith.constant 3.14159 : f32
+/// %v = arith.constant dense<[1, 2]> : vector<2xi64>
+/// ```
+pub struct ConstantOp;
