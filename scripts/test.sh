@@ -21,5 +21,8 @@ else
   cargo test --workspace --no-fail-fast --quiet
 fi
 
+echo "== doc tests (examples in the docs, and compile_fail checks of #[op])"
+cargo test --doc --workspace --quiet
+
 echo "== lit suite"
 "$CARGO_TARGET_DIR/debug/nart-lit" tests/lit

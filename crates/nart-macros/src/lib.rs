@@ -42,6 +42,64 @@
 //! `successors(variadic)`, `traits(...)` (a bare name is a core trait, `Trait::Name`),
 //! `interfaces(Interface => Impl, ...)`, `parents("d.op", ...)`, `format`, `verify`, `fold`,
 //! `canonicalize(PATTERN, ...)`, `parse`, `print`.
+//!
+//! # Build-time errors
+//!
+//! A variable the op does not declare:
+//!
+//! ```compile_fail
+//! use nart_ir::registry::constraints as c;
+//! #[nart_macros::op(
+//!     name = "t.neg",
+//!     operands(x: c::ANY),
+//!     results(r: c::ANY),
+//!     format = "$y attr-dict `:` type($r)",
+//! )]
+//! /// negates
+//! pub struct NegOp;
+//! ```
+//!
+//! An operand type the format neither writes nor can infer (`x` is `any type`, not buildable):
+//!
+//! ```compile_fail
+//! use nart_ir::registry::constraints as c;
+//! #[nart_macros::op(
+//!     name = "t.neg",
+//!     operands(x: c::ANY),
+//!     results(r: c::ANY),
+//!     format = "$x attr-dict `:` type($r)",
+//! )]
+//! /// negates
+//! pub struct NegOp;
+//! ```
+//!
+//! The same op with `traits(SameOperandsAndResultType)` compiles:
+//!
+//! ```
+//! use nart_ir::registry::constraints as c;
+//! #[nart_macros::op(
+//!     name = "t.neg",
+//!     operands(x: c::ANY),
+//!     results(r: c::ANY),
+//!     traits(Pure, SameOperandsAndResultType),
+//!     format = "$x attr-dict `:` type($r)",
+//! )]
+//! /// negates
+//! pub struct NegOp;
+//! assert_eq!(NegOp::NAME, "t.neg");
+//! ```
+//!
+//! An attribute declared optional whose `AttrDef` says required:
+//!
+//! ```compile_fail
+//! use nart_ir::registry::{constraints as c, AttrDef};
+//! #[nart_macros::op(
+//!     name = "t.tag",
+//!     attrs(tag: optional(AttrDef::required("tag", c::STRING_ATTR, ""))),
+//! )]
+//! /// tags
+//! pub struct TagOp;
+//! ```
 
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
