@@ -62,6 +62,7 @@ pub fn load(model: &Path, func: Option<&str>) -> Result<Loaded> {
     })?;
     let import_s = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
+    nart_interp::register(&mut ctx);
     let interp = Interpreter::from_module(&ctx, module, func)?;
     let plan_s = t1.elapsed().as_secs_f64();
     Ok(Loaded {

@@ -52,7 +52,7 @@ impl InputSpec {
 /// One op to run.
 pub(crate) struct Step {
     pub(crate) node: Node,
-    pub(crate) kernel: Kernel,
+    pub(crate) kernel: Option<Kernel>,
     /// Operand slots; `None` for an absent optional operand.
     pub(crate) inputs: Vec<Option<usize>>,
     pub(crate) outputs: Vec<usize>,
@@ -220,20 +220,13 @@ impl Planner<'_> {
         let ctx = self.ctx;
         let name = ctx.op_name_str(op);
         let loc = loc_to_string(ctx, ctx.op_loc(op));
-        let onnx_name = name.strip_prefix("graph.").unwrap_or(name);
         let schema = nart_dialect_graph::schema::schema_of_op(name);
-        let kernel = if name.starts_with("graph.") {
-            ops::lookup(onnx_name)
-        } else {
-            None
-        };
-        let kernel = match kernel {
-            Some(k) => k,
-            None => {
-                self.unsupported.push((name.to_string(), loc.clone()));
-                Kernel::Missing
-            }
-        };
+        let kernel = ctx
+            .op_interface::<dyn ops::ReferenceKernel>(op)
+            .map(|k| k.kernel());
+        if kernel.is_none() {
+            self.unsupported.push((name.to_string(), loc.clone()));
+        }
         let mut attrs = Vec::new();
         for na in ctx.props(op).iter().chain(ctx.attrs(op)) {
             attrs.push((
@@ -313,6 +306,17 @@ fn arg_name(ctx: &Context, dicts: Option<nart_ir::Attr>, i: usize) -> Option<Str
 impl Interpreter {
     /// Plans `func` (a `func.func` whose body is graph-dialect ops).
     pub fn new(ctx: &Context, func: Op) -> Result<Interpreter> {
+        let registered = ctx.lookup_ident("graph.Add").is_some_and(|id| {
+            ctx.op_interface_by_name::<dyn ops::ReferenceKernel>(id)
+                .is_some()
+        });
+        if !registered {
+            return Err(InterpError::BadFunction(
+                "no reference kernels are registered in this context: call \
+                 nart_interp::register(&mut ctx) after registering the graph dialect"
+                    .into(),
+            ));
+        }
         let region = ctx
             .regions(func)
             .first()
@@ -605,7 +609,13 @@ fn run_step(step: &Step, env: &mut Env) -> Result<Vec<Val>> {
         loc: step.node.loc.clone(),
         error: e,
     };
-    match step.kernel {
+    let Some(kernel) = step.kernel else {
+        return Err(InterpError::Unsupported {
+            op: step.node.op.clone(),
+            loc: step.node.loc.clone(),
+        });
+    };
+    match kernel {
         Kernel::Tensor(f) => {
             let mut ins: Vec<Option<&Tensor>> = Vec::with_capacity(step.inputs.len());
             for (i, s) in step.inputs.iter().enumerate() {
@@ -639,12 +649,8 @@ fn run_step(step: &Step, env: &mut Env) -> Result<Vec<Val>> {
         }
         Kernel::Region(f) => {
             let held = input_vals(step, env)?;
-            f(step, env, held)
+            (f.0)(step, env, held)
         }
-        Kernel::Missing => Err(InterpError::Unsupported {
-            op: step.node.op.clone(),
-            loc: step.node.loc.clone(),
-        }),
     }
 }
 

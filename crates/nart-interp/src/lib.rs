@@ -11,6 +11,10 @@
 //! ONNX has; this crate adds the dispatch table (`ops`, one entry per ONNX operator, mapping its
 //! attributes and operands onto `nart-tensor`'s functions), control flow, and sequence and
 //! optional values.
+//!
+//! The interpreter finds an op's kernel through the [`ReferenceKernel`] op interface, which
+//! [`register`] attaches to the graph dialect's ops (MLIR's external models): another dialect
+//! gives its ops reference semantics by attaching its own implementations.
 
 #![deny(missing_docs)]
 
@@ -24,4 +28,5 @@ mod value;
 pub use convert::ValueKind;
 pub use error::{InterpError, Result};
 pub use interp::{InputSpec, Interpreter};
+pub use ops::{register, Kernel, ReferenceKernel};
 pub use value::Val;

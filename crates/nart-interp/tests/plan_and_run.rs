@@ -14,6 +14,7 @@ struct Fn {
 impl Fn {
     fn new(make_args: impl FnOnce(&mut Context) -> Vec<Type>) -> Fn {
         let mut ctx = Context::new();
+        nart_interp::register(&mut ctx);
         let args = make_args(&mut ctx);
         let loc = ctx.unknown_loc();
         let region = ctx.create_region();

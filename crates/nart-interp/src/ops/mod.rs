@@ -3,7 +3,8 @@
 //! Kernels come in three kinds: tensor kernels (tensors in, tensors out: almost every op), value
 //! kernels (sequences and optionals), and region kernels (If, Loop, Scan, SequenceMap), which run
 //! nested blocks through the interpreter.
-//! `KERNELS` is the one table of them, sorted by operator name.
+//! `KERNELS` is the one table of them, sorted by operator name; [`register`] attaches each to
+//! its graph op as the [`ReferenceKernel`] interface, through which the interpreter finds it.
 //! Tensor kernels only map attributes and operands onto `nart-tensor`'s functions, one file per
 //! family: `elementwise`, `nn` (convolution, pooling, normalization, reductions, ...),
 //! `attention`, `rnn`, `signal`, `text` and `shape` (shape, indexing and type operators);
@@ -33,26 +34,54 @@ mod text;
 use elementwise as ew;
 
 /// Tensors in, tensors out.
-pub(crate) type TensorKernel = fn(&Node, &[Option<&Tensor>]) -> KResult<Vec<Tensor>>;
+pub type TensorKernel = fn(&Node, &[Option<&Tensor>]) -> KResult<Vec<Tensor>>;
 /// Values (tensors, sequences, optionals) in and out.
-pub(crate) type ValueKernel = fn(&Node, &[Option<&Val>]) -> KResult<Vec<Val>>;
-/// Ops with regions, run through the interpreter.
-pub(crate) type RegionKernel = fn(&Step, &mut Env, Vec<Option<Arc<Val>>>) -> Result<Vec<Val>>;
+pub type ValueKernel = fn(&Node, &[Option<&Val>]) -> KResult<Vec<Val>>;
+
+/// An op with regions, run through the interpreter (only this crate's control flow has them).
+#[derive(Clone, Copy)]
+pub struct RegionKernel(pub(crate) fn(&Step, &mut Env, Vec<Option<Arc<Val>>>) -> Result<Vec<Val>>);
 
 /// How an op runs.
 #[derive(Clone, Copy)]
-pub(crate) enum Kernel {
+pub enum Kernel {
     /// A tensor kernel.
     Tensor(TensorKernel),
     /// A value kernel.
     Value(ValueKernel),
     /// A region kernel.
     Region(RegionKernel),
-    /// No kernel: planning reports the op as unsupported.
-    Missing,
 }
 
-use Kernel::{Region as R, Tensor as T, Value as V};
+/// The reference-kernel interface: how the interpreter executes an op. The interpreter asks
+/// every op for it (`ctx.op_interface::<dyn ReferenceKernel>(op)`), so any dialect can give
+/// its ops reference semantics by attaching an implementation; [`register`] attaches this
+/// crate's kernels to the graph dialect's ops.
+pub trait ReferenceKernel: Sync {
+    /// The kernel.
+    fn kernel(&self) -> Kernel;
+}
+
+impl ReferenceKernel for (&'static str, Kernel) {
+    fn kernel(&self) -> Kernel {
+        self.1
+    }
+}
+
+/// Attaches the reference kernel of every graph op the interpreter runs (call once per context,
+/// before building an [`Interpreter`](crate::Interpreter)).
+pub fn register(ctx: &mut nart_ir::Context) {
+    for entry in KERNELS {
+        let name = format!("graph.{}", entry.0);
+        ctx.attach_interface::<dyn ReferenceKernel>(&name, entry);
+    }
+}
+
+const fn region(f: fn(&Step, &mut Env, Vec<Option<Arc<Val>>>) -> Result<Vec<Val>>) -> Kernel {
+    Kernel::Region(RegionKernel(f))
+}
+
+use Kernel::{Tensor as T, Value as V};
 
 /// Every ONNX operator the interpreter runs, with its kernel, sorted by name (a test checks).
 static KERNELS: &[(&str, Kernel)] = &[
@@ -154,7 +183,7 @@ static KERNELS: &[(&str, Kernel)] = &[
         T(|n, i| nn::softmax_like(n, i, nart_tensor::norm::hardmax)),
     ),
     ("Identity", V(control::identity)),
-    ("If", R(control::run_if)),
+    ("If", region(control::run_if)),
     ("InstanceNormalization", T(nn::instance_norm)),
     ("IsInf", T(ew::is_inf)),
     ("IsNaN", T(ew::is_nan)),
@@ -173,7 +202,7 @@ static KERNELS: &[(&str, Kernel)] = &[
         "LogSoftmax",
         T(|n, i| nn::softmax_like(n, i, nart_tensor::norm::log_softmax)),
     ),
-    ("Loop", R(control::run_loop)),
+    ("Loop", region(control::run_loop)),
     ("LpNormalization", T(nn::lp_norm)),
     ("LpPool", T(nn::lp_pool)),
     ("MatMul", T(nn::matmul_k)),
@@ -244,7 +273,7 @@ static KERNELS: &[(&str, Kernel)] = &[
     ("RotaryEmbedding", T(attention::rotary_embedding)),
     ("Round", T(|n, i| ew::un(n, i, UnaryOp::Round))),
     ("STFT", T(signal::stft)),
-    ("Scan", R(control::run_scan)),
+    ("Scan", region(control::run_scan)),
     ("Scatter", T(shape::scatter)),
     ("ScatterElements", T(shape::scatter_elements)),
     ("ScatterND", T(shape::scatter_nd)),
@@ -255,7 +284,7 @@ static KERNELS: &[(&str, Kernel)] = &[
     ("SequenceErase", V(control::sequence_erase)),
     ("SequenceInsert", V(control::sequence_insert)),
     ("SequenceLength", V(control::sequence_length)),
-    ("SequenceMap", R(control::run_sequence_map)),
+    ("SequenceMap", region(control::run_sequence_map)),
     ("Shape", T(shape::shape_k)),
     ("Shrink", T(ew::shrink)),
     ("Sigmoid", T(|n, i| ew::un(n, i, UnaryOp::Sigmoid))),
