@@ -64,6 +64,10 @@ pub(crate) fn is_live(ctx: &nart_ir::Context, root: Op, op: Op) -> bool {
 /// Use [`replace_op`](Self::replace_op) (not the rewriter's) when the new values may have
 /// other types than the results they replace: the users that are not converted yet get a cast
 /// back to the original type.
+///
+/// The rewriter's driver-side methods (`checkpoint`, `rollback`, `commit`, `take_changes`)
+/// belong to the conversion driver; a pattern that calls them breaks the all-or-nothing
+/// guarantee, as it would the greedy driver's bookkeeping.
 pub struct ConversionRewriter<'r, 'c> {
     rw: &'r mut PatternRewriter<'c>,
     state: &'r mut ConversionState,

@@ -1025,3 +1025,205 @@ fn type_converter_conversions_and_signatures() {
     conv.add_conversion(move |_, t| (t == int).then(|| vec![f32t]));
     assert_eq!(conv.convert_type(&mut ctx, int), Some(vec![f32t]));
 }
+
+// ----- in-place updates, created ops, and uses before definitions -----
+
+/// Marks a `toy.mul2` with `keep`, which the target accepts.
+struct MarkKept;
+
+impl ConversionPattern for MarkKept {
+    fn name(&self) -> &'static str {
+        "MarkKept"
+    }
+    fn root(&self) -> Option<&'static str> {
+        Some("toy.mul2")
+    }
+    fn match_and_rewrite(
+        &self,
+        rw: &mut ConversionRewriter<'_, '_>,
+        op: Op,
+        _: &OpAdaptor,
+    ) -> bool {
+        let unit = rw.uniq().unit_attr();
+        rw.set_attr(op, "keep", unit);
+        true
+    }
+}
+
+/// Marks a `toy.mul2` with `touched`, which changes nothing the target looks at.
+struct Touch;
+
+impl ConversionPattern for Touch {
+    fn name(&self) -> &'static str {
+        "Touch"
+    }
+    fn root(&self) -> Option<&'static str> {
+        Some("toy.mul2")
+    }
+    fn benefit(&self) -> u16 {
+        2
+    }
+    fn match_and_rewrite(
+        &self,
+        rw: &mut ConversionRewriter<'_, '_>,
+        op: Op,
+        _: &OpAdaptor,
+    ) -> bool {
+        let unit = rw.uniq().unit_attr();
+        rw.set_attr(op, "touched", unit);
+        true
+    }
+}
+
+fn keep_target() -> ConversionTarget {
+    let mut target = lowering_target();
+    target.add_dynamically_legal_op("toy.mul2", |cx, op| cx.attr(op, "keep").is_some());
+    target
+}
+
+const MUL2: &str = r#"
+%0 = "other.make"() : () -> i32
+%1 = "toy.mul2"(%0) : (i32) -> i32
+"#;
+
+/// `Touch` updates the op in place and leaves it illegal; legalizing it again, `MarkKept`
+/// (not `Touch`, which is being applied) makes it legal, so both stand.
+#[test]
+fn an_op_updated_in_place_is_legalized_again() {
+    let mut patterns = ConversionPatternSet::new();
+    patterns.add(Touch).add(MarkKept);
+    let res = check_ok(
+        MUL2,
+        ConversionMode::Full,
+        &{
+            let mut t = keep_target();
+            t.add_legal_op("other.make");
+            t
+        },
+        &patterns,
+        None,
+        r#"
+module {
+  %0 = "other.make"() : () -> i32
+  %1 = "toy.mul2"(%0) {keep, touched} : (i32) -> i32
+}
+"#,
+    );
+    let apps: Vec<_> = res.pattern_applications.keys().copied().collect();
+    assert_eq!(apps, ["MarkKept", "Touch"]);
+}
+
+#[test]
+fn an_update_in_place_that_leaves_the_op_illegal_fails() {
+    let mut patterns = ConversionPatternSet::new();
+    patterns.add(Touch);
+    let out = check_err(
+        MUL2,
+        &ConversionConfig::default(),
+        &keep_target(),
+        &patterns,
+        None,
+    );
+    assert!(
+        out.contains(
+            "note: pattern 'Touch' applied, but the op it updated in place is still not legal: \
+             pattern 'Touch' was not tried: it is converting the op that created this one"
+        ),
+        "{out}"
+    );
+}
+
+/// `toy.mul2` to an op no rule names.
+struct ToOther;
+
+impl ConversionPattern for ToOther {
+    fn name(&self) -> &'static str {
+        "ToOther"
+    }
+    fn root(&self) -> Option<&'static str> {
+        Some("toy.mul2")
+    }
+    fn match_and_rewrite(
+        &self,
+        rw: &mut ConversionRewriter<'_, '_>,
+        op: Op,
+        a: &OpAdaptor,
+    ) -> bool {
+        let loc = rw.op_loc(op);
+        let ty = rw.value_type(rw.result(op, 0));
+        let new = create(rw, "other.double", loc, &a.flat_operands(), &[ty]);
+        let r = rw.result(new, 0);
+        rw.replace_op(op, &[r]);
+        true
+    }
+}
+
+#[test]
+fn created_ops_no_rule_names_are_fine_in_a_partial_conversion_only() {
+    let mut patterns = ConversionPatternSet::new();
+    patterns.add(ToOther);
+    check_ok(
+        MUL2,
+        ConversionMode::Partial,
+        &lowering_target(),
+        &patterns,
+        None,
+        r#"
+module {
+  %0 = "other.make"() : () -> i32
+  %1 = "other.double"(%0) : (i32) -> i32
+}
+"#,
+    );
+    let mut target = lowering_target();
+    target.add_legal_op("other.make");
+    let out = check_err(
+        MUL2,
+        &ConversionConfig {
+            mode: ConversionMode::Full,
+            ..ConversionConfig::default()
+        },
+        &target,
+        &patterns,
+        None,
+    );
+    assert!(
+        out.contains(
+            "note: pattern 'ToOther' applied, but the 'other.double' it created failed to \
+             legalize: no conversion pattern matches 'other.double'"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn casts_there_and_back_fold_away() {
+    // The module is a graph region: `%1` is converted before its operand's definition, so it
+    // first gets a target cast of `%0`, which becomes a cast of a source cast when `%0`'s
+    // definition is converted; the pair folds away.
+    let src = r#"
+%1 = "toy.add"(%0, %0) : (!toy.int, !toy.int) -> !toy.int
+%0 = "toy.add"(%x, %x) : (!toy.int, !toy.int) -> !toy.int
+%x = "other.make"() : () -> !toy.int
+"other.use"(%1) : (!toy.int) -> ()
+"#;
+    let conv = converter();
+    let res = check_ok(
+        src,
+        ConversionMode::Partial,
+        &lowering_target(),
+        &lowering_patterns(),
+        Some(&conv),
+        r#"
+module {
+  %0 = "low.add"(%2, %2) : (i32, i32) -> i32
+  %1 = "builtin.unrealized_conversion_cast"(%0) : (i32) -> !toy.int
+  %2 = "low.add"(%4, %4) : (i32, i32) -> i32
+  %3 = "other.make"() : () -> !toy.int
+  %4 = "builtin.unrealized_conversion_cast"(%3) : (!toy.int) -> i32
+  "other.use"(%1) : (!toy.int) -> ()
+}
+"#,
+    );
+    assert_eq!(res.num_materializations, 2);
+}
