@@ -350,6 +350,26 @@ impl Context {
         v
     }
 
+    /// Inserts a new argument of type `ty` at position `index` of `block`.
+    pub fn insert_block_arg(
+        &mut self,
+        block: Block,
+        index: usize,
+        ty: Type,
+        loc: Location,
+    ) -> Value {
+        let v = self.new_value(
+            ty,
+            ValueDef::BlockArg {
+                block,
+                index: index as u32,
+            },
+            Some(loc),
+        );
+        self.reinsert_block_arg(block, index, v);
+        v
+    }
+
     /// Removes argument `index` of `block`; it must have no uses.
     pub fn erase_block_arg(&mut self, block: Block, index: usize) {
         let v = self.blocks[block.0 as usize].args.remove(index);

@@ -4,7 +4,8 @@
 //! A pattern receives `&mut PatternRewriter`, which dereferences to `&Context` for reading and
 //! offers the mutations: creating and inserting ops, replacing and erasing them, updating an op
 //! in place (operands, properties, attributes, successors), moving ops, and the block surgery
-//! MLIR's `RewriterBase` has (create, erase, split, merge, inline blocks).
+//! MLIR's `RewriterBase` has (create, erase, move, split, merge and inline blocks, inline regions,
+//! add, insert and erase block arguments).
 //! Types and attributes are built through [`PatternRewriter::uniq`], which can intern but not
 //! touch the IR.
 //! A pattern that does not apply says why with [`PatternRewriter::match_failure`].
@@ -16,13 +17,29 @@
 //! blocks are only detached until [`PatternRewriter::commit`], so that
 //! [`PatternRewriter::rollback`] to a [`Checkpoint`] can put them back. Without the journal (the
 //! greedy driver) erasure is immediate.
+//!
+//! Invariants of the journal:
+//!
+//! - Rolling back to a checkpoint restores the IR exactly: the same ops, blocks and values (the
+//!   same handles) in the same places with the same operands, attributes, types and locations,
+//!   so the IR prints byte for byte as it did at the checkpoint. Only the order of entries in
+//!   use-lists may differ; the printer does not look at it.
+//! - An erased op or block that waits for the commit is detached and no longer uses any value
+//!   (its operands, and those of every op nested in it, are dropped and remembered), so the
+//!   use-lists describe the live IR at every point and a driver may ask `has_uses`.
+//!   Such an op is not tombstoned yet: [`Context::is_erased`] is false until the commit.
+//! - Ops created since a checkpoint are tombstoned when it is rolled back, so a stale handle to
+//!   one answers `is_erased`.
+//! - The changes reported by [`PatternRewriter::take_changes`] are cut back to the checkpoint
+//!   too.
+//!
 //! The greedy driver lives in `nart-rewrite`; patterns live here so that op definitions can list
 //! their canonicalizations.
 
 use crate::builder::{InsertPoint, OpBuilder};
 use crate::{
     Attr, Block, Context, Location, NamedAttr, Op, OperationState, Region, Type, Uniquer, Use,
-    Value,
+    Value, WalkOrder,
 };
 
 /// A rewrite of one op. Implementations return `true` only when they changed the IR; a pattern
@@ -43,7 +60,15 @@ pub trait RewritePattern: Sync {
 
 /// A position in the journal to roll back to.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Checkpoint(usize);
+pub struct Checkpoint {
+    journal: usize,
+    created: usize,
+    erased: usize,
+    modified: usize,
+}
+
+/// The operands of an op (and of the ops nested in it) dropped while it waits for the commit.
+type DroppedOperands = Vec<(Op, Vec<Value>)>;
 
 /// One undoable change.
 #[derive(Debug)]
@@ -70,22 +95,32 @@ enum Action {
     Loc { op: Op, old: Location },
     /// Uses of `from` were redirected: undo points them back.
     Uses { from: Value, uses: Vec<Use> },
-    /// An op was erased: it is detached until commit.
+    /// An op was erased: it is detached and uses nothing until commit.
     Erased {
         op: Op,
         block: Option<Block>,
         next: Option<Op>,
+        operands: DroppedOperands,
     },
     /// A block was created (and maybe inserted).
     BlockCreated(Block),
-    /// A block was erased: detached until commit.
+    /// A block was erased: detached, its ops using nothing, until commit.
     BlockErased {
         block: Block,
         region: Option<Region>,
         index: usize,
+        operands: DroppedOperands,
     },
-    /// A block argument was added.
+    /// A block moved from position `index` of `region` (or from nowhere).
+    BlockMoved {
+        block: Block,
+        region: Option<Region>,
+        index: usize,
+    },
+    /// A block argument was added at the end.
     ArgAdded { block: Block },
+    /// A block argument was inserted at `index`.
+    ArgInserted { block: Block, index: usize },
     /// A block argument (without uses) was removed.
     ArgErased {
         block: Block,
@@ -167,23 +202,46 @@ impl<'c> PatternRewriter<'c> {
         self.match_failure.take()
     }
 
-    /// The current position of the journal (the journal must be on).
-    pub fn checkpoint(&self) -> Checkpoint {
-        Checkpoint(self.journal.as_ref().map_or(0, Vec::len))
+    /// Whether the journal is on.
+    pub fn has_journal(&self) -> bool {
+        self.journal.is_some()
     }
 
-    /// Undoes every change made since `cp`, newest first.
-    pub fn rollback(&mut self, cp: Checkpoint) {
-        let Some(journal) = self.journal.as_mut() else {
-            return;
-        };
-        let undo: Vec<Action> = journal.drain(cp.0..).collect();
-        for a in undo.into_iter().rev() {
-            self.undo(a);
+    /// The current position of the journal and of the recorded changes.
+    pub fn checkpoint(&self) -> Checkpoint {
+        debug_assert!(self.journal.is_some(), "checkpoint needs the journal on");
+        Checkpoint {
+            journal: self.journal.as_ref().map_or(0, Vec::len),
+            created: self.created.len(),
+            erased: self.erased.len(),
+            modified: self.modified.len(),
         }
     }
 
-    /// Makes the journaled changes final: pending erasures happen now and the journal empties.
+    /// Undoes every change made since `cp`, newest first, and forgets the changes recorded
+    /// for [`take_changes`](Self::take_changes) since then (when they were not taken yet).
+    /// `cp` must come from [`checkpoint`](Self::checkpoint) on this rewriter, with no
+    /// [`commit`](Self::commit) since.
+    pub fn rollback(&mut self, cp: Checkpoint) {
+        let Some(journal) = self.journal.as_mut() else {
+            debug_assert!(false, "rollback needs the journal on");
+            return;
+        };
+        debug_assert!(
+            cp.journal <= journal.len(),
+            "a checkpoint from before a commit"
+        );
+        let undo: Vec<Action> = journal.drain(cp.journal.min(journal.len())..).collect();
+        for a in undo.into_iter().rev() {
+            self.undo(a);
+        }
+        self.created.truncate(cp.created);
+        self.erased.truncate(cp.erased);
+        self.modified.truncate(cp.modified);
+    }
+
+    /// Makes the journaled changes final: pending erasures happen now (the ops and blocks
+    /// become tombstones) and the journal empties. Earlier checkpoints are invalid afterwards.
     pub fn commit(&mut self) {
         let Some(journal) = self.journal.as_mut() else {
             return;
@@ -198,6 +256,7 @@ impl<'c> PatternRewriter<'c> {
                 _ => {}
             }
         }
+        // Pending erasures use nothing already; dropping again only guards the invariant.
         for &op in &ops {
             self.ctx.drop_all_uses(op);
         }
@@ -210,6 +269,23 @@ impl<'c> PatternRewriter<'c> {
             if !self.ctx.is_block_erased(b) {
                 self.ctx.erase_block(b);
             }
+        }
+    }
+
+    /// Drops the uses made by `op` and every op nested in it, returning them to restore.
+    fn drop_uses_rec(&mut self, op: Op, out: &mut DroppedOperands) {
+        for o in self.ctx.collect_ops(op, WalkOrder::PreOrder) {
+            let vals = self.ctx.operands(o).to_vec();
+            if !vals.is_empty() {
+                self.ctx.set_operands(o, &[]);
+                out.push((o, vals));
+            }
+        }
+    }
+
+    fn restore_operands(&mut self, operands: DroppedOperands) {
+        for (o, vals) in operands.into_iter().rev() {
+            self.ctx.set_operands(o, &vals);
         }
     }
 
@@ -240,8 +316,15 @@ impl<'c> PatternRewriter<'c> {
                 }
             }
             Action::Inserted(op) => self.ctx.detach_op(op),
-            Action::Moved { op, block, next } | Action::Erased { op, block, next } => {
-                self.put_back(op, block, next)
+            Action::Moved { op, block, next } => self.put_back(op, block, next),
+            Action::Erased {
+                op,
+                block,
+                next,
+                operands,
+            } => {
+                self.put_back(op, block, next);
+                self.restore_operands(operands);
             }
             Action::Operands { op, old } => self.ctx.set_operands(op, &old),
             Action::Props { op, old } => self.ctx.set_all_props(op, old),
@@ -261,7 +344,19 @@ impl<'c> PatternRewriter<'c> {
                 block,
                 region,
                 index,
+                operands,
             } => {
+                if let Some(r) = region {
+                    self.ctx.insert_block(r, index, block);
+                }
+                self.restore_operands(operands);
+            }
+            Action::BlockMoved {
+                block,
+                region,
+                index,
+            } => {
+                self.ctx.detach_block(block);
                 if let Some(r) = region {
                     self.ctx.insert_block(r, index, block);
                 }
@@ -270,6 +365,7 @@ impl<'c> PatternRewriter<'c> {
                 let n = self.ctx.block_args(block).len();
                 self.ctx.erase_block_arg(block, n - 1);
             }
+            Action::ArgInserted { block, index } => self.ctx.erase_block_arg(block, index),
             Action::ArgErased {
                 block,
                 index,
@@ -392,7 +488,6 @@ impl<'c> PatternRewriter<'c> {
             "replace_op needs one value per result"
         );
         for (r, &v) in results.iter().zip(values) {
-            self.note_users(*r);
             self.replace_all_uses_with(*r, v);
         }
         self.erase_op(op);
@@ -407,14 +502,30 @@ impl<'c> PatternRewriter<'c> {
         new
     }
 
-    /// Erases `op`, whose results must be unused.
+    /// Erases `op` and everything nested in it; its results must be unused (outside `op`).
+    /// With the journal on, the op is detached and drops the uses it makes until the commit.
     pub fn erase_op(&mut self, op: Op) {
+        debug_assert!(
+            self.ctx.results(op).iter().all(|&r| self
+                .ctx
+                .uses(r)
+                .iter()
+                .all(|u| self.ctx.is_ancestor(op, u.op))),
+            "invariant: the results of an erased op are unused"
+        );
         self.note_operand_defs(op);
         self.erased.push(op);
         if self.journal.is_some() {
             let (block, next) = self.position(op);
             self.ctx.detach_op(op);
-            self.record(Action::Erased { op, block, next });
+            let mut operands = Vec::new();
+            self.drop_uses_rec(op, &mut operands);
+            self.record(Action::Erased {
+                op,
+                block,
+                next,
+                operands,
+            });
         } else {
             self.ctx.erase_op(op);
         }
@@ -529,6 +640,12 @@ impl<'c> PatternRewriter<'c> {
 
     // ----- blocks -----
 
+    /// Creates a detached, empty region to hand to an op being created (in its
+    /// [`OperationState`]); it becomes part of the IR, and of the journal, with that op.
+    pub fn create_region(&mut self) -> Region {
+        self.ctx.create_region()
+    }
+
     /// Creates a block with arguments of `arg_types` and inserts it into `region` before
     /// `before` (at the end when `None`). The insertion point moves to its end.
     pub fn create_block(
@@ -539,7 +656,13 @@ impl<'c> PatternRewriter<'c> {
         loc: Location,
     ) -> Block {
         let b = self.ctx.create_block(arg_types, loc);
-        match before.and_then(|x| self.block_index(x)) {
+        let index =
+            before.and_then(|x| self.ctx.region_blocks(region).iter().position(|&y| y == x));
+        debug_assert!(
+            before.is_none() || index.is_some(),
+            "the block to insert before is in the region"
+        );
+        match index {
             Some(i) => self.ctx.insert_block(region, i, b),
             None => self.ctx.append_block(region, b),
         }
@@ -554,6 +677,7 @@ impl<'c> PatternRewriter<'c> {
     }
 
     /// Erases `block` and its ops; its arguments and results must be unused outside it.
+    /// With the journal on, the block is detached and its ops drop their uses until the commit.
     pub fn erase_block(&mut self, block: Block) {
         for op in self.ctx.block_ops(block) {
             self.erased.push(op);
@@ -563,20 +687,71 @@ impl<'c> PatternRewriter<'c> {
             let region = self.ctx.block_parent_region(block);
             let index = self.block_index(block).unwrap_or(0);
             self.ctx.detach_block(block);
+            let mut operands = Vec::new();
+            for op in self.ctx.block_ops(block) {
+                self.drop_uses_rec(op, &mut operands);
+            }
             self.record(Action::BlockErased {
                 block,
                 region,
                 index,
+                operands,
             });
         } else {
             self.ctx.erase_block(block);
         }
     }
 
+    /// Moves every block of `region` into `dest` before `before` (at the end when `None`),
+    /// in order, leaving `region` empty (MLIR's `inlineRegionBefore`).
+    pub fn inline_region_before(&mut self, region: Region, dest: Region, before: Option<Block>) {
+        let blocks = self.ctx.region_blocks(region).to_vec();
+        for b in blocks {
+            self.move_block_before(b, dest, before);
+        }
+    }
+
+    /// Moves `block` (with its ops) into `dest` before `before` (at the end when `None`).
+    pub fn move_block_before(&mut self, block: Block, dest: Region, before: Option<Block>) {
+        let region = self.ctx.block_parent_region(block);
+        let index = self.block_index(block).unwrap_or(0);
+        self.ctx.detach_block(block);
+        let at = before.and_then(|x| self.ctx.region_blocks(dest).iter().position(|&y| y == x));
+        debug_assert!(
+            before.is_none() || at.is_some(),
+            "the block to move before is in the destination region"
+        );
+        match at {
+            Some(i) => self.ctx.insert_block(dest, i, block),
+            None => self.ctx.append_block(dest, block),
+        }
+        for op in self.ctx.block_ops(block) {
+            self.modified.push(op);
+        }
+        self.record(Action::BlockMoved {
+            block,
+            region,
+            index,
+        });
+    }
+
     /// Appends an argument of type `ty` to `block`.
     pub fn add_block_arg(&mut self, block: Block, ty: Type, loc: Location) -> Value {
         let v = self.ctx.add_block_arg(block, ty, loc);
         self.record(Action::ArgAdded { block });
+        v
+    }
+
+    /// Inserts an argument of type `ty` at position `index` of `block`.
+    pub fn insert_block_arg(
+        &mut self,
+        block: Block,
+        index: usize,
+        ty: Type,
+        loc: Location,
+    ) -> Value {
+        let v = self.ctx.insert_block_arg(block, index, ty, loc);
+        self.record(Action::ArgInserted { block, index });
         v
     }
 
@@ -620,8 +795,10 @@ impl<'c> PatternRewriter<'c> {
     }
 
     /// Splits `block` before `op`: `op` and the ops after it move to a new block, inserted
-    /// right after `block`, which is returned (MLIR's `splitBlock`).
+    /// right after `block`, which is returned (MLIR's `splitBlock`). The insertion point does
+    /// not change.
     pub fn split_block(&mut self, block: Block, op: Op) -> Block {
+        let ip = self.ip;
         let region = self
             .ctx
             .block_parent_region(block)
@@ -636,6 +813,7 @@ impl<'c> PatternRewriter<'c> {
             cur = self.ctx.op_next(o);
             self.move_op_to_end(o, new);
         }
+        self.ip = ip;
         new
     }
 }

@@ -10,9 +10,14 @@
 //!   as MLIR's `OperationFolder` does.
 //! - [`apply_patterns_greedily`]: MLIR's `applyPatternsGreedily`, always bounded, which reports
 //!   why it stopped ([`StopReason`]) and what it did ([`GreedyResult`]), like egg's `Runner`.
+//! - [`conversion`]: MLIR's dialect conversion, all or nothing over the rewriter's journal:
+//!   a [`ConversionTarget`](conversion::ConversionTarget), a
+//!   [`TypeConverter`](conversion::TypeConverter), [`ConversionPattern`](conversion::ConversionPattern)s,
+//!   and the partial and full conversion drivers.
 
 #![deny(missing_docs)]
 
+pub mod conversion;
 mod driver;
 mod folder;
 mod pattern_set;
