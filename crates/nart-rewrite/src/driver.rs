@@ -284,8 +284,17 @@ pub fn apply_patterns_greedily(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::*;
-    use nart_ir::RewritePattern;
+    use crate::testing::{Forever, Tag};
+    use nart_ir::{Block, RewritePattern};
+    use nart_test_dialect::{AddZero, TestIr};
+
+    /// A module holding `test.func @f(%arg0: i32)`, `@f` and its entry block.
+    fn func_ir() -> (TestIr, Op, Block) {
+        let mut t = TestIr::new();
+        let f = t.func("f", 1, 0, false);
+        let b = t.entry(f);
+        (t, f, b)
+    }
 
     fn run(ctx: &mut Context, f: Op, pats: &FrozenPatternSet) -> GreedyResult {
         apply_patterns_greedily(ctx, f, pats, &GreedyConfig::default())
@@ -293,61 +302,61 @@ mod tests {
 
     #[test]
     fn folds_constants_and_dedups() {
-        let (mut ctx, f, b) = func_ctx();
+        let (mut t, f, b) = func_ir();
         // c1 = 1; c2 = 2; s = c1 + c2; d = c1 + c2; r = s + d
-        let c1 = constant(&mut ctx, b, 1);
-        let c2 = constant(&mut ctx, b, 2);
-        let s = add(&mut ctx, b, c1, c2);
-        let d = add(&mut ctx, b, c1, c2);
-        let r = add(&mut ctx, b, s, d);
-        ret(&mut ctx, b, &[r]);
-        let res = run(&mut ctx, f, &FrozenPatternSet::default());
+        let c1 = t.constant(b, 1);
+        let c2 = t.constant(b, 2);
+        let s = t.add(b, c1, c2);
+        let d = t.add(b, c1, c2);
+        let r = t.add(b, s, d);
+        t.ret(b, &[r]);
+        let res = run(&mut t.ctx, f, &FrozenPatternSet::default());
         assert!(res.converged);
         assert_eq!(res.stop_reason, StopReason::Fixpoint);
-        assert_eq!(dump(&ctx, f), "test.constant 6\ntest.return");
+        assert_eq!(t.dump(f), "test.constant 6\ntest.return %c6");
         assert!(res.num_folds >= 3, "{res:?}");
     }
 
     #[test]
     fn erases_dead_pure_ops_but_not_effects() {
-        let (mut ctx, f, b) = func_ctx();
-        let c1 = constant(&mut ctx, b, 1);
-        let x = arg(&ctx, b);
-        add(&mut ctx, b, x, c1);
-        effect(&mut ctx, b, x);
-        ret(&mut ctx, b, &[]);
-        let res = run(&mut ctx, f, &FrozenPatternSet::default());
-        assert_eq!(dump(&ctx, f), "test.effect\ntest.return");
+        let (mut t, f, b) = func_ir();
+        let c1 = t.constant(b, 1);
+        let x = t.arg(f, 0);
+        t.add(b, x, c1);
+        t.effect(b, &[x]);
+        t.ret(b, &[]);
+        let res = run(&mut t.ctx, f, &FrozenPatternSet::default());
+        assert_eq!(t.dump(f), "test.effect %arg0\ntest.return");
         assert_eq!(res.num_erased, 2);
     }
 
     #[test]
     fn add_zero_pattern_then_fold() {
-        let (mut ctx, f, b) = func_ctx();
-        let x = arg(&ctx, b);
-        let z = constant(&mut ctx, b, 0);
-        let a = add(&mut ctx, b, x, z);
-        ret(&mut ctx, b, &[a]);
+        let (mut t, f, b) = func_ir();
+        let x = t.arg(f, 0);
+        let z = t.constant(b, 0);
+        let a = t.add(b, x, z);
+        t.ret(b, &[a]);
         let statics: [&'static dyn RewritePattern; 1] = [&AddZero];
         let pats = FrozenPatternSet::new(statics, Vec::new());
-        let res = run(&mut ctx, f, &pats);
+        let res = run(&mut t.ctx, f, &pats);
         assert!(res.converged);
         assert_eq!(res.pattern_applications.get("AddZero"), Some(&1));
-        assert_eq!(dump(&ctx, f), "test.return");
+        assert_eq!(t.dump(f), "test.return %arg0");
     }
 
     #[test]
     fn looping_pattern_hits_iteration_bound() {
-        let (mut ctx, f, b) = func_ctx();
-        let x = arg(&ctx, b);
-        effect(&mut ctx, b, x);
-        ret(&mut ctx, b, &[]);
+        let (mut t, f, b) = func_ir();
+        let x = t.arg(f, 0);
+        t.effect(b, &[x]);
+        t.ret(b, &[]);
         let pats = FrozenPatternSet::new([], vec![Box::new(Forever) as Box<dyn RewritePattern>]);
         let cfg = GreedyConfig {
             max_iterations: 3,
             ..GreedyConfig::default()
         };
-        let res = apply_patterns_greedily(&mut ctx, f, &pats, &cfg);
+        let res = apply_patterns_greedily(&mut t.ctx, f, &pats, &cfg);
         assert!(!res.converged);
         assert_eq!(res.stop_reason, StopReason::IterationLimit(3));
         assert!(res.pattern_applications["Forever"] >= 3);
@@ -355,42 +364,42 @@ mod tests {
 
     #[test]
     fn rewrite_bound() {
-        let (mut ctx, f, b) = func_ctx();
-        let x = arg(&ctx, b);
-        effect(&mut ctx, b, x);
-        ret(&mut ctx, b, &[]);
+        let (mut t, f, b) = func_ir();
+        let x = t.arg(f, 0);
+        t.effect(b, &[x]);
+        t.ret(b, &[]);
         let pats = FrozenPatternSet::new([], vec![Box::new(Forever) as Box<dyn RewritePattern>]);
         let cfg = GreedyConfig {
             max_num_rewrites: Some(5),
             ..GreedyConfig::default()
         };
-        let res = apply_patterns_greedily(&mut ctx, f, &pats, &cfg);
+        let res = apply_patterns_greedily(&mut t.ctx, f, &pats, &cfg);
         assert_eq!(res.stop_reason, StopReason::RewriteLimit(5));
         assert_eq!(res.pattern_applications["Forever"], 5);
     }
 
     #[test]
     fn constants_hoisted_out_of_nested_regions() {
-        let (mut ctx, f, b) = func_ctx();
-        let x = arg(&ctx, b);
-        let inner = nested(&mut ctx, b);
-        let c = constant(&mut ctx, inner, 7);
-        effect(&mut ctx, inner, c);
-        effect(&mut ctx, inner, x);
-        ret(&mut ctx, b, &[]);
-        run(&mut ctx, f, &FrozenPatternSet::default());
+        let (mut t, f, b) = func_ir();
+        let x = t.arg(f, 0);
+        let inner = t.region_op(b);
+        let c = t.constant(inner, 7);
+        t.effect(inner, &[c]);
+        t.effect(inner, &[x]);
+        t.ret(b, &[]);
+        run(&mut t.ctx, f, &FrozenPatternSet::default());
         assert_eq!(
-            dump(&ctx, f),
-            "test.constant 7\ntest.region {\n  test.effect\n  test.effect\n}\ntest.return"
+            t.dump(f),
+            "test.constant 7\ntest.region {\n  test.effect %c7\n  test.effect %arg0\n}\ntest.return"
         );
     }
 
     #[test]
     fn benefit_orders_patterns() {
-        let (mut ctx, f, b) = func_ctx();
-        let x = arg(&ctx, b);
-        effect(&mut ctx, b, x);
-        ret(&mut ctx, b, &[]);
+        let (mut t, f, b) = func_ir();
+        let x = t.arg(f, 0);
+        t.effect(b, &[x]);
+        t.ret(b, &[]);
         let pats = FrozenPatternSet::new(
             [],
             vec![
@@ -398,11 +407,11 @@ mod tests {
                 Box::new(Tag("high", 5)),
             ],
         );
-        let res = run(&mut ctx, f, &pats);
+        let res = run(&mut t.ctx, f, &pats);
         assert!(res.converged);
-        let effect_op = ctx.block_first_op(b).unwrap();
+        let effect_op = t.ctx.block_first_op(b).unwrap();
         assert_eq!(
-            ctx.attr(effect_op, "tag").and_then(|a| ctx.attr_str(a)),
+            t.ctx.attr(effect_op, "tag").and_then(|a| t.ctx.attr_str(a)),
             Some("high")
         );
         assert!(!res.pattern_applications.contains_key("low"));
@@ -410,25 +419,25 @@ mod tests {
 
     #[test]
     fn unreachable_blocks_erased() {
-        let (mut ctx, f, b) = func_ctx();
-        let region = ctx.region(f, 0);
-        let dead = ctx.create_block(&[], ctx.unknown_loc());
-        ctx.append_block(region, dead);
-        let x = arg(&ctx, b);
-        effect(&mut ctx, dead, x);
-        ret(&mut ctx, dead, &[]);
-        ret(&mut ctx, b, &[]);
-        let res = run(&mut ctx, f, &FrozenPatternSet::default());
+        let (mut t, f, b) = func_ir();
+        let region = t.ctx.region(f, 0);
+        let dead = t.ctx.create_block(&[], t.loc);
+        t.ctx.append_block(region, dead);
+        let x = t.arg(f, 0);
+        t.effect(dead, &[x]);
+        t.ret(dead, &[]);
+        t.ret(b, &[]);
+        let res = run(&mut t.ctx, f, &FrozenPatternSet::default());
         assert_eq!(res.num_blocks_erased, 1);
-        assert_eq!(ctx.region_blocks(region).len(), 1);
+        assert_eq!(t.ctx.region_blocks(region).len(), 1);
         let cfg = GreedyConfig {
             region_simplification: RegionSimplification::Disabled,
             ..GreedyConfig::default()
         };
-        let dead = ctx.create_block(&[], ctx.unknown_loc());
-        ctx.append_block(region, dead);
-        ret(&mut ctx, dead, &[]);
-        apply_patterns_greedily(&mut ctx, f, &FrozenPatternSet::default(), &cfg);
-        assert_eq!(ctx.region_blocks(region).len(), 2);
+        let dead = t.ctx.create_block(&[], t.loc);
+        t.ctx.append_block(region, dead);
+        t.ret(dead, &[]);
+        apply_patterns_greedily(&mut t.ctx, f, &FrozenPatternSet::default(), &cfg);
+        assert_eq!(t.ctx.region_blocks(region).len(), 2);
     }
 }
