@@ -1,85 +1,32 @@
 //! Tests of the pipeline syntax, nesting, options and instrumentation, with test-only passes
-//! over a test-only dialect.
+//! over the shared `test` dialect (`nart-test-dialect`).
 
 use nart_ir::printer::{print_op, PrintOptions};
-use nart_ir::registry::{
-    constraints as c, Arity, AttrDef, DialectDef, OpDef, RegionDef, Trait, ValueDef,
-};
 use nart_ir::{Context, Op, OperationState};
+use nart_test_dialect::TestIr;
 
 use crate::*;
 
-// ----- a test dialect -----
-
-static FUNC: OpDef = OpDef {
-    name: "test.func",
-    attrs: &[AttrDef {
-        default: None,
-        name: "sym_name",
-        constraint: c::SYMBOL_NAME_ATTR,
-        optional: false,
-        doc: "",
-    }],
-    regions: &[RegionDef {
-        name: "body",
-        single_block: false,
-        may_be_empty: false,
-    }],
-    traits: &[Trait::IsolatedFromAbove, Trait::Symbol],
-    ..OpDef::DEFAULT
-};
-
-static RETURN: OpDef = OpDef {
-    name: "test.return",
-    operands: &[ValueDef {
-        name: "args",
-        constraint: c::ANY,
-        arity: Arity::Variadic,
-    }],
-    traits: &[Trait::Terminator, Trait::ReturnLike],
-    ..OpDef::DEFAULT
-};
-
-static OPS: [&OpDef; 2] = [&FUNC, &RETURN];
-
-/// A module holding `test.func @a`, `test.other`, `test.func @b`.
+/// A module holding `test.func @a`, `unreg.other`, `test.func @b`, at lines 2 to 4 of
+/// `in.mlir`.
 fn module() -> (Context, Op) {
-    let mut ctx = Context::new();
-    ctx.allow_unregistered = true;
-    ctx.register_dialect(DialectDef {
-        name: "test",
-        summary: "",
-        description: "",
-        ops: &OPS,
-        materialize_constant: None,
-        types: &[],
-        attrs: &[],
-        enums: &[],
-    });
-    let loc = ctx.file_loc("in.mlir", 1, 1);
-    let m = nart_ir::builtin::create_module(&mut ctx, loc);
-    let body = nart_ir::builtin::module_body(&ctx, m);
+    let mut t = TestIr::new();
+    t.ctx.allow_unregistered = true;
+    let loc = t.ctx.file_loc("in.mlir", 1, 1);
+    t.ctx.set_op_loc(t.module, loc);
+    let body = t.body(t.module);
     for (i, name) in ["a", "", "b"].into_iter().enumerate() {
-        let loc = ctx.file_loc("in.mlir", 2 + i as u32, 3);
-        let op = if name.is_empty() {
-            let st = OperationState::new(&mut ctx, "unreg.other", loc);
-            ctx.create_op(st)
+        t.loc = t.ctx.file_loc("in.mlir", 2 + i as u32, 3);
+        if name.is_empty() {
+            let st = OperationState::new(&mut t.ctx, "unreg.other", t.loc);
+            t.append(body, st);
         } else {
-            let region = ctx.create_region();
-            let b = ctx.create_block(&[], loc);
-            ctx.append_block(region, b);
-            let ret = OperationState::new(&mut ctx, "test.return", loc);
-            let ret = ctx.create_op(ret);
-            ctx.append_op(b, ret);
-            let sym = ctx.string_attr(name);
-            let st = OperationState::new(&mut ctx, "test.func", loc)
-                .regions(&[region])
-                .prop(&mut ctx, "sym_name", sym);
-            ctx.create_op(st)
-        };
-        ctx.append_op(body, op);
+            let f = t.func(name, 0, 0, false);
+            let entry = t.entry(f);
+            t.ret(entry, &[]);
+        }
     }
-    (ctx, m)
+    (t.ctx, t.module)
 }
 
 // ----- test passes -----
