@@ -3,6 +3,11 @@
 use nart_ir::parser::parse_source;
 use nart_ir::printer::{print_op, PrintOptions};
 use nart_ir::{Context, SourceMgr};
+use nart_test_dialect::ir::Register;
+use nart_test_dialect::roundtrip::{
+    allow_unregistered, check_generic_round_trip, check_round_trip, check_round_trip_with,
+    parse_print,
+};
 
 fn ctx() -> Context {
     let mut c = Context::new();
@@ -10,25 +15,15 @@ fn ctx() -> Context {
     c
 }
 
+/// Parses and verifies `src` (ops of any dialect allowed), and prints it.
 fn print(src: &str, opts: &PrintOptions) -> String {
-    let mut c = ctx();
-    match parse_source(&mut c, "in.mlir", src) {
-        Ok(m) => print_op(&c, m, opts),
-        Err(errs) => {
-            let mut sm = SourceMgr::new();
-            sm.add("in.mlir", src);
-            let text: String = errs.iter().map(|e| sm.render(&c, e)).collect();
-            panic!("parse failed:\n{text}\ninput:\n{src}");
-        }
-    }
+    parse_print(&[allow_unregistered], src, opts).unwrap_or_else(|e| panic!("{e}\ninput:\n{src}"))
 }
 
 /// Parses, prints, parses the output and prints again: the two printouts must be equal.
 fn round_trip(src: &str, opts: &PrintOptions) -> String {
-    let once = print(src, opts);
-    let twice = print(&once, opts);
-    assert_eq!(once, twice, "not a fixpoint; first print:\n{once}");
-    once
+    check_round_trip_with(&[allow_unregistered], src, opts)
+        .unwrap_or_else(|e| panic!("{e}\ninput:\n{src}"))
 }
 
 const INPUTS: &[&str] = &[
@@ -276,308 +271,53 @@ fn parse_file_from_env() {
     std::fs::write(format!("{path}.out"), out).expect("write output");
 }
 
-// ----- registered ops with custom syntax -----
-
-mod custom {
-    use nart_ir::asm::{Delimiter, OpAsmParser, OpAsmPrinter};
-    use nart_ir::registry::{
-        constraints as c, Arity, AttrDef, DialectDef, OpDef, RegionDef, Trait, ValueDef,
-    };
-    use nart_ir::{Diagnostic, NamedAttr, Op, OperationState};
-
-    const fn v(name: &'static str, arity: Arity) -> ValueDef {
-        ValueDef {
-            name,
-            constraint: c::ANY,
-            arity,
-        }
-    }
-
-    pub static ADD: OpDef = OpDef {
-        name: "t.add",
-        operands: &[v("lhs", Arity::Single), v("rhs", Arity::Single)],
-        results: &[v("result", Arity::Single)],
-        traits: &[Trait::Pure, Trait::SameOperandsAndResultType],
-        assembly_format: Some("$lhs `,` $rhs attr-dict `:` type($result)"),
-        ..OpDef::DEFAULT
-    };
-    pub static CONST: OpDef = OpDef {
-        name: "t.const",
-        results: &[v("result", Arity::Single)],
-        attrs: &[AttrDef {
-            default: None,
-            name: "value",
-            constraint: c::TYPED_ATTR,
-            optional: false,
-            doc: "",
-        }],
-        assembly_format: Some("attr-dict $value"),
-        ..OpDef::DEFAULT
-    };
-    pub static CAST: OpDef = OpDef {
-        name: "t.cast",
-        operands: &[v("in", Arity::Variadic)],
-        results: &[v("out", Arity::Variadic)],
-        assembly_format: Some("($in^ `:` type($in))? `to` type($out) attr-dict"),
-        ..OpDef::DEFAULT
-    };
-    pub static CALL: OpDef = OpDef {
-        name: "t.call",
-        operands: &[v("args", Arity::Variadic)],
-        results: &[v("res", Arity::Variadic)],
-        attrs: &[AttrDef {
-            default: None,
-            name: "callee",
-            constraint: c::FLAT_SYMBOL_REF_ATTR,
-            optional: false,
-            doc: "",
-        }],
-        assembly_format: Some(
-            "$callee `(` $args `)` attr-dict `:` functional-type($args, results)",
-        ),
-        ..OpDef::DEFAULT
-    };
-    pub static BR: OpDef = OpDef {
-        name: "t.br",
-        operands: &[v("dest_operands", Arity::Variadic)],
-        num_successors: Some(1),
-        traits: &[Trait::Terminator],
-        assembly_format: Some(
-            "$dest (`(` $dest_operands^ `:` type($dest_operands) `)`)? attr-dict",
-        ),
-        ..OpDef::DEFAULT
-    };
-    pub static CMP: OpDef = OpDef {
-        name: "t.cmp",
-        operands: &[v("lhs", Arity::Single), v("rhs", Arity::Single)],
-        results: &[v("result", Arity::Single)],
-        attrs: &[AttrDef {
-            default: None,
-            name: "predicate",
-            constraint: c::INTEGER_ATTR,
-            optional: false,
-            doc: "",
-        }],
-        parse: Some(parse_cmp),
-        print: Some(print_cmp),
-        ..OpDef::DEFAULT
-    };
-    pub static FUNC: OpDef = OpDef {
-        name: "func.func",
-        attrs: &[
-            AttrDef {
-                default: None,
-                name: "sym_name",
-                constraint: c::SYMBOL_NAME_ATTR,
-                optional: false,
-                doc: "",
-            },
-            AttrDef {
-                default: None,
-                name: "function_type",
-                constraint: c::FUNCTION_TYPE_ATTR,
-                optional: false,
-                doc: "",
-            },
-        ],
-        regions: &[RegionDef {
-            name: "body",
-            single_block: false,
-            may_be_empty: true,
-        }],
-        traits: &[Trait::IsolatedFromAbove, Trait::Symbol],
-        parse: Some(parse_func),
-        print: Some(print_func),
-        ..OpDef::DEFAULT
-    };
-    pub static RETURN: OpDef = OpDef {
-        name: "func.return",
-        operands: &[v("operands", Arity::Variadic)],
-        traits: &[Trait::Terminator, Trait::ReturnLike],
-        assembly_format: Some("attr-dict ($operands^ `:` type($operands))?"),
-        ..OpDef::DEFAULT
-    };
-    static T_OPS: [&OpDef; 6] = [&ADD, &CONST, &CAST, &CALL, &BR, &CMP];
-    static F_OPS: [&OpDef; 2] = [&FUNC, &RETURN];
-
-    const PREDS: [&str; 3] = ["eq", "ne", "slt"];
-
-    fn parse_cmp(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> Result<(), Diagnostic> {
-        let pred = p.parse_keyword_of(&PREDS)?;
-        p.parse_comma()?;
-        let lhs = p.parse_operand()?;
-        p.parse_comma()?;
-        let rhs = p.parse_operand()?;
-        p.parse_optional_attr_dict(st)?;
-        let ty = p.parse_colon_type()?;
-        let i64t = p.ctx().i64_type();
-        let value = p.ctx().int_attr(i64t, pred as i128);
-        let name = p.ctx().ident("predicate");
-        st.props.push(NamedAttr { name, value });
-        p.resolve_operands_same(&[lhs, rhs], ty, &mut st.operands);
-        let i1 = p.ctx().i1_type();
-        st.result_types.push(i1);
-        Ok(())
-    }
-
-    fn print_cmp(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
-        let ctx = p.ctx();
-        let pred = ctx
-            .attr(op, "predicate")
-            .and_then(|a| ctx.attr_int(a))
-            .unwrap_or(0);
-        p.write_str(" ");
-        p.print_keyword(PREDS[pred as usize]);
-        p.write_str(", ");
-        p.print_operands(ctx.operands(op));
-        p.print_optional_attr_dict(op, &["predicate"]);
-        p.write_str(" : ");
-        p.print_type(ctx.value_type(ctx.operand(op, 0)));
-        Ok(())
-    }
-
-    fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> Result<(), Diagnostic> {
-        let name = p.parse_symbol_name_attr()?;
-        let args = p.parse_argument_list(Delimiter::Paren, true, false)?;
-        let results = p.parse_optional_arrow_type_list()?;
-        p.parse_optional_attr_dict_with_keyword(st)?;
-        let inputs = args.iter().map(|a| a.ty).collect();
-        let fty = p.ctx().function_type(inputs, results);
-        let fty = p.ctx().type_attr(fty);
-        let (n1, n2) = (p.ctx().ident("sym_name"), p.ctx().ident("function_type"));
-        st.props.push(NamedAttr {
-            name: n1,
-            value: name,
-        });
-        st.props.push(NamedAttr {
-            name: n2,
-            value: fty,
-        });
-        let r = match p.parse_optional_region(&args)? {
-            Some(r) => r,
-            None => p.ctx().create_region(),
-        };
-        st.regions.push(r);
-        Ok(())
-    }
-
-    fn print_func(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
-        let ctx = p.ctx();
-        p.write_str(" ");
-        p.print_symbol_name(nart_ir::symbol::symbol_name(ctx, op).unwrap_or(""));
-        let fty = ctx.attr(op, "function_type").and_then(|a| ctx.attr_type(a));
-        let (inputs, results) = match fty.map(|t| ctx.type_data(t)) {
-            Some(nart_ir::TypeData::Function { inputs, results }) => {
-                (inputs.clone(), results.clone())
-            }
-            _ => (Vec::new(), Vec::new()),
-        };
-        let body = ctx.region(op, 0);
-        p.write_str("(");
-        match ctx.region_blocks(body).first() {
-            Some(&entry) => {
-                for (i, &a) in ctx.block_args(entry).iter().enumerate() {
-                    if i > 0 {
-                        p.write_str(", ");
-                    }
-                    p.print_block_arg_decl(a);
-                }
-            }
-            None => p.print_types(&inputs),
-        }
-        p.write_str(")");
-        p.print_arrow_type_list(&results);
-        p.print_optional_attr_dict_with_keyword(op, &["sym_name", "function_type"]);
-        if !ctx.region_blocks(body).is_empty() {
-            p.write_str(" ");
-            p.print_region(body, false, false);
-        }
-        Ok(())
-    }
-
-    pub fn register(ctx: &mut nart_ir::Context) {
-        ctx.register_dialect(DialectDef {
-            name: "t",
-            summary: "",
-            description: "",
-            ops: &T_OPS,
-            materialize_constant: None,
-            types: &[],
-            attrs: &[],
-            enums: &[],
-        });
-        ctx.register_dialect(DialectDef {
-            name: "func",
-            summary: "",
-            description: "",
-            ops: &F_OPS,
-            materialize_constant: None,
-            types: &[],
-            attrs: &[],
-            enums: &[],
-        });
-    }
-}
+// ----- registered ops with custom syntax (the `test` dialect) -----
 
 const CUSTOM: &str = r#"module {
-  func.func @f(%arg0: i32, %arg1: i32) -> i1 attributes {d.x} {
-    %0 = t.const 1 : i32
-    %1 = t.add %arg0, %0 : i32
-    %2 = t.add %1, %arg1 {d.tag = 3 : i64} : i32
-    %3 = t.cmp slt, %2, %arg1 : i32
-    %4:2 = t.cast %1, %2 : i32, i32 to f32, f32
-    %5 = t.cast to i8
-    %6 = t.call @g(%4#0, %5) : (f32, i8) -> i64
-    t.br ^bb1(%3 : i1)
+  test.func @f(%arg0: i32, %arg1: i32) -> i1 attributes {d.x} {
+    %0 = test.constant 1 : i32
+    %1 = test.add %arg0, %0 : i32
+    %2 = test.add %1, %arg1 {d.tag = 3 : i64} : i32
+    %3 = test.cmp slt, %2, %arg1 : i32
+    %4:2 = test.cast %1, %2 : i32, i32 to f32, f32
+    %5 = test.cast to i8
+    %6 = test.call @g(%4#0, %5) : (f32, i8) -> i64
+    test.br ^bb1(%3 : i1)
   ^bb1(%7: i1):  // pred: ^bb0
-    t.br ^bb2
+    test.br ^bb2
   ^bb2:  // pred: ^bb1
-    return %7 : i1
+    test.return %7 : i1
   }
-  func.func @g(%arg0: f32, %arg1: i8) -> i64 {
-    %0 = t.const 7 : i64
-    return %0 : i64
+  test.func @g(%arg0: f32, %arg1: i8) -> i64 {
+    %0 = test.constant 7 : i64
+    test.return %0 : i64
   }
-  func.func @h() {
-    return
+  test.func @h() {
+    test.return
   }
 }
 "#;
 
 fn custom_ctx() -> Context {
     let mut c = Context::new();
-    custom::register(&mut c);
+    nart_test_dialect::register(&mut c);
     c
 }
 
 #[test]
 fn custom_forms_round_trip_exactly() {
-    let mut c = custom_ctx();
-    let m = parse_source(&mut c, "in.mlir", CUSTOM).unwrap_or_else(|e| panic!("{e:?}"));
-    if let Err(errs) = nart_ir::verify::verify(&c, m) {
-        panic!("verify: {errs:?}");
-    }
-    let out = print_op(&c, m, &PrintOptions::default());
+    let dialects: &[Register] = &[nart_test_dialect::register];
+    let out = check_round_trip(dialects, CUSTOM).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out, CUSTOM);
     // The generic form parses back to the same custom printout.
-    let generic = print_op(
-        &c,
-        m,
-        &PrintOptions {
-            generic: true,
-            ..Default::default()
-        },
-    );
+    let generic = check_generic_round_trip(dialects, CUSTOM).unwrap_or_else(|e| panic!("{e}"));
     insta::assert_snapshot!("custom_generic", generic);
-    let mut c2 = custom_ctx();
-    let m2 = parse_source(&mut c2, "in.mlir", &generic).unwrap_or_else(|e| panic!("{e:?}"));
-    assert_eq!(print_op(&c2, m2, &PrintOptions::default()), CUSTOM);
 }
 
 #[test]
 fn inherent_attrs_in_generic_dict_become_properties() {
     let mut c = custom_ctx();
-    let src = "%0 = \"t.const\"() {value = 1 : i32, other = 2 : i32} : () -> i32";
+    let src = "%0 = \"test.constant\"() {value = 1 : i32, other = 2 : i32} : () -> i32";
     let m = parse_source(&mut c, "in.mlir", src).unwrap();
     let op = c.block_ops(nart_ir::builtin::module_body(&c, m))[0];
     assert_eq!(c.props(op).len(), 1);
@@ -591,7 +331,7 @@ fn inherent_attrs_in_generic_dict_become_properties() {
         },
     );
     assert!(
-        out.contains("\"t.const\"() <{value = 1 : i32}> {other = 2 : i32} : () -> i32"),
+        out.contains("\"test.constant\"() <{value = 1 : i32}> {other = 2 : i32} : () -> i32"),
         "{out}"
     );
 }
@@ -600,13 +340,13 @@ fn inherent_attrs_in_generic_dict_become_properties() {
 fn custom_op_errors() {
     let mut c = custom_ctx();
     let cases = [
-        ("%0 = t.nope 1", "custom op 't.nope' is unknown"),
+        ("%0 = test.nope 1", "custom op 'test.nope' is unknown"),
         (
-            "%0 = t.cmp sgt, %a, %b : i32",
+            "%0 = test.cmp sgt, %a, %b : i32",
             "expected one of [eq, ne, slt], got 'sgt'",
         ),
         (
-            "%0 = t.const 1 : i32\n%1 = t.add %0, %0 : f32",
+            "%0 = test.constant 1 : i32\n%1 = test.add %0, %0 : f32",
             "use of value '%0' expects different type than prior uses: 'f32' vs 'i32'",
         ),
     ];
@@ -654,7 +394,7 @@ fn values_from_above_reach_isolated_regions() {
         .message
         .contains("using value defined outside the region"));
     // A region entry argument may not reuse a name from above.
-    let src = "func.func @a(%x: i32) {\n  builtin.module {\n    func.func @b(%x: i32) {\n      return\n    }\n  }\n  return\n}";
+    let src = "test.func @a(%x: i32) {\n  builtin.module {\n    test.func @b(%x: i32) {\n      test.return\n    }\n  }\n  test.return\n}";
     let mut c = custom_ctx();
     let errs = parse_source(&mut c, "in.mlir", src).expect_err("name in use");
     assert_eq!(
