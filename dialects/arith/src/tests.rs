@@ -13,68 +13,32 @@ fn docs_are_up_to_date() {
 }
 
 use nart_ir::registry::{FoldOutcome, FoldResult};
-use nart_ir::{Block, FloatKind, PatternRewriter, RewritePattern, Trait};
+use nart_ir::{FloatKind, PatternRewriter, RewritePattern, Trait};
+use nart_test_dialect::TestFunc;
 
 use crate::consts::{make, scalar_of, Scalar};
 
-struct T {
-    ctx: Context,
-    module: Op,
-    entry: Block,
-    loc: Location,
+/// A module with an empty `test.func @f()`; tests append ops to its entry block.
+fn setup() -> TestFunc {
+    TestFunc::new(&[register])
 }
 
-/// A module with an empty `func.func @f()`; tests append ops to its entry block.
-fn setup() -> T {
-    let mut ctx = Context::new();
-    nart_dialect_func::register(&mut ctx);
-    register(&mut ctx);
-    let loc = ctx.unknown_loc();
-    let module = nart_ir::builtin::create_module(&mut ctx, loc);
-    let body = nart_ir::builtin::module_body(&ctx, module);
-    let (f, entry) = nart_dialect_func::build_func(&mut ctx, "f", &[], &[], loc);
-    ctx.append_op(body, f);
-    T {
-        ctx,
-        module,
-        entry,
-        loc,
-    }
+/// What the tests of arith ops add to the shared harness.
+trait ArithHarness {
+    /// Appends `arith.constant v : ty`; returns its result and value.
+    fn constant(&mut self, ty: Type, v: Scalar) -> (Value, Attr);
+    /// Runs the folder of `op` with its constant operands.
+    fn fold(&mut self, op: Op) -> FoldOutcome;
+    /// The folded constant of a one-result fold, as a scalar.
+    fn folded(&self, out: &FoldOutcome) -> Option<Scalar>;
 }
 
-impl T {
-    /// A new function argument of type `ty`.
-    fn arg(&mut self, ty: Type) -> Value {
-        let loc = self.loc;
-        let v = self.ctx.add_block_arg(self.entry, ty, loc);
-        // Keep the function type in sync with the entry block.
-        let f = self
-            .ctx
-            .block_parent_op(self.entry)
-            .unwrap_or_else(|| unreachable!());
-        let inputs: Vec<Type> = self
-            .ctx
-            .block_args(self.entry)
-            .iter()
-            .map(|&a| self.ctx.value_type(a))
-            .collect();
-        let fty = self.ctx.function_type(inputs, vec![]);
-        let fty = self.ctx.type_attr(fty);
-        self.ctx.set_prop(f, "function_type", fty);
-        v
-    }
-
+impl ArithHarness for TestFunc {
     fn constant(&mut self, ty: Type, v: Scalar) -> (Value, Attr) {
         let a = make(&mut self.ctx, ty, v).unwrap_or_else(|| unreachable!("constant of {ty:?}"));
         let op = build_constant(&mut self.ctx, a, ty, self.loc);
-        self.ctx.append_op(self.entry, op);
+        self.append(op);
         (self.ctx.result(op, 0), a)
-    }
-
-    fn op(&mut self, name: &str, operands: &[Value], results: &[Type]) -> Op {
-        let op = build(&mut self.ctx, name, operands, results, self.loc);
-        self.ctx.append_op(self.entry, op);
-        op
     }
 
     fn fold(&mut self, op: Op) -> FoldOutcome {
@@ -93,19 +57,6 @@ impl T {
         f(&mut self.ctx, op, &cst)
     }
 
-    fn finish(&mut self) {
-        let ret = nart_dialect_func::build_return(&mut self.ctx, &[], self.loc);
-        self.ctx.append_op(self.entry, ret);
-    }
-
-    fn first_error(&mut self) -> Option<String> {
-        self.finish();
-        nart_ir::verify::verify(&self.ctx, self.module)
-            .err()
-            .map(|e| e[0].message.clone())
-    }
-
-    /// The folded constant of a one-result fold, as a scalar.
     fn folded(&self, out: &FoldOutcome) -> Option<Scalar> {
         match out {
             FoldOutcome::Replace(v) => match v[..] {
@@ -115,6 +66,12 @@ impl T {
             _ => None,
         }
     }
+}
+
+/// Ends the function and returns the first verifier message.
+fn first_error(t: &mut TestFunc) -> Option<String> {
+    t.ret();
+    t.first_error()
 }
 
 fn int(w: u32) -> impl Fn(&mut Context) -> Type {
@@ -205,7 +162,7 @@ fn extended_folders() {
     let add = t.op("arith.addui_extended", &[x, y], &[i8t, i1]);
     let mul_s = t.op("arith.mulsi_extended", &[x, y], &[i8t, i8t]);
     let mul_u = t.op("arith.mului_extended", &[x, y], &[i8t, i8t]);
-    let ints = |t: &mut T, op: Op| -> Vec<i128> {
+    let ints = |t: &mut TestFunc, op: Op| -> Vec<i128> {
         match t.fold(op) {
             FoldOutcome::Replace(v) => v
                 .iter()
@@ -421,9 +378,9 @@ fn identity_folders() {
     let mut t = setup();
     let i32t = t.ctx.i32_type();
     let i1 = t.ctx.i1_type();
-    let x = t.arg(i32t);
-    let y = t.arg(i32t);
-    let c = t.arg(i1);
+    let x = t.add_arg(i32t);
+    let y = t.add_arg(i32t);
+    let c = t.add_arg(i1);
     let (zero, zero_attr) = t.constant(i32t, Scalar::Int(0));
     let (one, _) = t.constant(i32t, Scalar::Int(1));
     let (tru, _) = t.constant(i1, Scalar::Int(-1));
@@ -467,8 +424,8 @@ fn default_properties_match_upstream() {
     let mut t = setup();
     let i32t = t.ctx.i32_type();
     let f32t = t.ctx.f32_type();
-    let x = t.arg(i32t);
-    let f = t.arg(f32t);
+    let x = t.add_arg(i32t);
+    let f = t.add_arg(f32t);
     let add = t.op("arith.addi", &[x, x], &[i32t]);
     let neg = t.op("arith.negf", &[f], &[f32t]);
     let div = t.op("arith.divsi", &[x, x], &[i32t]);
@@ -477,7 +434,7 @@ fn default_properties_match_upstream() {
     assert_eq!(t.ctx.attr(add, "overflowFlags"), Some(ovf));
     assert_eq!(t.ctx.attr(neg, "fastmath"), Some(fm));
     assert!(t.ctx.props(div).is_empty());
-    assert_eq!(t.first_error(), None);
+    assert_eq!(first_error(&mut t), None);
 }
 
 /// Builds a verifier case with `operands` of the given types and returns the first error.
@@ -492,7 +449,7 @@ fn verify_error(
         .iter()
         .map(|f| {
             let ty = f(&mut t.ctx);
-            t.arg(ty)
+            t.add_arg(ty)
         })
         .collect();
     let results: Vec<Type> = result_types.iter().map(|f| f(&mut t.ctx)).collect();
@@ -501,7 +458,7 @@ fn verify_error(
         let a = t.ctx.i64_attr(v);
         t.ctx.set_prop(op, k, a);
     }
-    t.first_error()
+    first_error(&mut t)
 }
 
 #[test]
@@ -574,27 +531,27 @@ fn constant_verifier() {
     let i64t = t.ctx.i64_type();
     let a = t.ctx.int_attr(i64t, 1);
     let op = build_constant(&mut t.ctx, a, i32t, t.loc);
-    t.ctx.append_op(t.entry, op);
+    t.append(op);
     assert_eq!(
-        t.first_error().as_deref(),
+        first_error(&mut t).as_deref(),
         Some("'arith.constant' op failed to verify that all of {value, result} have same type")
     );
     let mut t = setup();
     let i32t = t.ctx.i32_type();
     let s = t.ctx.string_attr("x");
     let op = build_constant(&mut t.ctx, s, i32t, t.loc);
-    t.ctx.append_op(t.entry, op);
+    t.append(op);
     assert_eq!(
-        t.first_error().as_deref(),
+        first_error(&mut t).as_deref(),
         Some("'arith.constant' op attribute 'value' failed to satisfy constraint: TypedAttr instance")
     );
     let mut t = setup();
     let si = t.ctx.int_type_signed(8, nart_ir::Signedness::Signed);
     let a = t.ctx.int_attr(si, 1);
     let op = build_constant(&mut t.ctx, a, si, t.loc);
-    t.ctx.append_op(t.entry, op);
+    t.append(op);
     assert_eq!(
-        t.first_error().as_deref(),
+        first_error(&mut t).as_deref(),
         Some("'arith.constant' op integer return type must be signless")
     );
 }
@@ -614,26 +571,20 @@ fn materialize_only_matching_types() {
 }
 
 /// Applies `p` to `op`, checks the result verifies, and returns whether it matched.
-fn apply(t: &mut T, p: &dyn RewritePattern, op: Op) -> bool {
+fn apply(t: &mut TestFunc, p: &dyn RewritePattern, op: Op) -> bool {
     let mut rw = PatternRewriter::new(&mut t.ctx);
     p.match_and_rewrite(&mut rw, op)
 }
 
-fn verify_ok(t: &mut T) {
-    t.finish();
-    assert_eq!(
-        nart_ir::verify::verify(&t.ctx, t.module)
-            .err()
-            .map(|e| e[0].message.clone()),
-        None
-    );
+fn verify_ok(t: &mut TestFunc) {
+    assert_eq!(first_error(t), None);
 }
 
 #[test]
 fn commutative_trait_fold_moves_constants_right() {
     let mut t = setup();
     let i32t = t.ctx.i32_type();
-    let x = t.arg(i32t);
+    let x = t.add_arg(i32t);
     let (c, _) = t.constant(i32t, Scalar::Int(3));
     let op = t.op("arith.addi", &[c, x], &[i32t]);
     let def = t.ctx.op_def(op).expect("arith.addi is registered");
@@ -657,16 +608,14 @@ fn reassociate_constants() {
     ] {
         let mut t = setup();
         let i8t = t.ctx.int_type(8);
-        let x = t.arg(i8t);
+        let x = t.add_arg(i8t);
         let (c1, _) = t.constant(i8t, Scalar::Int(127));
         let (c2, _) = t.constant(i8t, Scalar::Int(3));
         let inner = t.op(name, &[x, c1], &[i8t]);
         let iv = t.ctx.result(inner, 0);
         let outer = t.op(name, &[iv, c2], &[i8t]);
-        let user = nart_dialect_func::build_return(&mut t.ctx, &[], t.loc);
         let r = t.ctx.result(outer, 0);
         let sink = t.op("arith.addi", &[r, r], &[i8t]);
-        let _ = user;
         assert!(apply(&mut t, pattern, outer));
         let new = t
             .ctx
@@ -687,7 +636,7 @@ fn reassociate_constants() {
 fn subi_of_addi_constant() {
     let mut t = setup();
     let i32t = t.ctx.i32_type();
-    let x = t.arg(i32t);
+    let x = t.add_arg(i32t);
     let (c1, _) = t.constant(i32t, Scalar::Int(10));
     let (c2, _) = t.constant(i32t, Scalar::Int(3));
     let add = t.op("arith.addi", &[x, c1], &[i32t]);
@@ -711,7 +660,7 @@ fn cast_chains() {
     // extsi(extsi(x : i8 → i16) → i32) → extsi(x : i8 → i32).
     let mut t = setup();
     let (i8t, i16t, i32t) = (t.ctx.int_type(8), t.ctx.int_type(16), t.ctx.i32_type());
-    let x = t.arg(i8t);
+    let x = t.add_arg(i8t);
     let e1 = t.op("arith.extsi", &[x], &[i16t]);
     let v1 = t.ctx.result(e1, 0);
     let e2 = t.op("arith.extsi", &[v1], &[i32t]);
@@ -731,7 +680,7 @@ fn cast_chains() {
     // index_cast(index_cast(x : i32 → index) → i32) → x.
     let mut t = setup();
     let (i32t, idx) = (t.ctx.i32_type(), t.ctx.index_type());
-    let x = t.arg(i32t);
+    let x = t.add_arg(i32t);
     let c1 = t.op("arith.index_cast", &[x], &[idx]);
     let v1 = t.ctx.result(c1, 0);
     let c2 = t.op("arith.index_cast", &[v1], &[i32t]);
@@ -744,7 +693,7 @@ fn cast_chains() {
     // trunci(extsi(x : i8 → i32) → i16) → extsi(x : i8 → i16); to i8 it folds to x.
     let mut t = setup();
     let (i8t, i16t, i32t) = (t.ctx.int_type(8), t.ctx.int_type(16), t.ctx.i32_type());
-    let x = t.arg(i8t);
+    let x = t.add_arg(i8t);
     let e = t.op("arith.extsi", &[x], &[i32t]);
     let ev = t.ctx.result(e, 0);
     let tr = t.op("arith.trunci", &[ev], &[i16t]);
@@ -766,7 +715,7 @@ fn cast_chains() {
     // bitcast(bitcast(x : f32 → i32) → f32) → x.
     let mut t = setup();
     let (f32t, i32t) = (t.ctx.f32_type(), t.ctx.i32_type());
-    let x = t.arg(f32t);
+    let x = t.add_arg(f32t);
     let b1 = t.op("arith.bitcast", &[x], &[i32t]);
     let v1 = t.ctx.result(b1, 0);
     let b2 = t.op("arith.bitcast", &[v1], &[f32t]);

@@ -2,37 +2,13 @@
 //! custom and the generic form, and checks that the generic form carries the same default
 //! properties upstream MLIR prints.
 
-use nart_ir::printer::{print_op, PrintOptions};
-use nart_ir::Context;
+use nart_ir::printer::PrintOptions;
+use nart_test_dialect::ir::Register;
+use nart_test_dialect::roundtrip::{
+    check_generic_round_trip, check_round_trip, generic, parse_print,
+};
 
-fn context() -> Context {
-    let mut ctx = Context::new();
-    nart_dialect_func::register(&mut ctx);
-    nart_dialect_arith::register(&mut ctx);
-    ctx
-}
-
-/// Parses and verifies `text`, then prints it (generic or custom).
-fn parse_print(text: &str, generic: bool) -> Result<String, String> {
-    let mut ctx = context();
-    let module = nart_ir::parser::parse_source(&mut ctx, "input.mlir", text).map_err(|e| {
-        format!(
-            "parse: {:?}",
-            e.iter().map(|d| &d.message).collect::<Vec<_>>()
-        )
-    })?;
-    nart_ir::verify::verify(&ctx, module).map_err(|e| {
-        format!(
-            "verify: {:?}",
-            e.iter().map(|d| &d.message).collect::<Vec<_>>()
-        )
-    })?;
-    let opts = PrintOptions {
-        generic,
-        ..PrintOptions::default()
-    };
-    Ok(print_op(&ctx, module, &opts))
-}
+const DIALECTS: &[Register] = &[nart_dialect_func::register, nart_dialect_arith::register];
 
 fn ops_mlir() -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -42,17 +18,12 @@ fn ops_mlir() -> String {
 
 #[test]
 fn custom_form_round_trips() {
-    let once = parse_print(&ops_mlir(), false).unwrap_or_else(|e| panic!("{e}"));
-    let twice = parse_print(&once, false).unwrap_or_else(|e| panic!("{e}\n{once}"));
-    assert_eq!(once, twice);
+    check_round_trip(DIALECTS, &ops_mlir()).unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[test]
 fn generic_form_round_trips() {
-    let custom = parse_print(&ops_mlir(), false).unwrap_or_else(|e| panic!("{e}"));
-    let generic = parse_print(&ops_mlir(), true).unwrap_or_else(|e| panic!("{e}"));
-    let back = parse_print(&generic, false).unwrap_or_else(|e| panic!("{e}\n{generic}"));
-    assert_eq!(custom, back);
+    check_generic_round_trip(DIALECTS, &ops_mlir()).unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[test]
@@ -72,7 +43,7 @@ fn generic_form_matches_upstream() {
   %10 = arith.select %c, %a, %b : i32\n\
   %11 = arith.addf %x, %x fastmath<fast> : f32\n\
   return\n}\n";
-    let generic = parse_print(text, true).unwrap_or_else(|e| panic!("{e}"));
+    let generic = parse_print(DIALECTS, text, &generic()).unwrap_or_else(|e| panic!("{e}"));
     for want in [
         "\"arith.addi\"(%arg0, %arg1) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32",
         "\"arith.addi\"(%arg0, %arg1) <{overflowFlags = #arith.overflow<nsw, nuw>}> : (i32, i32) -> i32",
@@ -115,7 +86,7 @@ fn custom_form_errors() {
     ];
     for (line, want) in cases {
         let text = format!("func.func @f(%a: i32, %x: f32) {{\n  {line}\n  return\n}}\n");
-        let err = parse_print(&text, false).expect_err(line);
+        let err = parse_print(DIALECTS, &text, &PrintOptions::default()).expect_err(line);
         assert!(
             err.starts_with("parse:") && err.contains(want),
             "{line}: {err}"
@@ -132,7 +103,8 @@ fn flags_are_canonicalized_like_upstream() {
   %2 = arith.mulf %x, %x fastmath<reassoc,nnan,ninf,nsz,arcp,contract,afn> : f32\n\
   %3 = arith.addi %a, %a overflow<none> : i32\n\
   return\n}\n";
-    let custom = parse_print(text, false).unwrap_or_else(|e| panic!("{e}"));
+    let custom =
+        parse_print(DIALECTS, text, &PrintOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     for want in [
         "arith.addi %arg0, %arg0 overflow<nsw, nuw> : i32",
         "arith.mulf %arg1, %arg1 fastmath<reassoc,afn> : f32",
