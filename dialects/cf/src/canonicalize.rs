@@ -189,10 +189,11 @@ mod tests {
     use nart_ir::Type;
 
     use super::*;
-    use crate::ops::tests::{setup, Setup};
+    use crate::ops::tests::setup;
     use crate::{build_br, build_cond_br};
+    use nart_test_dialect::TestFunc;
 
-    fn const_i1(s: &mut Setup, v: bool) -> Value {
+    fn const_i1(s: &mut TestFunc, v: bool) -> Value {
         let i1 = s.ctx.i1_type();
         let attr = s.ctx.int_attr(i1, v as i128);
         let k = nart_dialect_arith::build_constant(&mut s.ctx, attr, i1, s.loc);
@@ -201,14 +202,14 @@ mod tests {
     }
 
     /// Applies `p` to `op` and checks the module still verifies.
-    fn apply(s: &mut Setup, p: &dyn RewritePattern, op: Op) -> bool {
+    fn apply(s: &mut TestFunc, p: &dyn RewritePattern, op: Op) -> bool {
         let mut rw = PatternRewriter::new(&mut s.ctx);
         let changed = p.match_and_rewrite(&mut rw, op);
         assert_eq!(s.first_error(), None, "the rewrite keeps the IR valid");
         changed
     }
 
-    fn terminator_name(s: &Setup) -> String {
+    fn terminator_name(s: &TestFunc) -> String {
         let t = s
             .ctx
             .block_last_op(s.entry)
@@ -216,10 +217,10 @@ mod tests {
         s.ctx.op_name_str(t).to_string()
     }
 
-    fn cond_br_case(s: &mut Setup, c: Value, same: bool) -> (Op, Block, Block) {
+    fn cond_br_case(s: &mut TestFunc, c: Value, same: bool) -> (Op, Block, Block) {
         let i32t = s.ctx.i32_type();
-        let t = s.block(&[i32t]);
-        let f = if same { t } else { s.block(&[i32t]) };
+        let t = s.return_block(&[i32t]);
+        let f = if same { t } else { s.return_block(&[i32t]) };
         let (a, b) = (s.arg(1), s.arg(if same { 1 } else { 2 }));
         let op = build_cond_br(&mut s.ctx, c, (t, &[a]), (f, &[b]), s.loc);
         s.ctx.append_op(s.entry, op);
@@ -266,12 +267,12 @@ mod tests {
     fn br_merges_single_predecessor_block() {
         let mut s = setup();
         let i32t: Type = s.ctx.i32_type();
-        let b = s.block(&[i32t]);
+        let b = s.return_block(&[i32t]);
         let a = s.arg(1);
         let br = build_br(&mut s.ctx, b, &[a], s.loc);
         s.ctx.append_op(s.entry, br);
         assert!(apply(&mut s, &BranchToSinglePredBlock, br));
-        assert_eq!(terminator_name(&s), "func.return");
+        assert_eq!(terminator_name(&s), "test.return");
         let r = s.ctx.region(s.func, 0);
         assert_eq!(s.ctx.region_blocks(r).len(), 1);
     }
@@ -279,7 +280,7 @@ mod tests {
     #[test]
     fn br_keeps_block_with_two_predecessors() {
         let mut s = setup();
-        let b = s.block(&[]);
+        let b = s.return_block(&[]);
         let c = s.arg(0);
         let op = build_cond_br(&mut s.ctx, c, (b, &[]), (b, &[]), s.loc);
         s.ctx.append_op(s.entry, op);
@@ -302,8 +303,7 @@ mod tests {
             .prop(&mut s.ctx, "msg", msg);
         let op = s.ctx.create_op(st);
         s.ctx.append_op(s.entry, op);
-        let ret = nart_dialect_func::build_return(&mut s.ctx, &[], s.loc);
-        s.ctx.append_op(s.entry, ret);
+        s.ret();
         assert!(apply(&mut s, &AssertTrue, op));
         assert!(s.ctx.is_erased(op));
 
@@ -315,18 +315,17 @@ mod tests {
             .prop(&mut s.ctx, "msg", msg);
         let op = s.ctx.create_op(st);
         s.ctx.append_op(s.entry, op);
-        let ret = nart_dialect_func::build_return(&mut s.ctx, &[], s.loc);
-        s.ctx.append_op(s.entry, ret);
+        s.ret();
         assert!(!apply(&mut s, &AssertTrue, op));
     }
 
     /// `cf.switch %flag : i32, [default: ^d, 1: ^one(%a), 2: ^two]` with `%flag` a constant
     /// (or the function argument when `flag` is `None`); returns the switch and its blocks.
-    fn switch_case(s: &mut Setup, flag: Option<i128>, cases: bool) -> (Op, [Block; 3]) {
+    fn switch_case(s: &mut TestFunc, flag: Option<i128>, cases: bool) -> (Op, [Block; 3]) {
         let i32t = s.ctx.i32_type();
-        let d = s.block(&[]);
-        let one = s.block(&[i32t]);
-        let two = s.block(&[]);
+        let d = s.return_block(&[]);
+        let one = s.return_block(&[i32t]);
+        let two = s.return_block(&[]);
         let flag = match flag {
             Some(v) => {
                 let attr = s.ctx.int_attr(i32t, v);

@@ -376,69 +376,28 @@ fn verify_switch(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use nart_ir::{Location, OperationState, Type};
+    use nart_ir::OperationState;
+    use nart_test_dialect::TestFunc;
 
     use super::*;
     use crate::{build_br, build_cond_br, segment_sizes};
 
-    pub(crate) struct Setup {
-        pub ctx: Context,
-        pub module: Op,
-        pub func: Op,
-        pub entry: Block,
-        pub loc: Location,
-    }
-
-    /// A module with `func.func @f(%c: i1, %a: i32, %b: i32)`; the entry block is empty.
-    pub(crate) fn setup() -> Setup {
-        let mut ctx = Context::new();
-        nart_dialect_func::register(&mut ctx);
-        nart_dialect_arith::register(&mut ctx);
-        crate::register(&mut ctx);
-        let loc = ctx.unknown_loc();
-        let module = nart_ir::builtin::create_module(&mut ctx, loc);
-        let body = nart_ir::builtin::module_body(&ctx, module);
-        let i1 = ctx.i1_type();
-        let i32t = ctx.i32_type();
-        let (func, entry) =
-            nart_dialect_func::build_func(&mut ctx, "f", &[i1, i32t, i32t], &[], loc);
-        ctx.append_op(body, func);
-        Setup {
-            ctx,
-            module,
-            func,
-            entry,
-            loc,
+    /// A module with `test.func @f(%c: i1, %a: i32, %b: i32)`; the entry block is empty.
+    pub(crate) fn setup() -> TestFunc {
+        let mut s = TestFunc::new(&[nart_dialect_arith::register, crate::register]);
+        let i1 = s.ctx.i1_type();
+        let i32t = s.ctx.i32_type();
+        for ty in [i1, i32t, i32t] {
+            s.add_arg(ty);
         }
-    }
-
-    impl Setup {
-        pub fn arg(&self, i: usize) -> Value {
-            self.ctx.block_args(self.entry)[i]
-        }
-
-        /// Appends a block with arguments of `types` that just returns.
-        pub fn block(&mut self, types: &[Type]) -> Block {
-            let b = self.ctx.create_block(types, self.loc);
-            let r = self.ctx.region(self.func, 0);
-            self.ctx.append_block(r, b);
-            let ret = nart_dialect_func::build_return(&mut self.ctx, &[], self.loc);
-            self.ctx.append_op(b, ret);
-            b
-        }
-
-        pub fn first_error(&self) -> Option<String> {
-            nart_ir::verify::verify(&self.ctx, self.module)
-                .err()
-                .map(|e| e[0].message.clone())
-        }
+        s
     }
 
     #[test]
     fn br_operands_must_match_block_arguments() {
         let mut s = setup();
         let i32t = s.ctx.i32_type();
-        let b = s.block(&[i32t]);
+        let b = s.return_block(&[i32t]);
         let a = s.arg(1);
         let br = build_br(&mut s.ctx, b, &[a], s.loc);
         s.ctx.append_op(s.entry, br);
@@ -461,8 +420,8 @@ pub(crate) mod tests {
     fn cond_br_checks_each_successor() {
         let mut s = setup();
         let i32t = s.ctx.i32_type();
-        let t = s.block(&[i32t]);
-        let f = s.block(&[]);
+        let t = s.return_block(&[i32t]);
+        let f = s.return_block(&[]);
         let (c, a) = (s.arg(0), s.arg(1));
         let op = build_cond_br(&mut s.ctx, c, (t, &[a]), (f, &[]), s.loc);
         s.ctx.append_op(s.entry, op);
@@ -484,7 +443,7 @@ pub(crate) mod tests {
         );
     }
 
-    fn switch(s: &mut Setup, values: &[i32], dests: &[Block], per_case: &[i64]) -> Op {
+    fn switch(s: &mut TestFunc, values: &[i32], dests: &[Block], per_case: &[i64]) -> Op {
         let i32t = s.ctx.i32_type();
         let vt = s.ctx.intern_type(TypeData::Vector {
             shape: vec![values.len() as i64],
@@ -517,8 +476,8 @@ pub(crate) mod tests {
     fn switch_verifier() {
         let mut s = setup();
         let i32t = s.ctx.i32_type();
-        let d = s.block(&[]);
-        let b = s.block(&[i32t]);
+        let d = s.return_block(&[]);
+        let b = s.return_block(&[i32t]);
         let op = switch(&mut s, &[42, 43], &[d, b, d], &[1, 0]);
         assert_eq!(s.first_error(), None);
         assert_eq!(switch_case_values(&s.ctx, op), Some(vec![42, 43]));
@@ -527,7 +486,7 @@ pub(crate) mod tests {
         assert_eq!(groups[1].1.len(), 1);
 
         let mut s = setup();
-        let d = s.block(&[]);
+        let d = s.return_block(&[]);
         switch(&mut s, &[42], &[d, d, d], &[0, 0]);
         assert_eq!(
             s.first_error().as_deref(),
@@ -535,7 +494,7 @@ pub(crate) mod tests {
         );
 
         let mut s = setup();
-        let d = s.block(&[]);
+        let d = s.return_block(&[]);
         switch(&mut s, &[42], &[d, d], &[0, 0]);
         assert_eq!(
             s.first_error().as_deref(),
@@ -543,7 +502,7 @@ pub(crate) mod tests {
         );
 
         let mut s = setup();
-        let d = s.block(&[]);
+        let d = s.return_block(&[]);
         switch(&mut s, &[42], &[d, d], &[1]);
         assert_eq!(
             s.first_error().as_deref(),
@@ -554,7 +513,7 @@ pub(crate) mod tests {
     #[test]
     fn switch_flag_type_must_match_case_values() {
         let mut s = setup();
-        let d = s.block(&[]);
+        let d = s.return_block(&[]);
         let op = switch(&mut s, &[1], &[d, d], &[0]);
         let c = s.arg(0);
         s.ctx.set_operand(op, 0, c);
@@ -570,8 +529,7 @@ pub(crate) mod tests {
         let st = OperationState::new(&mut s.ctx, "cf.assert", s.loc).operands(&[a]);
         let op = s.ctx.create_op(st);
         s.ctx.append_op(s.entry, op);
-        let ret = nart_dialect_func::build_return(&mut s.ctx, &[], s.loc);
-        s.ctx.append_op(s.entry, ret);
+        s.ret();
         let msg = s.first_error().unwrap_or_default();
         assert!(
             msg.starts_with("'cf.assert' op operand #0 must be 1-bit"),
@@ -588,8 +546,7 @@ pub(crate) mod tests {
         let st = OperationState::new(&mut s.ctx, "cf.assert", s.loc).operands(&[c]);
         let op = s.ctx.create_op(st);
         s.ctx.append_op(s.entry, op);
-        let ret = nart_dialect_func::build_return(&mut s.ctx, &[], s.loc);
-        s.ctx.append_op(s.entry, ret);
+        s.ret();
         let msg = s.first_error().unwrap_or_default();
         assert_eq!(msg, "'cf.assert' op requires attribute 'msg'");
     }

@@ -206,37 +206,16 @@ pub fn print_switch(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
 
 #[cfg(test)]
 mod tests {
-    use nart_ir::printer::{print_op, PrintOptions};
-    use nart_ir::Context;
+    use nart_test_dialect::ir::Register;
+    use nart_test_dialect::roundtrip::{
+        check_generic_round_trip, check_round_trip, generic, parse_print,
+    };
 
-    fn context() -> Context {
-        let mut ctx = Context::new();
-        nart_dialect_func::register(&mut ctx);
-        nart_dialect_arith::register(&mut ctx);
-        crate::register(&mut ctx);
-        ctx
-    }
-
-    fn parse_print(text: &str, generic: bool) -> Result<String, String> {
-        let mut ctx = context();
-        let module = nart_ir::parser::parse_source(&mut ctx, "input.mlir", text).map_err(|e| {
-            format!(
-                "parse: {:?}",
-                e.iter().map(|d| &d.message).collect::<Vec<_>>()
-            )
-        })?;
-        nart_ir::verify::verify(&ctx, module).map_err(|e| {
-            format!(
-                "verify: {:?}",
-                e.iter().map(|d| &d.message).collect::<Vec<_>>()
-            )
-        })?;
-        let opts = PrintOptions {
-            generic,
-            ..PrintOptions::default()
-        };
-        Ok(print_op(&ctx, module, &opts))
-    }
+    const DIALECTS: &[Register] = &[
+        nart_dialect_func::register,
+        nart_dialect_arith::register,
+        crate::register,
+    ];
 
     fn ops_mlir() -> String {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -246,17 +225,14 @@ mod tests {
 
     #[test]
     fn custom_and_generic_forms_round_trip() {
-        let custom = parse_print(&ops_mlir(), false).unwrap_or_else(|e| panic!("{e}"));
-        let again = parse_print(&custom, false).unwrap_or_else(|e| panic!("{e}\n{custom}"));
-        assert_eq!(custom, again);
-        let generic = parse_print(&ops_mlir(), true).unwrap_or_else(|e| panic!("{e}"));
-        let back = parse_print(&generic, false).unwrap_or_else(|e| panic!("{e}\n{generic}"));
-        assert_eq!(custom, back);
+        check_round_trip(DIALECTS, &ops_mlir()).unwrap_or_else(|e| panic!("{e}"));
+        check_generic_round_trip(DIALECTS, &ops_mlir()).unwrap_or_else(|e| panic!("{e}"));
     }
 
     #[test]
     fn generic_form_matches_upstream() {
-        let generic = parse_print(&ops_mlir(), true).unwrap_or_else(|e| panic!("{e}"));
+        let generic =
+            parse_print(DIALECTS, &ops_mlir(), &generic()).unwrap_or_else(|e| panic!("{e}"));
         // As `mlir-opt --mlir-print-op-generic` (LLVM 22) prints the same ops, up to the
         // numbering of values (upstream numbers arguments across functions there).
         for want in [
