@@ -257,30 +257,13 @@ pub fn print_call_indirect(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result
 
 #[cfg(test)]
 mod tests {
-    use nart_ir::printer::{print_op, PrintOptions};
-    use nart_ir::Context;
+    use nart_ir::printer::PrintOptions;
+    use nart_test_dialect::ir::Register;
+    use nart_test_dialect::roundtrip::{
+        check_generic_round_trip, check_round_trip, generic, parse_print,
+    };
 
-    fn parse_print(text: &str, generic: bool) -> Result<String, String> {
-        let mut ctx = Context::new();
-        crate::register(&mut ctx);
-        let module = nart_ir::parser::parse_source(&mut ctx, "input.mlir", text).map_err(|e| {
-            format!(
-                "parse: {:?}",
-                e.iter().map(|d| &d.message).collect::<Vec<_>>()
-            )
-        })?;
-        nart_ir::verify::verify(&ctx, module).map_err(|e| {
-            format!(
-                "verify: {:?}",
-                e.iter().map(|d| &d.message).collect::<Vec<_>>()
-            )
-        })?;
-        let opts = PrintOptions {
-            generic,
-            ..PrintOptions::default()
-        };
-        Ok(print_op(&ctx, module, &opts))
-    }
+    const DIALECTS: &[Register] = &[crate::register];
 
     const TEXT: &str = "func.func private @decl(i32 {test.arg}, f32) -> (i64 {test.res})\n\
 func.func nested @empty() {\n  return\n}\n\
@@ -292,7 +275,8 @@ func.call @empty() : () -> ()\n  return %1 : i64\n}\n";
 
     #[test]
     fn round_trips_in_both_forms() {
-        let custom = parse_print(TEXT, false).unwrap_or_else(|e| panic!("{e}"));
+        let custom =
+            parse_print(DIALECTS, TEXT, &PrintOptions::default()).unwrap_or_else(|e| panic!("{e}"));
         // As `mlir-opt` (LLVM 22) prints the same module, up to value names.
         for want in [
             "func.func private @decl(i32 {test.arg}, f32) -> (i64 {test.res})",
@@ -304,13 +288,13 @@ func.call @empty() : () -> ()\n  return %1 : i64\n}\n";
         ] {
             assert!(custom.contains(want), "missing {want}\nin\n{custom}");
         }
-        assert_eq!(parse_print(&custom, false), Ok(custom.clone()));
-        let generic = parse_print(TEXT, true).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(check_round_trip(DIALECTS, &custom), Ok(custom.clone()));
+        let generic = parse_print(DIALECTS, TEXT, &generic()).unwrap_or_else(|e| panic!("{e}"));
         assert!(generic.contains(
             "\"func.func\"() <{arg_attrs = [{test.arg}, {}], function_type = (i32, f32) -> i64, \
              res_attrs = [{test.res}], sym_name = \"decl\", sym_visibility = \"private\"}> ({\n  }) : () -> ()"
         ), "{generic}");
-        assert_eq!(parse_print(&generic, false), Ok(custom));
+        assert_eq!(check_generic_round_trip(DIALECTS, TEXT), Ok(generic));
     }
 
     #[test]
@@ -326,7 +310,7 @@ func.call @empty() : () -> ()\n  return %1 : i64\n}\n";
             ),
             ("func.func @f(%a: i32) -> i32\n", ""),
         ] {
-            let err = parse_print(text, false).expect_err(text);
+            let err = parse_print(DIALECTS, text, &PrintOptions::default()).expect_err(text);
             assert!(
                 err.starts_with("parse:") && err.contains(want),
                 "{text}: {err}"
