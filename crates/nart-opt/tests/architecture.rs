@@ -1,6 +1,6 @@
 //! Keeps the crate layering of `docs/ARCHITECTURE.md` true: every `nart-*` dependency of a
 //! workspace crate must point to a crate of a lower tier, `filecheck` and `proto` stay leaves,
-//! and nothing depends on `nart-opt`.
+//! the dev-only crates stay dev-only, and nothing depends on `nart-opt`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -25,14 +25,31 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-interp", 4),
         ("nart-cli", 5),
         ("nart-opt", 5),
+        // Dev-only (see `DEV_ONLY`): its tier only says what it may depend on.
+        ("nart-test-dialect", 2),
     ])
 }
 
-/// (package name, nart dependencies from `[dependencies]`) of a manifest.
-fn read_manifest(path: &Path) -> (String, Vec<String>) {
+/// Crates only tests use: no crate lists them under `[dependencies]` (only under
+/// `[dev-dependencies]`), they are never published, and they depend on nothing but `nart-ir`.
+const DEV_ONLY: [&str; 1] = ["nart-test-dialect"];
+
+/// What the architecture test reads from a manifest.
+struct Manifest {
+    /// The package name.
+    name: String,
+    /// The `nart-*` crates under `[dependencies]`.
+    deps: Vec<String>,
+    /// Whether `[package]` says `publish = false`.
+    unpublished: bool,
+}
+
+/// The package name, `nart-*` dependencies and publishing of a manifest.
+fn read_manifest(path: &Path) -> Manifest {
     let text = std::fs::read_to_string(path).expect("manifests are readable");
     let mut name = String::new();
     let mut deps = Vec::new();
+    let mut unpublished = false;
     let mut section = String::new();
     for line in text.lines() {
         let line = line.trim();
@@ -47,6 +64,9 @@ fn read_manifest(path: &Path) -> (String, Vec<String>) {
                 .expect("package name is quoted")
                 .to_string();
         }
+        if section == "[package]" && line.replace(' ', "") == "publish=false" {
+            unpublished = true;
+        }
         if section == "[dependencies]" {
             let dep = line.split(['=', '.', ' ']).next().unwrap_or("");
             if dep.starts_with("nart") {
@@ -54,7 +74,11 @@ fn read_manifest(path: &Path) -> (String, Vec<String>) {
             }
         }
     }
-    (name, deps)
+    Manifest {
+        name,
+        deps,
+        unpublished,
+    }
 }
 
 #[test]
@@ -77,7 +101,17 @@ fn crates_depend_only_on_lower_tiers() {
     let tiers = tiers();
     let mut problems = Vec::new();
     for m in &manifests {
-        let (name, deps) = read_manifest(m);
+        let Manifest {
+            name,
+            deps,
+            unpublished,
+        } = read_manifest(m);
+        let dev_only = DEV_ONLY.contains(&name.as_str());
+        if dev_only && !unpublished {
+            problems.push(format!(
+                "dev-only crate '{name}' must say `publish = false`"
+            ));
+        }
         let Some(&tier) = tiers.get(name.as_str()) else {
             problems.push(format!(
                 "crate '{name}' is not in the tier table (docs/ARCHITECTURE.md and this test)"
@@ -85,6 +119,18 @@ fn crates_depend_only_on_lower_tiers() {
             continue;
         };
         for d in deps {
+            if DEV_ONLY.contains(&d.as_str()) {
+                problems.push(format!(
+                    "'{name}' depends on the dev-only crate '{d}': list it under [dev-dependencies]"
+                ));
+                continue;
+            }
+            if dev_only && d != "nart-ir" {
+                problems.push(format!(
+                    "dev-only crate '{name}' may depend only on nart-ir, not on '{d}'"
+                ));
+                continue;
+            }
             match tiers.get(d.as_str()) {
                 None => problems.push(format!("'{name}' depends on unknown crate '{d}'")),
                 Some(_) if d == "nart-opt" => {
