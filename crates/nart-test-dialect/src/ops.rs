@@ -362,12 +362,12 @@ pub static REGION: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 
-/// `test.with_flags`: carries a `#test.flags` enum attribute and produces a value of any type
-/// (`!test.int<N>`, typically).
+/// `test.with_flags`: carries a `#test.flags` enum attribute (spelled `flags<...>` in its
+/// format) and produces a value of any type (`!test.int<N>`, typically).
 pub static WITH_FLAGS: OpDef = OpDef {
     name: "test.with_flags",
     summary: "An op with an enum attribute",
-    description: "```mlir\n%0 = test.with_flags #test.flags<a, c> : !test.int<8>\n```",
+    description: "```mlir\n%0 = test.with_flags flags<a, c> : !test.int<8>\n```",
     results: &[value("result", Arity::Single)],
     attrs: &[AttrDef::required(
         "flags",
@@ -375,7 +375,7 @@ pub static WITH_FLAGS: OpDef = OpDef {
         "Some of `a`, `b`, `c`.",
     )],
     traits: &[Trait::Pure],
-    assembly_format: Some("$flags attr-dict `:` type($result)"),
+    assembly_format: Some("`flags` `` $flags attr-dict `:` type($result)"),
     ..OpDef::DEFAULT
 };
 

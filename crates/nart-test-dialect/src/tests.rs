@@ -23,7 +23,7 @@ const EVERY_OP: &str = r#"module {
     test.region {
       test.effect %1, %arg0 : i32, i32
     }
-    %6 = test.with_flags #test.flags<a, c> : !test.int<8>
+    %6 = test.with_flags flags<a, c> : !test.int<8>
     test.br ^bb1(%2 : i1)
   ^bb1(%7: i1):  // pred: ^bb0
     test.br ^bb2, ^bb3
@@ -85,7 +85,7 @@ fn verifier_errors() {
 fn type_and_enum_attribute() {
     let err = parse_print(
         D,
-        "%0 = test.with_flags #test.flags<d> : i32",
+        "%0 = test.with_flags flags<d> : i32",
         &Default::default(),
     )
     .expect_err("not a flag");
@@ -95,7 +95,7 @@ fn type_and_enum_attribute() {
     );
     let err = parse_print(
         D,
-        "%0 = test.with_flags #test.flags<a> : !test.int<0>",
+        "%0 = test.with_flags flags<a> : !test.int<0>",
         &Default::default(),
     )
     .expect_err("width 0");
