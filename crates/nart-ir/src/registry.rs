@@ -76,6 +76,9 @@ pub enum AttrKind {
     /// An attribute that carries a type (MLIR's `TypedAttr`: integers, floats, dense
     /// elements): a format reading one rejects other kinds.
     Typed,
+    /// A float attribute of one float type (MLIR's `F32Attr`, `F64Attr`): a format writes
+    /// the number without its type.
+    Float(crate::FloatKind),
 }
 
 impl AttrConstraint {
@@ -120,6 +123,8 @@ impl AttrConstraint {
             AttrKind::Any => true,
             AttrKind::Unit => matches!(ctx.attr_data(attr), crate::AttrData::Unit),
             AttrKind::Typed => ctx.typed_attr_type(attr).is_some(),
+            AttrKind::Float(kind) => matches!(ctx.attr_data(attr),
+                crate::AttrData::Float { ty, .. } if *ctx.type_data(*ty) == crate::TypeData::Float(kind)),
             AttrKind::IntEnum { def, width } => match ctx.attr_data(attr) {
                 crate::AttrData::Integer { value, ty } => {
                     matches!(
@@ -697,6 +702,18 @@ pub mod constraints {
             ctx.attr_type(a)
                 .is_some_and(|t| matches!(ctx.type_data(t), TypeData::Function { .. }))
         },
+    };
+    /// An `f64` float attribute (MLIR's `F64Attr`).
+    pub const F64_ATTR: AttrConstraint = AttrConstraint {
+        desc: "64-bit float attribute",
+        check: |_, _| true,
+        kind: crate::registry::AttrKind::Float(crate::FloatKind::F64),
+    };
+    /// An `f32` float attribute (MLIR's `F32Attr`).
+    pub const F32_ATTR: AttrConstraint = AttrConstraint {
+        desc: "32-bit float attribute",
+        check: |_, _| true,
+        kind: crate::registry::AttrKind::Float(crate::FloatKind::F32),
     };
     /// A type attribute.
     pub const TYPE_ATTR: AttrConstraint = AttrConstraint {

@@ -389,6 +389,14 @@ impl Uniquer {
         }
     }
 
+    /// If `attr` is a float attribute, its value.
+    pub fn attr_float(&self, attr: Attr) -> Option<f64> {
+        match self.attr_data(attr) {
+            AttrData::Float { bits, .. } => Some(f64::from_bits(*bits)),
+            _ => None,
+        }
+    }
+
     /// If `attr` is a type attribute, the type.
     pub fn attr_type(&self, attr: Attr) -> Option<Type> {
         match self.attr_data(attr) {

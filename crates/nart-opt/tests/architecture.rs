@@ -21,6 +21,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-dialect-arith", 3),
         ("nart-dialect-graph", 3),
         ("nart-transforms", 4),
+        ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),
         ("nart-interp", 4),
         ("nart-cli", 5),
@@ -87,6 +88,7 @@ fn crates_depend_only_on_lower_tiers() {
     let mut manifests = vec![
         root.join("filecheck/Cargo.toml"),
         root.join("proto/Cargo.toml"),
+        root.join("docs/tutorials/fixed-point/Cargo.toml"),
     ];
     for dir in ["crates", "dialects", "passes"] {
         let mut entries: Vec<_> = std::fs::read_dir(root.join(dir))

@@ -6,6 +6,7 @@
 
 #![deny(missing_docs)]
 
+pub mod conversion;
 pub mod ops;
 pub mod syntax;
 

@@ -214,6 +214,7 @@ fn attr_can_start(ap: &OpAsmParser<'_, '_>, a: &AttrDef) -> bool {
         AttrKind::Unit => false,
         AttrKind::Any if a.name == "sym_name" => ap.peek_is("@"),
         AttrKind::Any | AttrKind::Typed => ap.p.can_start_attr(),
+        AttrKind::Float(_) => ap.peek_is("-") || ap.p.is(super::lexer::Tok::Float),
     }
 }
 
@@ -230,6 +231,11 @@ fn parse_attr_elem(ap: &mut OpAsmParser<'_, '_>, a: &AttrDef) -> PResult<Option<
         AttrKind::Dialect(d) => ap.p.parse_dialect_attr_params(d)?,
         AttrKind::Any if a.name == "sym_name" => ap.parse_symbol_name_attr()?,
         AttrKind::Any => ap.parse_attribute()?,
+        AttrKind::Float(kind) => {
+            let v = ap.parse_float()?;
+            let ty = ap.ctx().float_type(kind);
+            ap.ctx().float_attr(ty, v)
+        }
         AttrKind::Typed => {
             let pos = ap.p.tok.start;
             let v = ap.parse_attribute()?;

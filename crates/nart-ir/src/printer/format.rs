@@ -299,6 +299,10 @@ fn print_attr_elem(p: &mut OpAsmPrinter<'_>, s: &mut Spacing, a: &AttrDef, v: cr
                 _ => p.print_attribute(v),
             }
         }
+        AttrKind::Float(_) => {
+            sp(p, s);
+            p.print_attribute_without_type(v);
+        }
         AttrKind::Any | AttrKind::Typed => {
             sp(p, s);
             if a.name == "sym_name" {
