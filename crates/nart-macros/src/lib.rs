@@ -710,9 +710,9 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
         };
         state_params.push(quote!(#p: #ty));
         result_stmts.push(match r.arity {
-            Arity::Single => quote!(result_types.push(#p);),
-            Arity::Optional => quote!(result_types.extend(#p);),
-            Arity::Variadic => quote!(result_types.extend_from_slice(#p);),
+            Arity::Single => quote!(nart_result_types.push(#p);),
+            Arity::Optional => quote!(nart_result_types.extend(#p);),
+            Arity::Variadic => quote!(nart_result_types.extend_from_slice(#p);),
         });
     }
     let mut operand_stmts = Vec::new();
@@ -723,17 +723,17 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
         let (ty, stmt, seg) = match o.arity {
             Arity::Single => (
                 quote!(::nart_ir::Value),
-                quote!(operands.push(#p);),
+                quote!(nart_operands.push(#p);),
                 quote!(1i64),
             ),
             Arity::Optional => (
                 quote!(::core::option::Option<::nart_ir::Value>),
-                quote!(operands.extend(#p);),
+                quote!(nart_operands.extend(#p);),
                 quote!(#p.is_some() as i64),
             ),
             Arity::Variadic => (
                 quote!(&[::nart_ir::Value]),
-                quote!(operands.extend_from_slice(#p);),
+                quote!(nart_operands.extend_from_slice(#p);),
                 quote!(#p.len() as i64),
             ),
         };
@@ -753,7 +753,7 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
     let mut attr_push = Vec::new();
     for (p, n) in &required_attrs {
         attr_arg_params.push(quote!(#p: ::nart_ir::Attr));
-        attr_push.push(quote!(state = state.prop(u, #n, #p);));
+        attr_push.push(quote!(nart_state = nart_state.prop(nart_u, #n, #p);));
     }
     let mut succ_params = Vec::new();
     let mut succ_stmts = Vec::new();
@@ -761,23 +761,23 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
         for s in names {
             let p = accessor_ident(s);
             succ_params.push(quote!(#p: ::nart_ir::Block));
-            succ_stmts.push(quote!(successors.push(#p);));
+            succ_stmts.push(quote!(nart_successors.push(#p);));
         }
     }
     let successors_variadic = matches!(spec.successors, Some(Successors::Variadic));
     if successors_variadic {
-        succ_params.push(quote!(successors_in: &[::nart_ir::Block]));
-        succ_stmts.push(quote!(successors.extend_from_slice(successors_in);));
+        succ_params.push(quote!(nart_successors_in: &[::nart_ir::Block]));
+        succ_stmts.push(quote!(nart_successors.extend_from_slice(nart_successors_in);));
     }
     let segments = if has_trait(&spec, "AttrSizedOperandSegments") {
         quote! {
-            let sizes = ::std::vec![#(#segment_exprs),*];
-            let i32t = u.int_type(32);
-            let seg = u.intern_attr(::nart_ir::AttrData::DenseArray {
-                elem: i32t,
-                data: ::nart_ir::DenseArrayData::Int(sizes),
+            let nart_sizes = ::std::vec![#(#segment_exprs),*];
+            let nart_i32 = nart_u.int_type(32);
+            let nart_seg = nart_u.intern_attr(::nart_ir::AttrData::DenseArray {
+                elem: nart_i32,
+                data: ::nart_ir::DenseArrayData::Int(nart_sizes),
             });
-            state = state.prop(u, "operandSegmentSizes", seg);
+            nart_state = nart_state.prop(nart_u, "operandSegmentSizes", nart_seg);
         }
     } else {
         quote!()
@@ -793,26 +793,26 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
         #[doc = #state_doc]
         #[allow(clippy::too_many_arguments, unused_mut)]
         pub fn state(
-            u: &mut ::nart_ir::Uniquer,
-            loc: ::nart_ir::Location,
+            nart_u: &mut ::nart_ir::Uniquer,
+            nart_loc: ::nart_ir::Location,
             #(#state_params,)*
             #(#operand_params,)*
             #(#attr_arg_params,)*
             #(#succ_params,)*
         ) -> ::nart_ir::OperationState {
-            let mut result_types: ::std::vec::Vec<::nart_ir::Type> = ::std::vec::Vec::new();
+            let mut nart_result_types: ::std::vec::Vec<::nart_ir::Type> = ::std::vec::Vec::new();
             #(#result_stmts)*
-            let mut operands: ::std::vec::Vec<::nart_ir::Value> = ::std::vec::Vec::new();
+            let mut nart_operands: ::std::vec::Vec<::nart_ir::Value> = ::std::vec::Vec::new();
             #(#operand_stmts)*
-            let mut successors: ::std::vec::Vec<::nart_ir::Block> = ::std::vec::Vec::new();
+            let mut nart_successors: ::std::vec::Vec<::nart_ir::Block> = ::std::vec::Vec::new();
             #(#succ_stmts)*
-            let mut state = ::nart_ir::OperationState::new(u, #name_lit, loc)
-                .operands(&operands)
-                .results(&result_types)
-                .successors(&successors);
+            let mut nart_state = ::nart_ir::OperationState::new(nart_u, #name_lit, nart_loc)
+                .operands(&nart_operands)
+                .results(&nart_result_types)
+                .successors(&nart_successors);
             #(#attr_push)*
             #segments
-            state
+            nart_state
         }
     };
     // `build`: like `state`, but result types come from inference when the declaration allows.
@@ -838,14 +838,14 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
                 quote!(#p)
             })
             .collect(),
-        Some(Successors::Variadic) => vec![quote!(successors_in)],
+        Some(Successors::Variadic) => vec![quote!(nart_successors_in)],
         None => vec![],
     };
     let build_doc = format!("Creates a `{op_name}` through `b` at its insertion point.");
     let regions_stmt = quote! {
         for _ in 0..#n_regions {
-            let r = b.new_region();
-            state.regions.push(r);
+            let nart_r = nart_b.new_region();
+            nart_state.regions.push(nart_r);
         }
     };
     let build_fn = if (results_from_first || infers) && fixed_results && !spec.results.is_empty() {
@@ -853,25 +853,25 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
         let infer = if results_from_first {
             let first = &operand_names[0];
             quote! {
-                let ty = b.value_type(#first);
-                let inferred: ::std::vec::Vec<::nart_ir::Type> = ::std::vec![ty; #n_results];
+                let nart_ty = nart_b.value_type(#first);
+                let nart_inferred: ::std::vec::Vec<::nart_ir::Type> = ::std::vec![nart_ty; #n_results];
             }
         } else {
             let msg =
                 format!("invariant: '{op_name}' declares InferTypeOpInterface and is registered");
             quote! {
-                let operand_types: ::std::vec::Vec<::nart_ir::Type> = {
-                    let mut operands: ::std::vec::Vec<::nart_ir::Value> = ::std::vec::Vec::new();
+                let nart_operand_types: ::std::vec::Vec<::nart_ir::Type> = {
+                    let mut nart_operands: ::std::vec::Vec<::nart_ir::Value> = ::std::vec::Vec::new();
                     #(#operand_stmts)*
-                    operands.iter().map(|&v| b.value_type(v)).collect()
+                    nart_operands.iter().map(|&v| nart_b.value_type(v)).collect()
                 };
-                let iface = b
+                let nart_iface = nart_b
                     .lookup_ident(#name_lit)
                     .and_then(|id| {
-                        b.op_interface_by_name::<dyn ::nart_ir::interfaces::InferTypeOpInterface>(id)
+                        nart_b.op_interface_by_name::<dyn ::nart_ir::interfaces::InferTypeOpInterface>(id)
                     })
                     .expect(#msg);
-                let inferred = iface.infer_return_types(b.uniq(), &operand_types, &[])?;
+                let nart_inferred = nart_iface.infer_return_types(nart_b.uniq(), &nart_operand_types, &[])?;
             }
         };
         let idx = 0..n_results;
@@ -881,23 +881,23 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
             #[doc = "The result types are inferred; inference failing is an error."]
             #[allow(clippy::too_many_arguments)]
             pub fn build(
-                b: &mut impl ::nart_ir::OpBuilder,
-                loc: ::nart_ir::Location,
+                nart_b: &mut impl ::nart_ir::OpBuilder,
+                nart_loc: ::nart_ir::Location,
                 #(#operand_params,)*
                 #(#attr_arg_params,)*
                 #(#succ_params,)*
             ) -> ::core::result::Result<Self, ::std::string::String> {
                 #infer
-                #(let #state_args_names = inferred[#idx];)*
-                let mut state = Self::state(
-                    b.uniq(), loc,
+                #(let #state_args_names = nart_inferred[#idx];)*
+                let mut nart_state = Self::state(
+                    nart_b.uniq(), nart_loc,
                     #(#state_args_names,)*
                     #(#operand_names,)*
                     #(#attr_names,)*
                     #(#succ_names,)*
                 );
                 #regions_stmt
-                Ok(Self(b.create(state)))
+                Ok(Self(nart_b.create(nart_state)))
             }
         }
     } else {
@@ -905,22 +905,22 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
             #[doc = #build_doc]
             #[allow(clippy::too_many_arguments)]
             pub fn build(
-                b: &mut impl ::nart_ir::OpBuilder,
-                loc: ::nart_ir::Location,
+                nart_b: &mut impl ::nart_ir::OpBuilder,
+                nart_loc: ::nart_ir::Location,
                 #(#state_params,)*
                 #(#operand_params,)*
                 #(#attr_arg_params,)*
                 #(#succ_params,)*
             ) -> Self {
-                let mut state = Self::state(
-                    b.uniq(), loc,
+                let mut nart_state = Self::state(
+                    nart_b.uniq(), nart_loc,
                     #(#state_args_names,)*
                     #(#operand_names,)*
                     #(#attr_names,)*
                     #(#succ_names,)*
                 );
                 #regions_stmt
-                Self(b.create(state))
+                Self(nart_b.create(nart_state))
             }
         }
     };

@@ -2,6 +2,7 @@
 
 use nart_ir::printer::type_to_string;
 use nart_ir::registry::{constraints as c, Arity, AttrDef, OpDef, Trait, TypeConstraint, ValueDef};
+use nart_macros::op;
 use std::ops::Range;
 
 use nart_ir::interfaces::BranchOpInterface;
@@ -11,20 +12,6 @@ use nart_ir::{
 };
 
 use crate::canonicalize;
-
-const I1: TypeConstraint = TypeConstraint {
-    buildable: None,
-    desc: "1-bit signless integer",
-    check: |ctx, ty| {
-        matches!(
-            ctx.type_data(ty),
-            TypeData::Integer {
-                width: 1,
-                signedness: Signedness::Signless
-            }
-        )
-    },
-};
 
 const ANY_INTEGER: TypeConstraint = TypeConstraint {
     buildable: None,
@@ -46,110 +33,87 @@ const INT_ELEMENTS_ATTR: nart_ir::registry::AttrConstraint = nart_ir::registry::
     },
 };
 
-/// `cf.assert`: aborts with a message when its condition is false.
-pub static ASSERT: OpDef = OpDef {
-    name: "cf.assert",
-    summary: "Assert operation with message attribute",
-    description: "Checks at run time that `arg` is true; when it is false, execution stops and \
-`msg` is reported.\n\
-An assertion on a constant `true` is removed by canonicalization.\n\n\
-```mlir\ncf.assert %cond, \"index out of bounds\"\n```",
-    operands: &[ValueDef {
-        name: "arg",
-        constraint: I1,
-        arity: Arity::Single,
-    }],
-    attrs: &[AttrDef {
-        default: None,
-        name: "msg",
-        constraint: c::STRING_ATTR,
-        optional: false,
-        doc: "The message reported when the assertion fails.",
-    }],
-    traits: &[Trait::MemoryEffects],
-    canonicalize: &[&canonicalize::AssertTrue],
-    parse: Some(crate::syntax::parse_assert),
-    print: Some(crate::syntax::print_assert),
-    assembly_format: Some("$arg `,` $msg attr-dict"),
-    ..OpDef::DEFAULT
-};
+#[op(
+    name = "cf.assert",
+    def = ASSERT,
+    operands(arg: c::I1),
+    attrs(msg: AttrDef::required(
+        "msg",
+        c::STRING_ATTR,
+        "The message reported when the assertion fails."
+    )),
+    traits(MemoryEffects),
+    canonicalize(canonicalize::AssertTrue),
+    format = "$arg `,` $msg attr-dict",
+)]
+/// Assert operation with message attribute
+///
+/// Checks at run time that `arg` is true; when it is false, execution stops and `msg` is reported.
+/// An assertion on a constant `true` is removed by canonicalization.
+///
+/// ```mlir
+/// cf.assert %cond, "index out of bounds"
+/// ```
+pub struct AssertOp;
 
-/// `cf.br`: an unconditional branch.
-pub static BR: OpDef = OpDef {
-    name: "cf.br",
-    summary: "Branch operation",
-    description: "Transfers control to the successor block, passing `destOperands` as its \
-arguments.\n\
-The operand count and types must match the successor's arguments.\n\n\
-```mlir\n^bb2:\n  %2 = call @someFn() : () -> i32\n  cf.br ^bb3(%2 : i32)\n\
-^bb3(%3: i32):\n  return %3 : i32\n```",
-    operands: &[ValueDef {
-        name: "destOperands",
-        constraint: c::ANY,
-        arity: Arity::Variadic,
-    }],
-    num_successors: Some(1),
-    traits: &[Trait::Pure, Trait::Terminator],
-    interfaces: &[interface_impl!(BranchOpInterface => BrBranch)],
-    canonicalize: &[&canonicalize::BranchToSinglePredBlock],
-    assembly_format: Some("$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict"),
-    ..OpDef::DEFAULT
-};
+#[op(
+    name = "cf.br",
+    def = BR,
+    operands(destOperands: variadic(c::ANY)),
+    successors(dest),
+    traits(Pure, Terminator),
+    interfaces(BranchOpInterface => BrBranch),
+    canonicalize(canonicalize::BranchToSinglePredBlock),
+    format = "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict",
+)]
+/// Branch operation
+///
+/// Transfers control to the successor block, passing `destOperands` as its arguments.
+/// The operand count and types must match the successor's arguments.
+///
+/// ```mlir
+/// ^bb2:
+///   %2 = call @someFn() : () -> i32
+///   cf.br ^bb3(%2 : i32)
+/// ^bb3(%3: i32):
+///   return %3 : i32
+/// ```
+pub struct BranchOp;
 
-/// `cf.cond_br`: a two-way conditional branch.
-pub static COND_BR: OpDef = OpDef {
-    name: "cf.cond_br",
-    summary: "Conditional branch operation",
-    description: "Branches to `trueDest` when `condition` is true and to `falseDest` otherwise, \
-passing the matching operand group as the successor's arguments.\n\
-The operand groups are delimited by `operandSegmentSizes`.\n\
-A branch on a constant condition, or to the same block with the same operands either way, is \
-rewritten to `cf.br` by canonicalization.\n\n\
-```mlir\ncf.cond_br %cond, ^bb1(%a : i32), ^bb2\n```",
-    operands: &[
-        ValueDef {
-            name: "condition",
-            constraint: I1,
-            arity: Arity::Single,
-        },
-        ValueDef {
-            name: "trueDestOperands",
-            constraint: c::ANY,
-            arity: Arity::Variadic,
-        },
-        ValueDef {
-            name: "falseDestOperands",
-            constraint: c::ANY,
-            arity: Arity::Variadic,
-        },
-    ],
-    attrs: &[AttrDef {
-        default: None,
-        name: "branch_weights",
-        constraint: c::DENSE_I32_ARRAY_ATTR,
-        optional: true,
-        doc: "Relative weights of the true and false branches.",
-    }],
-    num_successors: Some(2),
-    traits: &[
-        Trait::Pure,
-        Trait::Terminator,
-        Trait::AttrSizedOperandSegments,
-    ],
-    interfaces: &[interface_impl!(BranchOpInterface => CondBrBranch)],
-    parse: Some(crate::syntax::parse_cond_br),
-    print: Some(crate::syntax::print_cond_br),
-    canonicalize: &[
-        &canonicalize::CondBranchConstantCondition,
-        &canonicalize::CondBranchIdenticalSuccessors,
-    ],
-    assembly_format: Some(
-        "$condition (`weights` `(` $branch_weights^ `)` )? `,` \
-$trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` \
-$falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
+#[op(
+    name = "cf.cond_br",
+    def = COND_BR,
+    operands(
+        condition: c::I1,
+        trueDestOperands: variadic(c::ANY),
+        falseDestOperands: variadic(c::ANY),
     ),
-    ..OpDef::DEFAULT
-};
+    attrs(branch_weights: optional(AttrDef::optional(
+        "branch_weights",
+        c::DENSE_I32_ARRAY_ATTR,
+        "Relative weights of the true and false branches."
+    ))),
+    successors(trueDest, falseDest),
+    traits(Pure, Terminator, AttrSizedOperandSegments),
+    interfaces(BranchOpInterface => CondBrBranch),
+    canonicalize(
+        canonicalize::CondBranchConstantCondition,
+        canonicalize::CondBranchIdenticalSuccessors,
+    ),
+    format = "$condition (`weights` `(` $branch_weights^ `)` )? `,` \
+        $trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` \
+        $falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
+)]
+/// Conditional branch operation
+///
+/// Branches to `trueDest` when `condition` is true and to `falseDest` otherwise, passing the matching operand group as the successor's arguments.
+/// The operand groups are delimited by `operandSegmentSizes`.
+/// A branch on a constant condition, or to the same block with the same operands either way, is rewritten to `cf.br` by canonicalization.
+///
+/// ```mlir
+/// cf.cond_br %cond, ^bb1(%a : i32), ^bb2
+/// ```
+pub struct CondBranchOp;
 
 /// `cf.switch`: a multi-way branch on an integer.
 pub static SWITCH: OpDef = OpDef {

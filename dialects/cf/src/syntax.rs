@@ -1,10 +1,10 @@
-//! Custom syntax of `cf.cond_br` and `cf.switch`, whose operand groups per successor and case
-//! list the declarative format interpreter cannot express.
+//! Custom syntax of `cf.switch`, whose case list (upstream's `custom<SwitchOpCases>`) the
+//! declarative format cannot express; `cf.assert`, `cf.br` and `cf.cond_br` use their formats.
 
 use nart_ir::asm::{OpAsmParser, OpAsmPrinter};
 use nart_ir::{Attr, AttrData, DenseData, Diagnostic, NamedAttr, Op, OperationState, TypeData};
 
-use crate::ops::{dense_i32_array, successor_operands, switch_case_values};
+use crate::ops::{successor_operands, switch_case_values};
 
 type PResult<T> = Result<T, Diagnostic>;
 
@@ -16,93 +16,6 @@ fn push_prop(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState, name: &str, v
 
 fn i32_array(p: &mut OpAsmParser<'_, '_>, values: &[i64]) -> Attr {
     crate::segment_sizes(p.ctx(), values)
-}
-
-/// Parses `%arg, "message" {attrs}` (the operand is always `i1`).
-pub fn parse_assert(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
-    let arg = p.parse_operand()?;
-    p.parse_comma()?;
-    let msg = p.parse_string()?;
-    p.parse_optional_attr_dict(st)?;
-    let i1 = p.ctx().i1_type();
-    let v = p.resolve_operand(&arg, i1);
-    st.operands.push(v);
-    let m = p.ctx().string_attr(&msg);
-    push_prop(p, st, "msg", m);
-    Ok(())
-}
-
-/// Prints `cf.assert`.
-pub fn print_assert(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
-    let ctx = p.ctx();
-    p.write_str(" ");
-    p.print_operand(ctx.operand(op, 0));
-    p.write_str(", ");
-    let msg = ctx
-        .attr(op, "msg")
-        .and_then(|a| ctx.attr_str(a))
-        .unwrap_or("");
-    p.print_string(msg);
-    p.print_optional_attr_dict(op, &["msg"]);
-    Ok(())
-}
-
-/// Parses `%cond [weights([t, f])], ^t[(args : types)], ^f[(args : types)] {attrs}`.
-pub fn parse_cond_br(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
-    let cond = p.parse_operand()?;
-    if p.parse_optional_keyword("weights") {
-        p.parse_lparen()?;
-        p.parse_lsquare()?;
-        let mut w = vec![p.parse_integer()? as i64];
-        while p.parse_optional_comma() {
-            w.push(p.parse_integer()? as i64);
-        }
-        p.parse_rsquare()?;
-        p.parse_rparen()?;
-        let a = i32_array(p, &w);
-        push_prop(p, st, "branch_weights", a);
-    }
-    p.parse_comma()?;
-    let (t, t_args) = p.parse_successor_and_use_list()?;
-    p.parse_comma()?;
-    let (f, f_args) = p.parse_successor_and_use_list()?;
-    p.parse_optional_attr_dict(st)?;
-    let i1 = p.ctx().i1_type();
-    let c = p.resolve_operand(&cond, i1);
-    st.operands.push(c);
-    st.operands.extend(&t_args);
-    st.operands.extend(&f_args);
-    st.successors.extend([t, f]);
-    let seg = i32_array(p, &[1, t_args.len() as i64, f_args.len() as i64]);
-    push_prop(p, st, "operandSegmentSizes", seg);
-    Ok(())
-}
-
-/// Prints `cf.cond_br`.
-pub fn print_cond_br(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
-    let ctx = p.ctx();
-    p.write_str(" ");
-    p.print_operand(ctx.operand(op, 0));
-    if let Some(w) = dense_i32_array(ctx, op, "branch_weights") {
-        let w: Vec<String> = w.iter().map(|x| x.to_string()).collect();
-        p.write_str(&format!(" weights([{}])", w.join(", ")));
-    }
-    match successor_operands(ctx, op) {
-        Some(groups) => {
-            for (b, args) in groups {
-                p.write_str(", ");
-                p.print_successor_and_use_list(b, &args);
-            }
-        }
-        None => {
-            for &b in ctx.successors(op) {
-                p.write_str(", ");
-                p.print_successor(b);
-            }
-        }
-    }
-    p.print_optional_attr_dict(op, &["operandSegmentSizes", "branch_weights"]);
-    Ok(())
 }
 
 /// Parses `%flag : type, [ default: ^d(args), v: ^b(args), ... ] {attrs}`.

@@ -6,6 +6,7 @@ use nart_ir::interfaces::{CallOpInterface, CallableOpInterface, Callee};
 use nart_ir::printer::type_to_string;
 use nart_ir::registry::{constraints as c, Arity, AttrDef, OpDef, RegionDef, Trait, ValueDef};
 use nart_ir::{interface_impl, AttrData, Context, Diagnostic, Op, Region, Type, TypeData};
+use nart_macros::op;
 
 const ARG_ATTRS: AttrDef = AttrDef {
     default: None,
@@ -81,63 +82,52 @@ func.func @twice(%arg0: i64 {my.attr}) -> i64 attributes {inline_hint} {\n  \
     ..OpDef::DEFAULT
 };
 
-/// `func.return`: returns from the enclosing function.
-pub static RETURN: OpDef = OpDef {
-    name: "func.return",
-    summary: "Function return operation",
-    description: "Ends a block of a `func.func` body and returns control to the caller.\n\
-Its operands become the call's results; their number and types match the function's results.\n\n\
-```mlir\nfunc.func @f(%a: i32, %b: f32) -> (i32, f32) {\n  return %a, %b : i32, f32\n}\n```",
-    operands: &[ValueDef {
-        name: "operands",
-        constraint: c::ANY,
-        arity: Arity::Variadic,
-    }],
-    traits: &[Trait::Pure, Trait::Terminator, Trait::ReturnLike],
-    parents: &["func.func"],
-    verify: Some(verify_return),
-    assembly_format: Some("attr-dict ($operands^ `:` type($operands))?"),
-    ..OpDef::DEFAULT
-};
+#[op(
+    name = "func.return",
+    def = RETURN,
+    operands(operands: variadic(c::ANY)),
+    traits(Pure, Terminator, ReturnLike),
+    parents("func.func"),
+    verify = verify_return,
+    format = "attr-dict ($operands^ `:` type($operands))?",
+)]
+/// Function return operation
+///
+/// Ends a block of a `func.func` body and returns control to the caller.
+/// Its operands become the call's results; their number and types match the function's results.
+///
+/// ```mlir
+/// func.func @f(%a: i32, %b: f32) -> (i32, f32) {
+///   return %a, %b : i32, f32
+/// }
+/// ```
+pub struct ReturnOp;
 
-/// `func.call`: a direct call of a function by symbol.
-pub static CALL: OpDef = OpDef {
-    name: "func.call",
-    summary: "Call operation",
-    description: "Calls the function named by the flat symbol reference `callee`, which must be \
-visible from the call.\n\
-The operand and result types must match the callee's type.\n\n\
-```mlir\n%2 = func.call @my_add(%0, %1) : (f32, f32) -> f32\n```",
-    operands: &[ValueDef {
-        name: "operands",
-        constraint: c::ANY,
-        arity: Arity::Variadic,
-    }],
-    results: &[ValueDef {
-        name: "results",
-        constraint: c::ANY,
-        arity: Arity::Variadic,
-    }],
-    attrs: &[
-        AttrDef {
-            default: None,
-            name: "callee",
-            constraint: c::FLAT_SYMBOL_REF_ATTR,
-            optional: false,
-            doc: "The function called.",
-        },
-        ARG_ATTRS,
-        RES_ATTRS,
-        NO_INLINE,
-    ],
-    traits: &[Trait::MemoryEffects],
-    interfaces: &[interface_impl!(CallOpInterface => DirectCall)],
-    verify: Some(verify_call),
-    assembly_format: Some(
-        "$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)",
+#[op(
+    name = "func.call",
+    def = CALL,
+    operands(operands: variadic(c::ANY)),
+    results(results: variadic(c::ANY)),
+    attrs(
+        callee: AttrDef::required("callee", c::FLAT_SYMBOL_REF_ATTR, "The function called."),
+        arg_attrs: optional(ARG_ATTRS),
+        res_attrs: optional(RES_ATTRS),
+        no_inline: optional(NO_INLINE),
     ),
-    ..OpDef::DEFAULT
-};
+    traits(MemoryEffects),
+    interfaces(CallOpInterface => DirectCall),
+    verify = verify_call,
+    format = "$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)",
+)]
+/// Call operation
+///
+/// Calls the function named by the flat symbol reference `callee`, which must be visible from the call.
+/// The operand and result types must match the callee's type.
+///
+/// ```mlir
+/// %2 = func.call @my_add(%0, %1) : (f32, f32) -> f32
+/// ```
+pub struct CallOp;
 
 /// `func.call_indirect`: a call through a function value.
 pub static CALL_INDIRECT: OpDef = OpDef {
@@ -174,31 +164,28 @@ The operand and result types must match the callee's function type.\n\n\
     ..OpDef::DEFAULT
 };
 
-/// `func.constant`: a function as an SSA value.
-pub static CONSTANT: OpDef = OpDef {
-    name: "func.constant",
-    summary: "Constant",
-    description:
-        "Produces a value of function type that refers to the function named by `value`.\n\
-The result type must be the function's type.\n\n\
-```mlir\n%f = func.constant @my_add : (f32, f32) -> f32\n```",
-    results: &[ValueDef {
-        name: "result",
-        constraint: c::ANY,
-        arity: Arity::Single,
-    }],
-    attrs: &[AttrDef {
-        default: None,
-        name: "value",
-        constraint: c::FLAT_SYMBOL_REF_ATTR,
-        optional: false,
-        doc: "The function referred to.",
-    }],
-    traits: &[Trait::Pure, Trait::ConstantLike],
-    verify: Some(verify_constant),
-    assembly_format: Some("attr-dict $value `:` type(results)"),
-    ..OpDef::DEFAULT
-};
+#[op(
+    name = "func.constant",
+    def = CONSTANT,
+    results(result: c::ANY),
+    attrs(value: AttrDef::required(
+        "value",
+        c::FLAT_SYMBOL_REF_ATTR,
+        "The function referred to."
+    )),
+    traits(Pure, ConstantLike),
+    verify = verify_constant,
+    format = "attr-dict $value `:` type(results)",
+)]
+/// Constant
+///
+/// Produces a value of function type that refers to the function named by `value`.
+/// The result type must be the function's type.
+///
+/// ```mlir
+/// %f = func.constant @my_add : (f32, f32) -> f32
+/// ```
+pub struct ConstantOp;
 
 /// `func.func` as a callable: its body, and the inputs and results of `function_type`.
 struct FuncCallable;

@@ -215,6 +215,7 @@ fn attr_can_start(ap: &OpAsmParser<'_, '_>, a: &AttrDef) -> bool {
         AttrKind::Any if a.name == "sym_name" => ap.peek_is("@"),
         AttrKind::Any | AttrKind::Typed => ap.p.can_start_attr(),
         AttrKind::Float(_) => ap.peek_is("-") || ap.p.is(super::lexer::Tok::Float),
+        AttrKind::DenseIntArray(_) => ap.peek_is("["),
     }
 }
 
@@ -231,6 +232,26 @@ fn parse_attr_elem(ap: &mut OpAsmParser<'_, '_>, a: &AttrDef) -> PResult<Option<
         AttrKind::Dialect(d) => ap.p.parse_dialect_attr_params(d)?,
         AttrKind::Any if a.name == "sym_name" => ap.parse_symbol_name_attr()?,
         AttrKind::Any => ap.parse_attribute()?,
+        AttrKind::DenseIntArray(width) => {
+            ap.parse_lsquare()?;
+            let mut items = Vec::new();
+            if !ap.parse_optional_literal("]") {
+                loop {
+                    let v = ap.parse_integer()?;
+                    items
+                        .push(i64::try_from(v).map_err(|_| ap.emit_error("integer out of range"))?);
+                    if !ap.parse_optional_comma() {
+                        break;
+                    }
+                }
+                ap.parse_rsquare()?;
+            }
+            let elem = ap.ctx().int_type(width);
+            ap.ctx().intern_attr(crate::AttrData::DenseArray {
+                elem,
+                data: crate::DenseArrayData::Int(items),
+            })
+        }
         AttrKind::Float(kind) => {
             let v = ap.parse_float()?;
             let ty = ap.ctx().float_type(kind);

@@ -303,6 +303,21 @@ fn print_attr_elem(p: &mut OpAsmPrinter<'_>, s: &mut Spacing, a: &AttrDef, v: cr
             sp(p, s);
             p.print_attribute_without_type(v);
         }
+        AttrKind::DenseIntArray(_) => {
+            sp(p, s);
+            match ctx.attr_data(v) {
+                crate::AttrData::DenseArray {
+                    data: crate::DenseArrayData::Int(items),
+                    ..
+                } => {
+                    let items: Vec<String> = items.iter().map(i64::to_string).collect();
+                    p.out.push('[');
+                    p.out.push_str(&items.join(", "));
+                    p.out.push(']');
+                }
+                _ => p.print_attribute(v),
+            }
+        }
         AttrKind::Any | AttrKind::Typed => {
             sp(p, s);
             if a.name == "sym_name" {
