@@ -182,3 +182,24 @@ pub mod cmpi {
     pub const UGT: i128 = 8;
     pub const UGE: i128 = 9;
 }
+
+/// Named float comparison predicates (the values stored in `cmpf`'s `predicate`).
+#[allow(missing_docs)]
+pub mod cmpf {
+    pub const FALSE: i128 = 0;
+    pub const OEQ: i128 = 1;
+    pub const OGT: i128 = 2;
+    pub const OGE: i128 = 3;
+    pub const OLT: i128 = 4;
+    pub const OLE: i128 = 5;
+    pub const ONE: i128 = 6;
+    pub const ORD: i128 = 7;
+    pub const UEQ: i128 = 8;
+    pub const UGT: i128 = 9;
+    pub const UGE: i128 = 10;
+    pub const ULT: i128 = 11;
+    pub const ULE: i128 = 12;
+    pub const UNE: i128 = 13;
+    pub const UNO: i128 = 14;
+    pub const TRUE: i128 = 15;
+}

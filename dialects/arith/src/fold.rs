@@ -7,6 +7,7 @@
 //! Float folders compute in the precision of the type (`f32` arithmetic for `f32`).
 //! Every folder works on scalars and on splat dense elements alike.
 
+use crate::attrs::{cmpf, cmpi};
 use nart_ir::registry::{FoldOutcome, FoldResult};
 use nart_ir::{Attr, Context, FloatKind, Op, Type, Value};
 
@@ -569,16 +570,16 @@ pub fn negf(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
 pub fn cmpi_eval(pred: i128, a: i128, b: i128, w: u32) -> Option<bool> {
     let (ua, ub) = (zext(a, w), zext(b, w));
     Some(match pred {
-        0 => a == b,
-        1 => a != b,
-        2 => a < b,
-        3 => a <= b,
-        4 => a > b,
-        5 => a >= b,
-        6 => ua < ub,
-        7 => ua <= ub,
-        8 => ua > ub,
-        9 => ua >= ub,
+        cmpi::EQ => a == b,
+        cmpi::NE => a != b,
+        cmpi::SLT => a < b,
+        cmpi::SLE => a <= b,
+        cmpi::SGT => a > b,
+        cmpi::SGE => a >= b,
+        cmpi::ULT => ua < ub,
+        cmpi::ULE => ua <= ub,
+        cmpi::UGT => ua > ub,
+        cmpi::UGE => ua >= ub,
         _ => return None,
     })
 }
@@ -589,22 +590,22 @@ pub fn cmpf_eval(pred: i128, a: f64, b: f64) -> Option<bool> {
     let ordered = |r: bool| !unordered && r;
     let unord = |r: bool| unordered || r;
     Some(match pred {
-        0 => false,
-        1 => ordered(a == b),
-        2 => ordered(a > b),
-        3 => ordered(a >= b),
-        4 => ordered(a < b),
-        5 => ordered(a <= b),
-        6 => ordered(a != b),
-        7 => !unordered,
-        8 => unord(a == b),
-        9 => unord(a > b),
-        10 => unord(a >= b),
-        11 => unord(a < b),
-        12 => unord(a <= b),
-        13 => unord(a != b),
-        14 => unordered,
-        15 => true,
+        cmpf::FALSE => false,
+        cmpf::OEQ => ordered(a == b),
+        cmpf::OGT => ordered(a > b),
+        cmpf::OGE => ordered(a >= b),
+        cmpf::OLT => ordered(a < b),
+        cmpf::OLE => ordered(a <= b),
+        cmpf::ONE => ordered(a != b),
+        cmpf::ORD => !unordered,
+        cmpf::UEQ => unord(a == b),
+        cmpf::UGT => unord(a > b),
+        cmpf::UGE => unord(a >= b),
+        cmpf::ULT => unord(a < b),
+        cmpf::ULE => unord(a <= b),
+        cmpf::UNE => unord(a != b),
+        cmpf::UNO => unordered,
+        cmpf::TRUE => true,
         _ => return None,
     })
 }
@@ -621,7 +622,14 @@ pub fn cmpi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
     let (x, y) = operands2(ctx, op);
     if x == y {
         // eq, sle, sge, ule, uge hold; ne, slt, sgt, ult, ugt do not.
-        return bool_result(ctx, op, matches!(pred, 0 | 3 | 5 | 7 | 9));
+        return bool_result(
+            ctx,
+            op,
+            matches!(
+                pred,
+                cmpi::EQ | cmpi::SLE | cmpi::SGE | cmpi::ULE | cmpi::UGE
+            ),
+        );
     }
     let lhs_ty = ctx.element_type(ctx.value_type(x));
     let (Some(w), Some(a), Some(b)) = (
@@ -642,8 +650,8 @@ pub fn cmpf(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
     let Some(pred) = ctx.attr(op, "predicate").and_then(|a| ctx.attr_int(a)) else {
         return FoldOutcome::None;
     };
-    if pred == 0 || pred == 15 {
-        return bool_result(ctx, op, pred == 15);
+    if pred == cmpf::FALSE || pred == cmpf::TRUE {
+        return bool_result(ctx, op, pred == cmpf::TRUE);
     }
     let (Some(a), Some(b)) = (float_const(ctx, cst[0]), float_const(ctx, cst[1])) else {
         return FoldOutcome::None;

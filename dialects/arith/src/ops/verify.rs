@@ -57,11 +57,10 @@ fn is_i1_same_shape(ctx: &Context, ty: Type, of: Type) -> bool {
     i1 && shape_kind(ty) == shape_kind(of)
 }
 
+/// The result of `cmpi`/`cmpf` is `i1` of the operands' shape (their equal types are the
+/// `SameTypeOperands` trait's check).
 pub(super) fn verify_compare(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let lhs = ctx.value_type(ctx.operand(op, 0));
-    if ctx.value_type(ctx.operand(op, 1)) != lhs {
-        return Err(ctx.op_error(op, "requires all operands to have the same type"));
-    }
     if !is_i1_same_shape(ctx, ctx.value_type(ctx.result(op, 0)), lhs) {
         return Err(ctx.op_error(
             op,
