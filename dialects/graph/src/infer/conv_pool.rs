@@ -8,7 +8,7 @@ use super::{dadd, div_ceil, div_floor, dmul, i64_elem, one, t, In, Rules, Shaped
 /// Which ops each rule of this file covers. `scripts/gen_graph_ops.py` reads this table and
 /// declares each rule in those ops' `OpDef`s.
 pub const RULES: Rules = &[
-    ("Conv", &["Conv"]),
+    ("Conv", &["Conv", "DeformConv"]),
     ("ConvTranspose", &["ConvTranspose"]),
     ("MaxPool", &["MaxPool"]),
     ("Pool", &["AveragePool", "LpPool"]),
@@ -16,6 +16,8 @@ pub const RULES: Rules = &[
         "GlobalPool",
         &["GlobalAveragePool", "GlobalLpPool", "GlobalMaxPool"],
     ),
+    ("MaxRoiPool", &["MaxRoiPool"]),
+    ("RoiAlign", &["RoiAlign"]),
 ];
 
 rules! {
@@ -270,6 +272,7 @@ mod tests {
         ("Conv", &["tensor<1x3x8x8xf32>", "tensor<4x3x3x3xf32>", "none"], "{strides = array<i64: 1>}", Err("kernel_shape, strides, dilations and pads must match the 2 spatial dims")),
         ("Conv", &["tensor<1x3x8x8xf32>", "tensor<4x3x3x3xf32>", "none"], "{strides = array<i64: 0, 1>}", Err("strides and dilations must be positive")),
         ("Conv", &["tensor<1x3x8x8xf32>", "tensor<4x3x3x3xf32>", "none"], "{group = 0 : i64}", Err("group must be positive, but got 0")),
+        ("DeformConv", &["tensor<1x1x3x3xf32>", "tensor<1x1x2x2xf32>", "tensor<1x8x2x2xf32>", "none", "none"], "", Ok(&["tensor<1x1x2x2xf32>"])),
         ("ConvTranspose", &["tensor<1x3x10x10xf32>", "tensor<3x8x4x4xf32>", "none"], "{pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}", Ok(&["tensor<1x8x20x20xf32>"])),
         ("ConvTranspose", &["tensor<1x3x3xf32>", "tensor<3x2x3xf32>", "none"], "{group = 1 : i64, output_padding = array<i64: 1>, strides = array<i64: 2>}", Ok(&["tensor<1x2x8xf32>"])),
         ("ConvTranspose", &["tensor<1x3x3x3xf32>", "tensor<3x2x3x3xf32>", "none"], "{output_shape = array<i64: 10, 8>}", Ok(&["tensor<1x2x10x8xf32>"])),
@@ -283,6 +286,8 @@ mod tests {
         ("LpPool", &["tensor<1x3x?x8xf32>"], "{kernel_shape = array<i64: 2, 2>}", Ok(&["tensor<1x3x?x7xf32>"])),
         ("GlobalAveragePool", &["tensor<1x64x7x7xf32>"], "", Ok(&["tensor<1x64x1x1xf32>"])),
         ("GlobalMaxPool", &["tensor<2x3x5xf16>"], "", Ok(&["tensor<2x3x1xf16>"])),
+        ("MaxRoiPool", &["tensor<1x3x32x32xf32>", "tensor<5x5xf32>"], "{pooled_shape = array<i64: 2, 3>}", Ok(&["tensor<5x3x2x3xf32>"])),
+        ("RoiAlign", &["tensor<1x3x32x32xf32>", "tensor<?x4xf32>", "tensor<?xi64>"], "{output_height = 5 : i64}", Ok(&["tensor<?x3x5x1xf32>"])),
     ];
 
     #[test]

@@ -56,7 +56,7 @@ pub const RULES: Rules = &[
         ],
     ),
     ("Identity", &["Identity"]),
-    ("Predicate", &["IsInf", "IsNaN"]),
+    ("Predicate", &["IsInf", "IsNaN", "RegexFullMatch"]),
     ("Cast", &["Cast"]),
     ("CastLike", &["CastLike"]),
     ("BitCast", &["BitCast"]),
@@ -73,6 +73,7 @@ pub const RULES: Rules = &[
             "Mod",
             "Mul",
             "Or",
+            "StringConcat",
             "Sub",
             "Xor",
         ],
@@ -157,7 +158,7 @@ pub(crate) fn broadcast_n(
     let first = i.shaped(elem_from)?;
     for &k in idx {
         let s = i.shaped(k)?;
-        if k != elem_from && elem.is_none() && s.elem != first.elem && !exempt(k) {
+        if k != elem_from && s.elem != first.elem && !exempt(k) {
             return Err(format!(
                 "operands have different element types: {} and {}",
                 i.type_str(elem_from),
@@ -189,6 +190,7 @@ mod tests {
         ("Sigmoid", &["tensor<*xf32>"], "", Ok(&["tensor<*xf32>"])),
         ("Identity", &["tensor<4xi64>"], "", Ok(&["tensor<4xi64>"])),
         ("IsNaN", &["tensor<2x?xf32>"], "", Ok(&["tensor<2x?xi1>"])),
+        ("RegexFullMatch", &["tensor<3x!graph.string>"], "{pattern = \"a+\"}", Ok(&["tensor<3xi1>"])),
         ("Cast", &["tensor<2x3xf32>"], "{to = 7 : i64}", Ok(&["tensor<2x3xi64>"])),
         ("Cast", &["tensor<2xf32>"], "{to = 99 : i64}", Err("attribute 'to' holds unknown ONNX type code 99")),
         ("CastLike", &["tensor<2xf32>", "tensor<f16>"], "", Ok(&["tensor<2xf16>"])),
@@ -198,10 +200,11 @@ mod tests {
         ("Sub", &["tensor<*xf32>", "tensor<3xf32>"], "", Ok(&["tensor<*xf32>"])),
         ("Add", &["tensor<2x3xf32>", "tensor<4xf32>"], "", Err("operands are not broadcast-compatible: tensor<2x3xf32> and tensor<4xf32>")),
         ("Add", &["tensor<2xf32>", "tensor<2xf16>"], "", Err("operands have different element types: tensor<2xf32> and tensor<2xf16>")),
+        ("StringConcat", &["tensor<2x!graph.string>", "tensor<!graph.string>"], "", Ok(&["tensor<2x!graph.string>"])),
         ("Pow", &["tensor<2x3xf32>", "tensor<i64>"], "", Ok(&["tensor<2x3xf32>"])),
         ("PRelu", &["tensor<1x4x5xf32>", "tensor<4x1xf32>"], "", Ok(&["tensor<1x4x5xf32>"])),
         ("Less", &["tensor<2x1x3xf32>", "tensor<4x1xf32>"], "", Ok(&["tensor<2x4x3xi1>"])),
-        ("Equal", &["tensor<2xi64>", "tensor<2xi32>"], "", Ok(&["tensor<2xi1>"])),
+        ("Equal", &["tensor<2xi64>", "tensor<2xi32>"], "", Err("operands have different element types: tensor<2xi64> and tensor<2xi32>")),
         ("Sum", &["tensor<3xf32>", "tensor<2x1xf32>", "tensor<f32>"], "", Ok(&["tensor<2x3xf32>"])),
         ("Max", &["tensor<3xf32>", "tensor<3xf64>"], "", Err("operands have different element types: tensor<3xf32> and tensor<3xf64>")),
         ("Where", &["tensor<2x1xi1>", "tensor<3xf32>", "tensor<f32>"], "", Ok(&["tensor<2x3xf32>"])),

@@ -9,12 +9,21 @@ use super::{elem_of_code, f32_elem, i64_elem, one, shaped_of, t, Rules};
 /// Which ops each rule of this file covers. `scripts/gen_graph_ops.py` reads this table and
 /// declares each rule in those ops' `OpDef`s.
 pub const RULES: Rules = &[
+    ("Constant", &["Constant"]),
     ("ConstantOfShape", &["ConstantOfShape"]),
     ("Range", &["Range"]),
     (
         "Like",
-        &["EyeLike", "RandomNormalLike", "RandomUniformLike"],
+        &[
+            "Bernoulli",
+            "EyeLike",
+            "RandomNormalLike",
+            "RandomUniformLike",
+        ],
     ),
+    ("Random", &["RandomNormal", "RandomUniform"]),
+    ("Multinomial", &["Multinomial"]),
+    ("Window", &["BlackmanWindow", "HammingWindow", "HannWindow"]),
 ];
 
 rules! {
@@ -113,6 +122,10 @@ mod tests {
 
     #[rustfmt::skip]
     const CASES: &[Case] = &[
+        ("Constant", &[], "{value = dense<[1, 2, 3]> : tensor<3xi32>}", Ok(&["tensor<3xi32>"])),
+        ("Constant", &[], "{value_float = 2.0 : f32}", Ok(&["tensor<f32>"])),
+        ("Constant", &[], "{value_ints = array<i64: 1, 2>}", Ok(&["tensor<2xi64>"])),
+        ("Constant", &[], "{value_string = \"a\"}", Ok(&["?"])),
         ("ConstantOfShape", &["dense<[2, 3]> : tensor<2xi64>"], "{value = dense<1> : tensor<1xi32>}", Ok(&["tensor<2x3xi32>"])),
         ("ConstantOfShape", &["tensor<3xi64>"], "", Ok(&["tensor<?x?x?xf32>"])),
         ("Range", &["dense<1> : tensor<i64>", "dense<10> : tensor<i64>", "dense<3> : tensor<i64>"], "", Ok(&["tensor<3xi64>"])),
@@ -121,6 +134,13 @@ mod tests {
         ("Range", &["dense<1> : tensor<i64>", "dense<10> : tensor<i64>", "dense<0> : tensor<i64>"], "", Err("delta must not be zero")),
         ("EyeLike", &["tensor<3x4xi32>"], "", Ok(&["tensor<3x4xi32>"])),
         ("RandomUniformLike", &["tensor<3x4xi32>"], "{dtype = 1 : i64}", Ok(&["tensor<3x4xf32>"])),
+        ("Bernoulli", &["tensor<5xf64>"], "", Ok(&["tensor<5xf64>"])),
+        ("RandomNormal", &[], "{shape = array<i64: 2, 3>}", Ok(&["tensor<2x3xf32>"])),
+        ("RandomUniform", &[], "{dtype = 11 : i64, shape = array<i64: 4>}", Ok(&["tensor<4xf64>"])),
+        ("RandomNormal", &[], "", Err("requires attribute 'shape'")),
+        ("Multinomial", &["tensor<3x5xf32>"], "{sample_size = 7 : i64}", Ok(&["tensor<3x7xi32>"])),
+        ("HannWindow", &["dense<10> : tensor<i64>"], "", Ok(&["tensor<10xf32>"])),
+        ("BlackmanWindow", &["tensor<i32>"], "{output_datatype = 11 : i64}", Ok(&["tensor<?xf64>"])),
         ("EyeLike", &["tensor<3x4xi32>"], "{dtype = 99 : i64}", Err("attribute 'dtype' holds unknown ONNX type code 99")),
     ];
 

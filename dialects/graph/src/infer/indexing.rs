@@ -21,8 +21,11 @@ pub const RULES: Rules = &[
     ),
     ("Gather", &["Gather"]),
     ("GatherElements", &["GatherElements"]),
+    ("GatherND", &["GatherND"]),
     ("NonZero", &["NonZero"]),
     ("NonMaxSuppression", &["NonMaxSuppression"]),
+    ("Compress", &["Compress"]),
+    ("OneHot", &["OneHot"]),
 ];
 
 rules! {
@@ -155,8 +158,18 @@ mod tests {
         ("Gather", &["tensor<5x4xf32>", "tensor<i64>"], "{axis = 2 : i64}", Err("axis 2 is out of range for rank 2")),
         ("GatherElements", &["tensor<3x3xf32>", "tensor<2x3xi64>"], "", Ok(&["tensor<2x3xf32>"])),
         ("GatherElements", &["tensor<3x3xf32>", "tensor<2xi64>"], "", Err("data and indices must have the same rank: tensor<3x3xf32> and tensor<2xi64>")),
+        ("GatherND", &["tensor<2x2xi32>", "tensor<2x2xi64>"], "", Ok(&["tensor<2xi32>"])),
+        ("GatherND", &["tensor<2x2xi32>", "tensor<2x1xi64>"], "", Ok(&["tensor<2x2xi32>"])),
+        ("GatherND", &["tensor<2x2x2xf32>", "tensor<2x1xi64>"], "{batch_dims = 1 : i64}", Ok(&["tensor<2x2xf32>"])),
+        ("GatherND", &["tensor<2x2xi32>", "tensor<2x?xi64>"], "", Ok(&["tensor<*xi32>"])),
+        ("GatherND", &["tensor<2x2xi32>", "tensor<2x3xi64>"], "", Err("indices tensor<2x3xi64> index 3 dims past batch_dims 0, but data tensor<2x2xi32> has rank 2")),
         ("NonZero", &["tensor<2x3xf32>"], "", Ok(&["tensor<2x?xi64>"])),
         ("NonMaxSuppression", &["tensor<1x6x4xf32>", "tensor<1x1x6xf32>", "none", "none", "none"], "", Ok(&["tensor<?x3xi64>"])),
+        ("Compress", &["tensor<3x2xf32>", "tensor<3xi1>"], "{axis = 0 : i64}", Ok(&["tensor<?x2xf32>"])),
+        ("Compress", &["tensor<3x2xf32>", "tensor<3xi1>"], "", Ok(&["tensor<?xf32>"])),
+        ("OneHot", &["tensor<2x3xi64>", "dense<10> : tensor<i64>", "tensor<2xf32>"], "", Ok(&["tensor<2x3x10xf32>"])),
+        ("OneHot", &["tensor<2x3xi64>", "dense<10.0> : tensor<1xf32>", "tensor<2xi32>"], "{axis = 0 : i64}", Ok(&["tensor<10x2x3xi32>"])),
+        ("OneHot", &["tensor<2x3xi64>", "tensor<i64>", "tensor<2xf32>"], "{axis = 1 : i64}", Ok(&["tensor<2x?x3xf32>"])),
     ];
 
     #[test]

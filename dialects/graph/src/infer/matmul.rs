@@ -10,6 +10,7 @@ pub const RULES: Rules = &[
     ("MatMul", &["MatMul"]),
     ("Gemm", &["Gemm"]),
     ("Einsum", &["Einsum"]),
+    ("Det", &["Det"]),
 ];
 
 rules! {
@@ -259,6 +260,9 @@ mod tests {
         ("Einsum", &["tensor<2x3xf32>", "tensor<4x5xf32>"], "{equation = \"ij,jk->ik\"}", Err("label 'j' has sizes 3 and 4")),
         ("Einsum", &["tensor<2x3xf32>", "tensor<3xf32>"], "{equation = \"ij,jk->ik\"}", Err("term 'jk' of equation 'ij,jk->ik' does not match operand #1 of rank 1")),
         ("Einsum", &["tensor<2x3xf32>"], "{equation = \"ij->iz\"}", Err("output label 'z' does not appear in the inputs")),
+        ("Det", &["tensor<2x3x3xf32>"], "", Ok(&["tensor<2xf32>"])),
+        ("Det", &["tensor<?x?xf32>"], "", Ok(&["tensor<f32>"])),
+        ("Det", &["tensor<2x3xf32>"], "", Err("input must hold square matrices, but got tensor<2x3xf32>")),
     ];
 
     #[test]

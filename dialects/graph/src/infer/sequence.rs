@@ -11,7 +11,14 @@ use crate::types::{opt_elem, seq_elem};
 
 /// Which ops each rule of this file covers. `scripts/gen_graph_ops.py` reads this table and
 /// declares each rule in those ops' `OpDef`s.
-pub const RULES: Rules = &[];
+pub const RULES: Rules = &[
+    ("SequenceAt", &["SequenceAt"]),
+    ("SequenceLength", &["SequenceLength"]),
+    ("ConcatFromSequence", &["ConcatFromSequence"]),
+    ("OptionalHasElement", &["OptionalHasElement"]),
+    ("OptionalGetElement", &["OptionalGetElement"]),
+    ("SequenceMap", &["SequenceMap"]),
+];
 
 rules! {
     /// The sequence's element type, when it is a tensor.
@@ -78,4 +85,45 @@ rules! {
 fn seq_tensor(i: &In, k: usize) -> Option<super::Shaped> {
     let elem = seq_elem(i.ctx, i.ty(k)?)?;
     shaped_of(i.ctx, elem)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{check, infer_in_source, Case};
+
+    #[rustfmt::skip]
+    const CASES: &[Case] = &[
+        ("SequenceAt", &["!graph.seq<tensor<2x?xf32>>", "tensor<i64>"], "", Ok(&["tensor<2x?xf32>"])),
+        ("SequenceAt", &["!graph.seq<!graph.seq<tensor<2xf32>>>", "tensor<i64>"], "", Ok(&["?"])),
+        ("SequenceLength", &["!graph.seq<tensor<2xf32>>"], "", Ok(&["tensor<i64>"])),
+        ("ConcatFromSequence", &["!graph.seq<tensor<2x3xf32>>"], "{axis = 1 : i64}", Ok(&["tensor<2x?xf32>"])),
+        ("ConcatFromSequence", &["!graph.seq<tensor<2x3xf32>>"], "{axis = -1 : i64, new_axis = 1 : i64}", Ok(&["tensor<2x3x?xf32>"])),
+        ("ConcatFromSequence", &["!graph.seq<tensor<*xi64>>"], "{axis = 0 : i64}", Ok(&["tensor<*xi64>"])),
+        ("ConcatFromSequence", &["!graph.seq<tensor<2x3xf32>>"], "{axis = 2 : i64}", Err("axis 2 is out of range for rank 2")),
+        ("OptionalHasElement", &["!graph.opt<tensor<2xf32>>"], "", Ok(&["tensor<i1>"])),
+        ("OptionalGetElement", &["!graph.opt<tensor<2xf32>>"], "", Ok(&["tensor<2xf32>"])),
+        ("OptionalGetElement", &["tensor<3xi8>"], "", Ok(&["tensor<3xi8>"])),
+        ("OptionalGetElement", &["!graph.opt<!graph.seq<tensor<2xf32>>>"], "", Ok(&["?"])),
+    ];
+
+    #[test]
+    fn sequence_and_optional_rules() {
+        check(CASES);
+    }
+
+    #[test]
+    fn sequence_map_checks_its_body() {
+        let src = r#""test.holder"() ({
+^bb0(%s: !graph.seq<tensor<2xf32>>, %x: tensor<2xf32>):
+  %0 = "graph.SequenceMap"(%s, %x) ({
+  ^bb0(%a: tensor<2xf32>):
+    "graph.yield"(%a) : (tensor<2xf32>) -> ()
+  }) : (!graph.seq<tensor<2xf32>>, tensor<2xf32>) -> !graph.seq<tensor<2xf32>>
+}) : () -> ()
+"#;
+        assert_eq!(
+            infer_in_source("SequenceMap", src),
+            Err("expects the body to have 2 arguments (one per operand), but it has 1".into())
+        );
+    }
 }

@@ -101,3 +101,36 @@ pub(crate) fn check(cases: &[Case]) {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Infers the first op named `graph.<name>` in MLIR source in the generic form (for ops with
+/// regions); unregistered ops such as `"test.func"` may hold the block arguments.
+pub(crate) fn infer_in_source(name: &str, src: &str) -> Result<Vec<String>, String> {
+    let mut ctx = Context::new();
+    crate::register(&mut ctx);
+    ctx.allow_unregistered = true;
+    let module = nart_ir::parser::parse_source(&mut ctx, "test.mlir", src).unwrap_or_else(|d| {
+        panic!(
+            "test source does not parse: {}",
+            d.iter()
+                .map(|d| d.message.clone())
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    });
+    let full = format!("graph.{name}");
+    let mut found = None;
+    ctx.walk(module, nart_ir::WalkOrder::PreOrder, |ctx, op| {
+        if found.is_none() && ctx.op_name_str(op) == full {
+            found = Some(op);
+        }
+    });
+    let op = found.unwrap_or_else(|| panic!("no {full} in the source"));
+    let results = super::infer(&ctx, op)?.unwrap_or_else(|| panic!("{full} has a rule"));
+    Ok(results
+        .iter()
+        .map(|s| {
+            s.as_ref()
+                .map_or("?".into(), |s| super::fmt_shaped(&ctx, s))
+        })
+        .collect())
+}
