@@ -6,12 +6,15 @@
 //! attribute kinds and defaults) for the importer and exporter.
 //! Three ops are written by hand: `graph.constant` (initializers and `Constant` nodes),
 //! `graph.none` (an absent optional input or output) and `graph.yield` (ends a subgraph region).
-//! [`infer`] computes result types and shapes and backs every op's verifier; [`fold`] folds
-//! constant subgraphs.
+//! [`infer`] computes result types and shapes (one file per op family, each rule an
+//! `InferShapedTypeOpInterface` the op declares) and backs every op's verifier; [`cost`] is the
+//! default `OpCostInterface` (FLOPs and bytes from static shapes); [`fold`] folds constant
+//! subgraphs.
 
 #![deny(missing_docs)]
 
 pub mod constraints;
+pub mod cost;
 pub mod fold;
 pub mod infer;
 pub mod ops;
