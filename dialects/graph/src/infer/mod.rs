@@ -519,6 +519,8 @@ impl<'a> In<'a> {
 }
 
 /// The integer elements of a dense elements attribute with an integer element type.
+/// Unsigned elements are zero-extended, so a `ui64` from 2^63 on reads as a negative `i64`:
+/// code that computes on values rather than shapes uses [`dense_uints`] for unsigned types.
 pub fn dense_ints(ctx: &Context, attr: nart_ir::Attr) -> Option<Vec<i64>> {
     let AttrData::DenseElements { ty, data } = ctx.attr_data(attr) else {
         return None;
@@ -561,6 +563,32 @@ pub fn dense_ints(ctx: &Context, attr: nart_ir::Attr) -> Option<Vec<i64>> {
     }
 }
 
+/// The elements of a dense elements attribute with an unsigned integer element type.
+pub fn dense_uints(ctx: &Context, attr: nart_ir::Attr) -> Option<Vec<u64>> {
+    let AttrData::DenseElements { ty, .. } = ctx.attr_data(attr) else {
+        return None;
+    };
+    let TypeData::RankedTensor { elem, .. } = ctx.type_data(*ty) else {
+        return None;
+    };
+    if !matches!(
+        ctx.type_data(*elem),
+        TypeData::Integer {
+            signedness: nart_ir::Signedness::Unsigned,
+            ..
+        }
+    ) {
+        return None;
+    }
+    // `dense_ints` zero-extends unsigned elements, so the cast back is exact.
+    Some(
+        dense_ints(ctx, attr)?
+            .into_iter()
+            .map(|v| v as u64)
+            .collect(),
+    )
+}
+
 /// The float elements (f32/f64/f16) or integer elements (as floats) of a dense attribute.
 pub fn dense_floats(ctx: &Context, attr: nart_ir::Attr) -> Option<Vec<f64>> {
     let AttrData::DenseElements { ty, data } = ctx.attr_data(attr) else {
@@ -577,6 +605,10 @@ pub fn dense_floats(ctx: &Context, attr: nart_ir::Attr) -> Option<Vec<f64>> {
     let count = count as usize;
     let kind = match ctx.type_data(elem) {
         TypeData::Float(k) => *k,
+        TypeData::Integer {
+            signedness: nart_ir::Signedness::Unsigned,
+            ..
+        } => return dense_uints(ctx, attr).map(|v| v.into_iter().map(|x| x as f64).collect()),
         TypeData::Integer { .. } => {
             return dense_ints(ctx, attr).map(|v| v.into_iter().map(|x| x as f64).collect())
         }
