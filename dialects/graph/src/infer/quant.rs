@@ -3,7 +3,7 @@
 
 use super::conv_pool::conv;
 use super::matmul::{matmul, matmul_shape};
-use super::{f32_elem, i32_elem, one, t, ui8_elem, Rules};
+use super::{elem_of_code, f32_elem, i32_elem, one, t, ui8_elem, Rules};
 
 /// Which ops each rule of this file covers. `scripts/gen_graph_ops.py` reads this table and
 /// declares each rule in those ops' `OpDef`s.
@@ -33,10 +33,15 @@ rules! {
         };
         one(t(elem, x.shape))
     };
-    /// The input's shape in the scale's element type.
+    /// The input's shape in the element type `output_dtype` names (opset 25), or the scale's
+    /// by default.
     DequantizeLinear = |i| {
         let x = i.shaped(0)?;
-        one(t(i.shaped(1)?.elem, x.shape))
+        let elem = match i.int("output_dtype", 0) {
+            0 => i.shaped(1)?.elem,
+            c => elem_of_code(c, "output_dtype")?,
+        };
+        one(t(elem, x.shape))
     };
     /// The `ui8` input's shape, and the scalar scale (f32) and zero point (`ui8`).
     DynamicQuantizeLinear = |i| {
@@ -76,6 +81,8 @@ mod tests {
         ("QuantizeLinear", &["tensor<4xf32>", "tensor<f32>", "none"], "{output_dtype = 3 : i64}", Ok(&["tensor<4xi8>"])),
         ("QuantizeLinear", &["tensor<4xf32>", "tensor<f32>", "none"], "{output_dtype = 99 : i64}", Err("unknown output_dtype 99")),
         ("DequantizeLinear", &["tensor<4xi8>", "tensor<f32>", "tensor<i8>"], "", Ok(&["tensor<4xf32>"])),
+        ("DequantizeLinear", &["tensor<4xui8>", "tensor<f32>", "tensor<ui8>"], "{output_dtype = 10 : i64}", Ok(&["tensor<4xf16>"])),
+        ("DequantizeLinear", &["tensor<4xui8>", "tensor<f32>", "tensor<ui8>"], "{output_dtype = 99 : i64}", Err("attribute 'output_dtype' holds unknown ONNX type code 99")),
         ("DynamicQuantizeLinear", &["tensor<2x3xf32>"], "", Ok(&["tensor<2x3xui8>", "tensor<f32>", "tensor<ui8>"])),
         ("ConvInteger", &["tensor<1x1x3x3xui8>", "tensor<1x1x2x2xui8>", "none", "none"], "", Ok(&["tensor<1x1x2x2xi32>"])),
         ("QLinearConv", &["tensor<1x1x7x7xui8>", "tensor<f32>", "tensor<ui8>", "tensor<1x1x1x1xui8>", "tensor<f32>", "tensor<ui8>", "tensor<f32>", "tensor<ui8>", "none"], "", Ok(&["tensor<1x1x7x7xui8>"])),

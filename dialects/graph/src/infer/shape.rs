@@ -33,23 +33,13 @@ pub const RULES: Rules = &[
 rules! {
     /// The constant shape operand #1, with `0` copying the input's dim (unless `allowzero`) and
     /// one `-1` inferred from the element count, which must match.
-    Reshape = reshape;
+    Reshape = |i| keeps_count(i, reshape(i)?);
     /// `[prod(dims before axis), prod(dims from axis)]`.
-    Flatten = |i| {
-        let x = i.shaped(0)?;
-        let shape = match x.shape {
-            Some(s) => {
-                let axis = norm_axis_incl(i.int("axis", 1), s.len())?;
-                Some(vec![prod(&s[..axis]), prod(&s[axis..])])
-            }
-            None => Some(vec![DYNAMIC, DYNAMIC]),
-        };
-        one(t(x.elem, shape))
-    };
+    Flatten = |i| keeps_count(i, flatten(i)?);
     /// The input without the size-1 dims the constant operand #1 names (all of them if absent).
-    Squeeze = squeeze;
+    Squeeze = |i| keeps_count(i, squeeze(i)?);
     /// The input with size-1 dims inserted where the constant operand #1 says.
-    Unsqueeze = unsqueeze;
+    Unsqueeze = |i| keeps_count(i, unsqueeze(i)?);
     /// The input's dims permuted by `perm` (reversed by default).
     Transpose = |i| {
         let x = i.shaped(0)?;
@@ -134,6 +124,56 @@ rules! {
     };
     /// A scalar `i64`.
     Size = |_| one(t(i64_elem(), Some(vec![]))) ;
+}
+
+/// Checks that a declared static result type has as many elements as a static input: these
+/// ops only re-type the data. Inference alone cannot tell when the target shape is not a
+/// constant (a `Reshape` by a computed shape), but the folder and the kernels rely on it.
+/// This is the one place a rule reads the op's declared result type.
+fn keeps_count(i: &In, inferred: Option<super::Results>) -> R {
+    let x = i.shaped(0)?;
+    let Some(&res) = i.ctx.results(i.op).first() else {
+        return Ok(inferred);
+    };
+    let declared = i.ctx.value_type(res);
+    // A declared type that contradicts inference gets the verifier's more precise message.
+    let agrees = match inferred
+        .as_ref()
+        .and_then(|r| r.first())
+        .and_then(|r| r.as_ref())
+    {
+        Some(want) => super::compatible(i.ctx, want, declared),
+        None => true,
+    };
+    if !agrees {
+        return Ok(inferred);
+    }
+    if let (Some(xs), Some(rs)) = (
+        x.shape,
+        super::shaped_of(i.ctx, declared).and_then(|r| r.shape),
+    ) {
+        let (n, m) = (prod(&xs), prod(&rs));
+        if n != DYNAMIC && m != DYNAMIC && n != m {
+            return Err(format!(
+                "result type {} has {m} elements, but the input {} has {n}",
+                super::fmt_type(i.ctx, declared),
+                i.type_str(0)
+            ));
+        }
+    }
+    Ok(inferred)
+}
+
+fn flatten(i: &In) -> R {
+    let x = i.shaped(0)?;
+    let shape = match x.shape {
+        Some(s) => {
+            let axis = norm_axis_incl(i.int("axis", 1), s.len())?;
+            Some(vec![prod(&s[..axis]), prod(&s[axis..])])
+        }
+        None => Some(vec![DYNAMIC, DYNAMIC]),
+    };
+    one(t(x.elem, shape))
 }
 
 fn depth_space(i: &In, d2s: bool) -> R {
@@ -507,9 +547,10 @@ fn pad(i: &In) -> R {
     };
     if pads.len() != 2 * axes.len() {
         return Err(format!(
-            "pads has {} entries but {} axes are padded",
+            "pads has {} entries, but {} padded axes need {} (a begin and an end pad each)",
             pads.len(),
-            axes.len()
+            axes.len(),
+            2 * axes.len()
         ));
     }
     let mut out = s.clone();
@@ -572,6 +613,7 @@ mod tests {
         ("Pad", &["tensor<2x3x4xf32>", "dense<[0, 1, 1, 0, 1, 1]> : tensor<6xi64>", "none", "none"], "", Ok(&["tensor<2x5x6xf32>"])),
         ("Pad", &["tensor<2x3x4xf32>", "dense<[1, 2]> : tensor<2xi64>", "none", "dense<-1> : tensor<1xi64>"], "", Ok(&["tensor<2x3x7xf32>"])),
         ("Pad", &["tensor<2x3xf32>", "tensor<4xi64>", "none", "none"], "", Ok(&["tensor<?x?xf32>"])),
+        ("Pad", &["tensor<2x6xf32>", "dense<1> : tensor<2xi64>", "none", "none"], "", Err("pads has 2 entries, but 2 padded axes need 4 (a begin and an end pad each)")),
         ("DepthToSpace", &["tensor<1x8x2x3xf32>"], "{blocksize = 2 : i64}", Ok(&["tensor<1x2x4x6xf32>"])),
         ("SpaceToDepth", &["tensor<1x2x4x6xf32>"], "{blocksize = 2 : i64}", Ok(&["tensor<1x8x2x3xf32>"])),
         ("SpaceToDepth", &["tensor<1x2x4x6xf32>"], "{blocksize = 0 : i64}", Err("blocksize must be positive, but got 0")),

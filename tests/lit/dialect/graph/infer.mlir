@@ -511,6 +511,15 @@ func.func @dequantize_scale_type(%x: tensor<2x3xi8>, %s: tensor<f16>) {
 
 // -----
 
+// DequantizeLinear gives the element type output_dtype names (10 is float16) when it is set.
+func.func @dequantize_output_dtype(%x: tensor<4xui8>, %s: tensor<f32>, %zp: tensor<ui8>) {
+  // expected-error @+1 {{result #0 has type tensor<f16> but inference gives tensor<4xf16>}}
+  %0 = "graph.DequantizeLinear"(%x, %s, %zp) <{output_dtype = 10 : i64}> : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<f16>
+  return
+}
+
+// -----
+
 // QLinearMatMul gives y_zero_point's element type.
 func.func @qlinear_matmul(%a: tensor<2x3xi8>, %s: tensor<f32>, %za: tensor<i8>, %b: tensor<3x4xi8>, %zy: tensor<i8>) {
   // expected-error @+1 {{result #0 has type tensor<i8> but inference gives tensor<2x4xi8>}}

@@ -873,7 +873,7 @@ func.func @slice_zero_step(%x: tensor<2x6xf32>) {
 func.func @pad_entries(%x: tensor<2x6xf32>) {
   %none = "graph.none"() : () -> none
   %pads = "graph.constant"() <{value = dense<1> : tensor<2xi64>}> : () -> tensor<2xi64>
-  // expected-error @+1 {{pads has 2 entries but 2 axes are padded}}
+  // expected-error @+1 {{pads has 2 entries, but 2 padded axes need 4 (a begin and an end pad each)}}
   %0 = "graph.Pad"(%x, %pads, %none, %none) : (tensor<2x6xf32>, tensor<2xi64>, none, none) -> tensor<?x?xf32>
   return
 }
@@ -944,5 +944,33 @@ func.func @einsum_label_sizes(%x: tensor<2x3xf32>, %y: tensor<4x5xf32>) {
 func.func @einsum_unknown_output_label(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{output label 'z' does not appear in the inputs}}
   %0 = "graph.Einsum"(%x) <{equation = "ij->iz"}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// Reshape keeps the element count: a constant shape of 4 elements for 6.
+func.func @reshape_count_constant_shape(%x: tensor<6xf32>) {
+  %shape = "graph.constant"() <{value = dense<[2, 2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  // expected-error @+1 {{cannot reshape tensor<6xf32> (6 elements) to [2, 2] (4 elements)}}
+  %0 = "graph.Reshape"(%x, %shape) : (tensor<6xf32>, tensor<2xi64>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+// Reshape keeps the element count even when the shape is computed: the declared result says 4.
+func.func @reshape_count_declared(%x: tensor<6xf32>, %shape: tensor<2xi64>) {
+  // expected-error @+1 {{result type tensor<2x2xf32> has 4 elements, but the input tensor<6xf32> has 6}}
+  %0 = "graph.Reshape"(%x, %shape) : (tensor<6xf32>, tensor<2xi64>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+// Squeeze only re-types too.
+func.func @squeeze_count_declared(%x: tensor<1x6xf32>, %axes: tensor<1xi64>) {
+  // expected-error @+1 {{result type tensor<5xf32> has 5 elements, but the input tensor<1x6xf32> has 6}}
+  %0 = "graph.Squeeze"(%x, %axes) : (tensor<1x6xf32>, tensor<1xi64>) -> tensor<5xf32>
   return
 }
