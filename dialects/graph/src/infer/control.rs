@@ -22,7 +22,7 @@ use super::{fmt_type, join_shapes, norm_axis, shaped_of, t, In, Results, Rules, 
 
 /// Which ops each rule of this file covers. `scripts/gen_graph_ops.py` reads this table and
 /// declares each rule in those ops' `OpDef`s.
-pub const RULES: Rules = &[];
+pub const RULES: Rules = &[("If", &["If"]), ("Loop", &["Loop"]), ("Scan", &["Scan"])];
 
 rules! {
     /// Per result, what both branches yield.
@@ -260,4 +260,176 @@ fn scan_rule(i: &In) -> R {
         }));
     }
     Ok(Some(res))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::infer_in_source;
+
+    /// A function-like holder whose block arguments the tests' ops use.
+    fn holder(args: &str, body: &str) -> String {
+        format!("\"test.holder\"() ({{\n^bb0({args}):\n{body}\n}}) : () -> ()\n")
+    }
+
+    fn check(name: &str, args: &str, body: &str, want: Result<&[&str], &str>) {
+        let got = infer_in_source(name, &holder(args, body));
+        match (&got, want) {
+            (Ok(g), Ok(w)) => assert_eq!(g, w, "{body}"),
+            (Err(g), Err(w)) => assert_eq!(g, w, "{body}"),
+            _ => panic!("{body}\nwant {want:?}\ngot {got:?}"),
+        }
+    }
+
+    #[test]
+    fn if_results_join_the_branches() {
+        let args = "%c: tensor<i1>, %a: tensor<2x3xf32>, %b: tensor<2x4xf32>, %s: tensor<i64>";
+        check(
+            "If",
+            args,
+            r#"%0 = "graph.If"(%c) ({
+  "graph.yield"(%a) : (tensor<2x3xf32>) -> ()
+}, {
+  "graph.yield"(%b) : (tensor<2x4xf32>) -> ()
+}) : (tensor<i1>) -> tensor<2x?xf32>"#,
+            Ok(&["tensor<2x?xf32>"]),
+        );
+        check(
+            "If",
+            args,
+            r#"%0 = "graph.If"(%c) ({
+  "graph.yield"(%a, %a) : (tensor<2x3xf32>, tensor<2x3xf32>) -> ()
+}, {
+  "graph.yield"(%b) : (tensor<2x4xf32>) -> ()
+}) : (tensor<i1>) -> tensor<2x?xf32>"#,
+            Err("else_branch yields 2 values, but the op has 1 result"),
+        );
+        check(
+            "If",
+            args,
+            r#"%0 = "graph.If"(%c) ({
+  "graph.yield"(%a) : (tensor<2x3xf32>) -> ()
+}, {
+  "graph.yield"(%s) : (tensor<i64>) -> ()
+}) : (tensor<i1>) -> tensor<2x3xf32>"#,
+            Err("then_branch and else_branch yield different types for result #0: tensor<i64> and tensor<2x3xf32>"),
+        );
+    }
+
+    #[test]
+    fn loop_bodies_match_the_operands() {
+        let args = "%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>";
+        check(
+            "Loop",
+            args,
+            r#"%0:2 = "graph.Loop"(%m, %c, %x) ({
+^bb0(%i: tensor<i64>, %ci: tensor<i1>, %v: tensor<?xf32>):
+  "graph.yield"(%ci, %v, %i) : (tensor<i1>, tensor<?xf32>, tensor<i64>) -> ()
+}) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>, tensor<?xi64>)"#,
+            Ok(&["tensor<?xf32>", "tensor<?xi64>"]),
+        );
+        check(
+            "Loop",
+            args,
+            r#"%0 = "graph.Loop"(%m, %c, %x) ({
+^bb0(%i: tensor<i64>):
+  "graph.yield"(%x) : (tensor<2xf32>) -> ()
+}) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>"#,
+            Err("expects the body to have 3 arguments (the iteration number, the condition and 1 loop-carried value), but it has 1"),
+        );
+        check(
+            "Loop",
+            args,
+            r#"%0 = "graph.Loop"(%m, %c, %x) ({
+^bb0(%i: tensor<i32>, %ci: tensor<i1>, %v: tensor<2xf32>):
+  "graph.yield"(%ci, %v) : (tensor<i1>, tensor<2xf32>) -> ()
+}) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>"#,
+            Err("expects body argument #0 (the iteration number) to be a tensor of i64, but got tensor<i32>"),
+        );
+        check(
+            "Loop",
+            args,
+            r#"%0 = "graph.Loop"(%m, %c, %x) ({
+^bb0(%i: tensor<i64>, %ci: tensor<i1>, %v: tensor<2xi32>):
+  "graph.yield"(%ci, %x) : (tensor<i1>, tensor<2xf32>) -> ()
+}) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>"#,
+            Err("body argument #2 has type tensor<2xi32>, which does not match operand #2 of type tensor<2xf32>"),
+        );
+        check(
+            "Loop",
+            args,
+            r#"%0 = "graph.Loop"(%m, %c, %x) ({
+^bb0(%i: tensor<i64>, %ci: tensor<i1>, %v: tensor<2xf32>):
+  "graph.yield"(%v) : (tensor<2xf32>) -> ()
+}) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>"#,
+            Err("expects the body to yield 2 values (the condition and one per result), but it yields 1"),
+        );
+        check(
+            "Loop",
+            args,
+            r#"%0 = "graph.Loop"(%m, %c, %x) ({
+^bb0(%i: tensor<i64>, %ci: tensor<i1>, %v: tensor<2xf32>):
+  "graph.yield"(%ci, %i) : (tensor<i1>, tensor<i64>) -> ()
+}) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>"#,
+            Err("body yields tensor<i64> for loop-carried operand #2 of type tensor<2xf32>"),
+        );
+    }
+
+    #[test]
+    fn scan_bodies_match_the_operands() {
+        let args = "%s: tensor<2xf32>, %x: tensor<5x2xf32>";
+        check(
+            "Scan",
+            args,
+            r#"%0:2 = "graph.Scan"(%s, %x) <{num_scan_inputs = 1 : i64}> ({
+^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+  "graph.yield"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> ()
+}) : (tensor<2xf32>, tensor<5x2xf32>) -> (tensor<2xf32>, tensor<5x2xf32>)"#,
+            Ok(&["tensor<2xf32>", "tensor<5x2xf32>"]),
+        );
+        check(
+            "Scan",
+            args,
+            r#"%0:2 = "graph.Scan"(%s, %x) <{num_scan_inputs = 1 : i64, scan_input_axes = array<i64: 1>, scan_output_axes = array<i64: -1>}> ({
+^bb0(%a: tensor<2xf32>, %b: tensor<5xf32>):
+  "graph.yield"(%a, %b) : (tensor<2xf32>, tensor<5xf32>) -> ()
+}) : (tensor<2xf32>, tensor<5x2xf32>) -> (tensor<2xf32>, tensor<5x2xf32>)"#,
+            Ok(&["tensor<2xf32>", "tensor<5x2xf32>"]),
+        );
+        check(
+            "Scan",
+            args,
+            r#"%0 = "graph.Scan"(%s) <{num_scan_inputs = 3 : i64}> ({
+^bb0(%a: tensor<2xf32>):
+  "graph.yield"(%a) : (tensor<2xf32>) -> ()
+}) : (tensor<2xf32>) -> tensor<2xf32>"#,
+            Err("expects num_scan_inputs (3) to be at most the number of operands (1)"),
+        );
+        check(
+            "Scan",
+            args,
+            r#"%0 = "graph.Scan"(%s, %x) <{num_scan_inputs = 1 : i64}> ({
+^bb0(%a: tensor<2xf32>):
+  "graph.yield"(%a) : (tensor<2xf32>) -> ()
+}) : (tensor<2xf32>, tensor<5x2xf32>) -> tensor<2xf32>"#,
+            Err("expects the body to have 2 arguments (one per operand), but it has 1"),
+        );
+        check(
+            "Scan",
+            args,
+            r#"%0 = "graph.Scan"(%s, %x) <{num_scan_inputs = 1 : i64}> ({
+^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+  "graph.yield"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> ()
+}) : (tensor<2xf32>, tensor<5x2xf32>) -> tensor<2xf32>"#,
+            Err("expects the body to yield 1 value (one per result), but it yields 2"),
+        );
+        check(
+            "Scan",
+            args,
+            r#"%0 = "graph.Scan"(%s, %x) <{num_scan_inputs = 0 : i64}> ({
+^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+  "graph.yield"(%a) : (tensor<2xf32>) -> ()
+}) : (tensor<2xf32>, tensor<5x2xf32>) -> tensor<2xf32>"#,
+            Err("num_scan_inputs must be positive, but got 0"),
+        );
+    }
 }

@@ -114,9 +114,6 @@ pub const WITHOUT_INFERENCE: &[(&str, &str)] = &[
     ),
     ("graph.none", "its result is always 'none'"),
     ("graph.yield", "a terminator without results"),
-    ("graph.If", "not written yet"),
-    ("graph.Loop", "not written yet"),
-    ("graph.Scan", "not written yet"),
     (
         "graph.Optional",
         "the result is an optional, which shaped type components cannot describe",

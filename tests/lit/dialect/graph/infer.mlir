@@ -628,3 +628,40 @@ func.func @is_nan(%x: tensor<2x3xf32>) {
   %0 = "graph.IsNaN"(%x) : (tensor<2x3xf32>) -> tensor<i1>
   return
 }
+
+// -----
+
+// If's result has the dims both branches share: [2, 3] and [2, 4] give [2, ?].
+func.func @if_joins_branches(%c: tensor<i1>, %a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
+  // expected-error @+1 {{result #0 has type tensor<f32> but inference gives tensor<2x?xf32>}}
+  %0 = "graph.If"(%c) ({
+    "graph.yield"(%a) : (tensor<2x3xf32>) -> ()
+  }, {
+    "graph.yield"(%b) : (tensor<2x4xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// Loop's scan outputs get a leading iteration dim: a per-iteration [2] stacks to [?, 2].
+func.func @loop_scan_output(%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{result #1 has type tensor<2xf32> but inference gives tensor<?x2xf32>}}
+  %0:2 = "graph.Loop"(%m, %c, %x) ({
+  ^bb0(%i: tensor<i64>, %ci: tensor<i1>, %v: tensor<2xf32>):
+    "graph.yield"(%ci, %v, %v) : (tensor<i1>, tensor<2xf32>, tensor<2xf32>) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  return
+}
+
+// -----
+
+// Scan's outputs stack along the scan axis, as long as the scan input: 5 steps of [2].
+func.func @scan_output(%s: tensor<2xf32>, %x: tensor<5x2xf32>) {
+  // expected-error @+1 {{result #1 has type tensor<2xf32> but inference gives tensor<5x2xf32>}}
+  %0:2 = "graph.Scan"(%s, %x) <{num_scan_inputs = 1 : i64}> ({
+  ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+    "graph.yield"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> ()
+  }) : (tensor<2xf32>, tensor<5x2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  return
+}
