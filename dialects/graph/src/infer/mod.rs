@@ -107,103 +107,38 @@ pub type Rules = &'static [(&'static str, &'static [&'static str])];
 /// The verifier checks only their operand and result constraints; the importer types their
 /// results from the model's `value_info`, from the importer's sequence rules, or from the
 /// subgraph, in that order.
+#[rustfmt::skip]
 pub const WITHOUT_INFERENCE: &[(&str, &str)] = &[
-    (
-        "graph.constant",
-        "its verifier checks the result against the 'value' attribute",
-    ),
+    ("graph.constant", "its verifier checks the result against the 'value' attribute"),
     ("graph.none", "its result is always 'none'"),
     ("graph.yield", "a terminator without results"),
-    (
-        "graph.Optional",
-        "the result is an optional, which shaped type components cannot describe",
-    ),
+    ("graph.Optional", "the result is an optional, which shaped type components cannot describe"),
     ("graph.SequenceConstruct", "the result is a sequence"),
     ("graph.SequenceEmpty", "the result is a sequence"),
     ("graph.SequenceErase", "the result is a sequence"),
     ("graph.SequenceInsert", "the result is a sequence"),
     ("graph.SplitToSequence", "the result is a sequence"),
-    (
-        "graph.ImageDecoder",
-        "the output shape depends on the encoded image's header",
-    ),
-    (
-        "graph.StringSplit",
-        "the number of substrings depends on the data",
-    ),
-    (
-        "graph.StringNormalizer",
-        "stopword removal changes the length by the data",
-    ),
-    (
-        "graph.TfIdfVectorizer",
-        "not written yet: the output width comes from the n-gram pool attributes",
-    ),
-    ("graph.Unique", "every output's length depends on the data"),
-    (
-        "graph.MelWeightMatrix",
-        "not written yet: the shape comes from constant operands",
-    ),
-    (
-        "graph.DFT",
-        "not written yet: the signal dims change with onesided and inverse",
-    ),
-    (
-        "graph.STFT",
-        "not written yet: frames and bins come from constant operands",
-    ),
-    (
-        "graph.Col2Im",
-        "not written yet: the shape comes from constant image and block shapes",
-    ),
-    (
-        "graph.CenterCropPad",
-        "not written yet: the shape comes from a constant operand",
-    ),
-    (
-        "graph.GridSample",
-        "not written yet: spatial dims come from the grid",
-    ),
-    (
-        "graph.AffineGrid",
-        "not written yet: the shape comes from a constant size operand",
-    ),
-    (
-        "graph.MaxUnpool",
-        "not written yet: the shape comes from kernel attributes or a constant operand",
-    ),
-    (
-        "graph.RNN",
-        "not written yet: the recurrent family's outputs depend on direction and layout",
-    ),
-    (
-        "graph.GRU",
-        "not written yet: the recurrent family's outputs depend on direction and layout",
-    ),
-    (
-        "graph.LSTM",
-        "not written yet: the recurrent family's outputs depend on direction and layout",
-    ),
-    (
-        "graph.Attention",
-        "not written yet: four outputs whose shapes depend on caches and head counts",
-    ),
-    (
-        "graph.LinearAttention",
-        "not written yet: the outputs depend on head counts and the update rule",
-    ),
-    (
-        "graph.CausalConvWithState",
-        "not written yet: the state output depends on the kernel size",
-    ),
-    (
-        "graph.NegativeLogLikelihoodLoss",
-        "not written yet: the shape depends on the reduction attribute",
-    ),
-    (
-        "graph.SoftmaxCrossEntropyLoss",
-        "not written yet: the shape depends on the reduction attribute",
-    ),
+    ("graph.ImageDecoder", "the output shape depends on the encoded image's header"),
+    ("graph.StringSplit", "the number of substrings depends on the data"),
+    ("graph.StringNormalizer", "stopword removal changes the length by the data"),
+    ("graph.TfIdfVectorizer", "not written yet: the output width comes from the n-gram pool attributes"),
+    ("graph.Unique", "not written yet: the lengths depend on the data, only the ranks are known"),
+    ("graph.MelWeightMatrix", "not written yet: the shape comes from constant operands"),
+    ("graph.DFT", "not written yet: the signal dims change with onesided and inverse"),
+    ("graph.STFT", "not written yet: frames and bins come from constant operands"),
+    ("graph.Col2Im", "not written yet: the shape comes from constant image and block shapes"),
+    ("graph.CenterCropPad", "not written yet: the shape comes from a constant operand"),
+    ("graph.GridSample", "not written yet: spatial dims come from the grid"),
+    ("graph.AffineGrid", "not written yet: the shape comes from a constant size operand"),
+    ("graph.MaxUnpool", "not written yet: the shape comes from kernel attributes or a constant operand"),
+    ("graph.RNN", "not written yet: the recurrent family's outputs depend on direction and layout"),
+    ("graph.GRU", "not written yet: the recurrent family's outputs depend on direction and layout"),
+    ("graph.LSTM", "not written yet: the recurrent family's outputs depend on direction and layout"),
+    ("graph.Attention", "not written yet: four outputs whose shapes depend on caches and head counts"),
+    ("graph.LinearAttention", "not written yet: the outputs depend on head counts and the update rule"),
+    ("graph.CausalConvWithState", "not written yet: the state output depends on the kernel size"),
+    ("graph.NegativeLogLikelihoodLoss", "not written yet: the shape depends on the reduction attribute"),
+    ("graph.SoftmaxCrossEntropyLoss", "not written yet: the shape depends on the reduction attribute"),
 ];
 
 /// Infers the result types of `op` through its [`InferShapedTypeOpInterface`] implementation;
