@@ -6,18 +6,35 @@ the newest schema whose `since_version` is at most the target opset (28), plus o
 `SCHEMAS` table that the importer and exporter read (formal inputs and outputs, attribute kinds,
 defaults).
 
+The interfaces each op declares (`interfaces: &[interface_impl!(...)]`) come from the `RULES`
+tables of the Rust files that implement them: `dialects/graph/src/infer/*.rs` for
+`InferShapedTypeOpInterface` and `dialects/graph/src/cost.rs` for `OpCostInterface`. Each table
+maps a unit struct of its file to the ONNX ops it covers, so the rule and its ops stay side by
+side in Rust; this script only copies the table into the declarations.
+
 Usage:
     python3 scripts/gen_graph_ops.py           # rewrite the file
     python3 scripts/gen_graph_ops.py --check   # exit 1 if the committed file is stale
 """
 
 import argparse
+import glob
 import os
+import re
 import sys
 
 TARGET_OPSET = 28
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dialects", "graph", "src",
-                   "ops_generated.rs")
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dialects", "graph", "src")
+OUT = os.path.join(SRC, "ops_generated.rs")
+
+# (interface trait, Rust files with a RULES table); a file's module path follows its name.
+INTERFACE_TABLES = [
+    ("InferShapedTypeOpInterface", "infer/*.rs"),
+    ("OpCostInterface", "cost.rs"),
+]
+RULES_RE = re.compile(r"pub const RULES: \w+ = &\[(.*?)\];", re.S)
+ENTRY_RE = re.compile(r'\(\s*"(\w+)"\s*,\s*&\[(.*?)\]\s*,?\s*\)', re.S)
+NAME_RE = re.compile(r'"(\w+)"')
 
 # Ops whose folder lives in fold.rs.
 FOLDABLE = {
@@ -151,6 +168,29 @@ def type_codes(onnx, allowed):
     return tuple(sorted(codes)), seq, opt
 
 
+def read_rules(names):
+    """Per op, the interface implementations its RULES tables give: [(trait, Rust path)]."""
+    impls = {}
+    for trait, pattern in INTERFACE_TABLES:
+        for path in sorted(glob.glob(os.path.join(SRC, pattern))):
+            rel = os.path.relpath(path, SRC)
+            module = "crate::" + rel[: -len(".rs")].replace(os.sep, "::")
+            module = module[: -len("::mod")] if module.endswith("::mod") else module
+            with open(path, encoding="utf-8") as f:
+                m = RULES_RE.search(f.read())
+            if m is None:
+                continue
+            for rule, ops in ENTRY_RE.findall(m.group(1)):
+                for op in NAME_RE.findall(ops):
+                    if op not in names:
+                        sys.exit(f"{rel}: rule {rule} lists {op}, which is not an ONNX operator")
+                    have = impls.setdefault(op, [])
+                    if any(t == trait for t, _ in have):
+                        sys.exit(f"{rel}: {op} has two {trait} rules")
+                    have.append((trait, f"{module}::{rule}"))
+    return impls
+
+
 def old_attrs(schema) -> str:
     """The `attrs_at_21` field: the attribute names of the opset-21 schema, or None."""
     if schema is None:
@@ -181,6 +221,7 @@ def main():
         if s.name not in latest or latest[s.name].since_version < s.since_version:
             latest[s.name] = s
     names = sorted(latest)
+    impls = read_rules(set(names))
     F = defs.OpSchema.FormalParameterOption
     code_names = {v: k for k, v in onnx.TensorProto.DataType.items()}
 
@@ -278,6 +319,10 @@ def main():
         body.extend(regions)
         body.append("    ],")
         body.append(f"    traits: &[{', '.join(traits)}],")
+        body.append("    interfaces: &[")
+        for trait, path in impls.get(name, []):
+            body.append(f"        interface_impl!({trait} => {path}),")
+        body.append("    ],")
         body.append("    verify: Some(crate::infer::verify_op),")
         body.append(f"    fold: {fold},")
         body.append("    ..OpDef::DEFAULT")
@@ -301,6 +346,11 @@ def main():
         cons_lines.append("};")
 
     text = []
+    text.append("use nart_ir::interface_impl;")
+    used = sorted({t for v in impls.values() for t, _ in v})
+    if used:
+        listed = used[0] if len(used) == 1 else "{" + ", ".join(used) + "}"
+        text.append(f"use nart_ir::interfaces::{listed};")
     text.append("use nart_ir::registry::{Arity, AttrDef, OpDef, RegionDef, Trait, TypeConstraint, ValueDef};")
     text.append("")
     text.append("use crate::constraints as c;")

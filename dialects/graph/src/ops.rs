@@ -78,8 +78,8 @@ schema order.\n\n```mlir\n%none = \"graph.none\"() : () -> none\n\
     ..OpDef::DEFAULT
 };
 
-/// `graph.yield`: ends the body of `graph.If`, `graph.Loop` and `graph.Scan`, returning the
-/// subgraph's outputs.
+/// `graph.yield`: ends the body of `graph.If`, `graph.Loop`, `graph.Scan` and
+/// `graph.SequenceMap`, returning the subgraph's outputs.
 pub static YIELD: OpDef = OpDef {
     name: "graph.yield",
     summary: "Returns the outputs of an ONNX subgraph",
@@ -91,6 +91,8 @@ are the subgraph's outputs, in order.\n\n```mlir\n\"graph.yield\"(%a, %b) : (ten
         arity: Arity::Variadic,
     }],
     traits: &[Trait::Pure, Trait::Terminator, Trait::ReturnLike],
+    // The ops whose regions hold ONNX subgraphs; a `func.func` ends in `func.return`.
+    parents: &["graph.If", "graph.Loop", "graph.Scan", "graph.SequenceMap"],
     ..OpDef::DEFAULT
 };
 

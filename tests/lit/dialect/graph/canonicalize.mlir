@@ -20,6 +20,17 @@ func.func @identity_sequence(%s: !graph.seq<tensor<2xf32>>) -> !graph.seq<tensor
 
 // -----
 
+// Identity(x: ?) : 3 stays: folding to x would give its users a less precise type.
+// CHECK-LABEL: func.func @identity_refines_type(%arg0: tensor<?xf32>) -> tensor<3xf32>
+// CHECK-NEXT: %[[I:.*]] = "graph.Identity"(%arg0) : (tensor<?xf32>) -> tensor<3xf32>
+// CHECK-NEXT: return %[[I]] : tensor<3xf32>
+func.func @identity_refines_type(%x: tensor<?xf32>) -> tensor<3xf32> {
+  %0 = "graph.Identity"(%x) : (tensor<?xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
 // Shape(x: 2x3x5) → [2, 3, 5]
 // CHECK-LABEL: func.func @shape(%arg0: tensor<2x3x5xf32>) -> tensor<3xi64>
 // CHECK-NEXT: %[[C:.*]] = "graph.constant"() <{value = dense<[2, 3, 5]> : tensor<3xi64>}> : () -> tensor<3xi64>
@@ -538,4 +549,40 @@ func.func @fold_in_subgraph(%c: tensor<i1>, %x: tensor<2x3xf32>) -> tensor<2xi64
     "graph.yield"(%n) : (tensor<2xi64>) -> ()
   }) : (tensor<i1>) -> tensor<2xi64>
   return %0 : tensor<2xi64>
+}
+
+// -----
+
+// Reshape(c: 6 elements, s) → c re-typed to 2x3, even with a computed shape: the element count
+// is the same (the verifier rejects a declared result of another count).
+// CHECK-LABEL: func.func @reshape_computed_shape(%arg0: tensor<2xi64>) -> tensor<2x3xf32>
+// CHECK-NEXT: %[[C:.*]] = "graph.constant"() <{value = dense<{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00], [4.000000e+00, 5.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>}> : () -> tensor<2x3xf32>
+// CHECK-NEXT: return %[[C]] : tensor<2x3xf32>
+func.func @reshape_computed_shape(%s: tensor<2xi64>) -> tensor<2x3xf32> {
+  %c = "graph.constant"() <{value = dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]> : tensor<6xf32>}> : () -> tensor<6xf32>
+  %0 = "graph.Reshape"(%c, %s) : (tensor<6xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// ui64 values from 2^63 on fold as unsigned: (2^64 - 2) / 2 = 2^63 - 1, Abs keeps the value,
+// Cast to f32 gives 1.8e19, and Cast of f32 1e19 to ui64 gives 1e19 (rounded to f32).
+// CHECK-LABEL: func.func @ui64_folds()
+// CHECK-DAG: "graph.constant"() <{value = dense<9223372036854775807> : tensor<1xui64>}>
+// CHECK-DAG: "graph.constant"() <{value = dense<18446744073709551614> : tensor<1xui64>}>
+// CHECK-DAG: "graph.constant"() <{value = dense<1.8446744e+19> : tensor<1xf32>}>
+// CHECK-DAG: "graph.constant"() <{value = dense<9999999980506447872> : tensor<1xui64>}>
+// CHECK-NOT: graph.Div
+// CHECK-NOT: graph.Abs
+// CHECK-NOT: graph.Cast
+func.func @ui64_folds() -> (tensor<1xui64>, tensor<1xui64>, tensor<1xf32>, tensor<1xui64>) {
+  %a = "graph.constant"() <{value = dense<18446744073709551614> : tensor<1xui64>}> : () -> tensor<1xui64>
+  %two = "graph.constant"() <{value = dense<2> : tensor<1xui64>}> : () -> tensor<1xui64>
+  %f = "graph.constant"() <{value = dense<1.0e19> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = "graph.Div"(%a, %two) : (tensor<1xui64>, tensor<1xui64>) -> tensor<1xui64>
+  %1 = "graph.Abs"(%a) : (tensor<1xui64>) -> tensor<1xui64>
+  %2 = "graph.Cast"(%a) <{to = 1 : i64}> : (tensor<1xui64>) -> tensor<1xf32>
+  %3 = "graph.Cast"(%f) <{to = 13 : i64}> : (tensor<1xf32>) -> tensor<1xui64>
+  return %0, %1, %2, %3 : tensor<1xui64>, tensor<1xui64>, tensor<1xf32>, tensor<1xui64>
 }

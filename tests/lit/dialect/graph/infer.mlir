@@ -511,6 +511,15 @@ func.func @dequantize_scale_type(%x: tensor<2x3xi8>, %s: tensor<f16>) {
 
 // -----
 
+// DequantizeLinear gives the element type output_dtype names (10 is float16) when it is set.
+func.func @dequantize_output_dtype(%x: tensor<4xui8>, %s: tensor<f32>, %zp: tensor<ui8>) {
+  // expected-error @+1 {{result #0 has type tensor<f16> but inference gives tensor<4xf16>}}
+  %0 = "graph.DequantizeLinear"(%x, %s, %zp) <{output_dtype = 10 : i64}> : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<f16>
+  return
+}
+
+// -----
+
 // QLinearMatMul gives y_zero_point's element type.
 func.func @qlinear_matmul(%a: tensor<2x3xi8>, %s: tensor<f32>, %za: tensor<i8>, %b: tensor<3x4xi8>, %zy: tensor<i8>) {
   // expected-error @+1 {{result #0 has type tensor<i8> but inference gives tensor<2x4xi8>}}
@@ -617,5 +626,42 @@ func.func @eye_like_dtype(%x: tensor<2x3xf32>) {
 func.func @is_nan(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{result #0 has type tensor<i1> but inference gives tensor<2x3xi1>}}
   %0 = "graph.IsNaN"(%x) : (tensor<2x3xf32>) -> tensor<i1>
+  return
+}
+
+// -----
+
+// If's result has the dims both branches share: [2, 3] and [2, 4] give [2, ?].
+func.func @if_joins_branches(%c: tensor<i1>, %a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
+  // expected-error @+1 {{result #0 has type tensor<f32> but inference gives tensor<2x?xf32>}}
+  %0 = "graph.If"(%c) ({
+    "graph.yield"(%a) : (tensor<2x3xf32>) -> ()
+  }, {
+    "graph.yield"(%b) : (tensor<2x4xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// Loop's scan outputs get a leading iteration dim: a per-iteration [2] stacks to [?, 2].
+func.func @loop_scan_output(%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{result #1 has type tensor<2xf32> but inference gives tensor<?x2xf32>}}
+  %0:2 = "graph.Loop"(%m, %c, %x) ({
+  ^bb0(%i: tensor<i64>, %ci: tensor<i1>, %v: tensor<2xf32>):
+    "graph.yield"(%ci, %v, %v) : (tensor<i1>, tensor<2xf32>, tensor<2xf32>) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  return
+}
+
+// -----
+
+// Scan's outputs stack along the scan axis, as long as the scan input: 5 steps of [2].
+func.func @scan_output(%s: tensor<2xf32>, %x: tensor<5x2xf32>) {
+  // expected-error @+1 {{result #1 has type tensor<2xf32> but inference gives tensor<5x2xf32>}}
+  %0:2 = "graph.Scan"(%s, %x) <{num_scan_inputs = 1 : i64}> ({
+  ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+    "graph.yield"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> ()
+  }) : (tensor<2xf32>, tensor<5x2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
   return
 }

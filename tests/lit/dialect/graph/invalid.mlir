@@ -873,7 +873,7 @@ func.func @slice_zero_step(%x: tensor<2x6xf32>) {
 func.func @pad_entries(%x: tensor<2x6xf32>) {
   %none = "graph.none"() : () -> none
   %pads = "graph.constant"() <{value = dense<1> : tensor<2xi64>}> : () -> tensor<2xi64>
-  // expected-error @+1 {{pads has 2 entries but 2 axes are padded}}
+  // expected-error @+1 {{pads has 2 entries, but 2 padded axes need 4 (a begin and an end pad each)}}
   %0 = "graph.Pad"(%x, %pads, %none, %none) : (tensor<2x6xf32>, tensor<2xi64>, none, none) -> tensor<?x?xf32>
   return
 }
@@ -945,4 +945,163 @@ func.func @einsum_unknown_output_label(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{output label 'z' does not appear in the inputs}}
   %0 = "graph.Einsum"(%x) <{equation = "ij->iz"}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return
+}
+
+// -----
+
+// Reshape keeps the element count: a constant shape of 4 elements for 6.
+func.func @reshape_count_constant_shape(%x: tensor<6xf32>) {
+  %shape = "graph.constant"() <{value = dense<[2, 2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  // expected-error @+1 {{cannot reshape tensor<6xf32> (6 elements) to [2, 2] (4 elements)}}
+  %0 = "graph.Reshape"(%x, %shape) : (tensor<6xf32>, tensor<2xi64>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+// Reshape keeps the element count even when the shape is computed: the declared result says 4.
+func.func @reshape_count_declared(%x: tensor<6xf32>, %shape: tensor<2xi64>) {
+  // expected-error @+1 {{result type tensor<2x2xf32> has 4 elements, but the input tensor<6xf32> has 6}}
+  %0 = "graph.Reshape"(%x, %shape) : (tensor<6xf32>, tensor<2xi64>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+// Squeeze only re-types too.
+func.func @squeeze_count_declared(%x: tensor<1x6xf32>, %axes: tensor<1xi64>) {
+  // expected-error @+1 {{result type tensor<5xf32> has 5 elements, but the input tensor<1x6xf32> has 6}}
+  %0 = "graph.Squeeze"(%x, %axes) : (tensor<1x6xf32>, tensor<1xi64>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+// If's branches yield one value per result (ONNX: both branches have the op's N outputs).
+func.func @if_yield_count(%c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{else_branch yields 2 values, but the op has 1 result}}
+  %0 = "graph.If"(%c) ({
+    "graph.yield"(%x, %x) : (tensor<2xf32>, tensor<2xf32>) -> ()
+  }, {
+    "graph.yield"(%x) : (tensor<2xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// If's branches agree on each result's element type (shapes may differ).
+func.func @if_yield_types(%c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{then_branch and else_branch yield different types for result #0: tensor<i1> and tensor<2xf32>}}
+  %0 = "graph.If"(%c) ({
+    "graph.yield"(%x) : (tensor<2xf32>) -> ()
+  }, {
+    "graph.yield"(%c) : (tensor<i1>) -> ()
+  }) : (tensor<i1>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// If's result agrees with what the branches yield.
+func.func @if_result_type(%c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{result #0 has type tensor<3xf32> but inference gives tensor<2xf32>}}
+  %0 = "graph.If"(%c) ({
+    "graph.yield"(%x) : (tensor<2xf32>) -> ()
+  }, {
+    "graph.yield"(%x) : (tensor<2xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// Loop's body takes the iteration number, the condition and each loop-carried value.
+func.func @loop_body_arguments(%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{expects the body to have 3 arguments (the iteration number, the condition and 1 loop-carried value), but it has 1}}
+  %0 = "graph.Loop"(%m, %c, %x) ({
+  ^bb0(%i: tensor<i64>):
+    "graph.yield"(%x) : (tensor<2xf32>) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Loop's iteration number is an int64 tensor.
+func.func @loop_iteration_type(%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{expects body argument #0 (the iteration number) to be a tensor of i64, but got tensor<i32>}}
+  %0 = "graph.Loop"(%m, %c, %x) ({
+  ^bb0(%i: tensor<i32>, %ci: tensor<i1>, %v: tensor<2xf32>):
+    "graph.yield"(%ci, %v) : (tensor<i1>, tensor<2xf32>) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// A loop-carried body argument has its operand's element type.
+func.func @loop_carried_type(%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{body argument #2 has type tensor<2xi32>, which does not match operand #2 of type tensor<2xf32>}}
+  %0 = "graph.Loop"(%m, %c, %x) ({
+  ^bb0(%i: tensor<i64>, %ci: tensor<i1>, %v: tensor<2xi32>):
+    "graph.yield"(%ci, %x) : (tensor<i1>, tensor<2xf32>) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Loop's body yields the condition, then one value per result.
+func.func @loop_yield_count(%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{expects the body to yield 2 values (the condition and one per result), but it yields 1}}
+  %0 = "graph.Loop"(%m, %c, %x) ({
+  ^bb0(%i: tensor<i64>, %ci: tensor<i1>, %v: tensor<2xf32>):
+    "graph.yield"(%v) : (tensor<2xf32>) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// num_scan_inputs counts operands: there is only one.
+func.func @scan_num_inputs(%x: tensor<2xf32>) {
+  // expected-error @+1 {{expects num_scan_inputs (3) to be at most the number of operands (1)}}
+  %0 = "graph.Scan"(%x) <{num_scan_inputs = 3 : i64}> ({
+  ^bb0(%a: tensor<2xf32>):
+    "graph.yield"(%a) : (tensor<2xf32>) -> ()
+  }) : (tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Scan's body takes one argument per operand (states, then scan input elements).
+func.func @scan_body_arguments(%s: tensor<2xf32>, %x: tensor<5x2xf32>) {
+  // expected-error @+1 {{expects the body to have 2 arguments (one per operand), but it has 1}}
+  %0 = "graph.Scan"(%s, %x) <{num_scan_inputs = 1 : i64}> ({
+  ^bb0(%a: tensor<2xf32>):
+    "graph.yield"(%a) : (tensor<2xf32>) -> ()
+  }) : (tensor<2xf32>, tensor<5x2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Scan's body yields one value per result.
+func.func @scan_yield_count(%s: tensor<2xf32>, %x: tensor<5x2xf32>) {
+  // expected-error @+1 {{expects the body to yield 1 value (one per result), but it yields 2}}
+  %0 = "graph.Scan"(%s, %x) <{num_scan_inputs = 1 : i64}> ({
+  ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+    "graph.yield"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> ()
+  }) : (tensor<2xf32>, tensor<5x2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// graph.yield ends subgraphs only; a function ends in func.return.
+func.func @yield_in_func(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'graph.yield' op expects parent op to be one of 'graph.If, graph.Loop, graph.Scan, graph.SequenceMap'}}
+  "graph.yield"(%x) : (tensor<2xf32>) -> ()
 }

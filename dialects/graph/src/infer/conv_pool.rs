@@ -1,0 +1,297 @@
+//! Convolutions and pooling: output sizes from kernel, strides, dilations, pads and
+//! `auto_pad`, as ONNX's shape inference computes them.
+
+use nart_ir::{TypeData, DYNAMIC};
+
+use super::{dadd, div_ceil, div_floor, dmul, i64_elem, one, t, In, Rules, Shaped, R};
+
+/// Which ops each rule of this file covers. `scripts/gen_graph_ops.py` reads this table and
+/// declares each rule in those ops' `OpDef`s.
+pub const RULES: Rules = &[
+    ("Conv", &["Conv", "DeformConv"]),
+    ("ConvTranspose", &["ConvTranspose"]),
+    ("MaxPool", &["MaxPool"]),
+    ("Pool", &["AveragePool", "LpPool"]),
+    (
+        "GlobalPool",
+        &["GlobalAveragePool", "GlobalLpPool", "GlobalMaxPool"],
+    ),
+    ("MaxRoiPool", &["MaxRoiPool"]),
+    ("RoiAlign", &["RoiAlign"]),
+];
+
+rules! {
+    /// `[N, C_out, spatial...]` from input #0 and weight #1 (`[C_out, C_in / group, k...]`).
+    Conv = |i| conv(i, 0, 1, None);
+    /// `[N, C_out, spatial...]` with `C_out = weight[1] * group` and each spatial dim
+    /// `stride * (d - 1) + output_padding + (k - 1) * dilation + 1 - pads`, or `output_shape`.
+    ConvTranspose = conv_transpose;
+    /// The pooled values and their indices (`i64`).
+    MaxPool = |i| {
+        let r = pool(i)?;
+        let idx = r.shape.clone();
+        Ok(Some(vec![Some(r), Some(t(i64_elem(), idx))]))
+    };
+    /// The pooled values.
+    Pool = |i| one(pool(i)?);
+    /// `[N, C, 1, 1, ...]`.
+    GlobalPool = |i| {
+        let x = i.shaped(0)?;
+        let shape = x.shape.map(|s| {
+            s.iter()
+                .enumerate()
+                .map(|(k, &d)| if k < 2 { d } else { 1 })
+                .collect()
+        });
+        one(t(x.elem, shape))
+    };
+    /// `[num_rois, C, pooled_h, pooled_w]` from the rois' count and `pooled_shape`.
+    MaxRoiPool = |i| {
+        let x = i.shaped(0)?;
+        let rois = i.shaped(1)?;
+        let pooled = i
+            .ints("pooled_shape")
+            .ok_or("requires attribute 'pooled_shape'")?;
+        if pooled.len() != 2 {
+            return Err(format!(
+                "pooled_shape must have 2 entries, but has {}",
+                pooled.len()
+            ));
+        }
+        let n = rois.shape.as_ref().and_then(|s| s.first().copied()).unwrap_or(DYNAMIC);
+        let c = x.shape.as_ref().and_then(|s| s.get(1).copied()).unwrap_or(DYNAMIC);
+        one(t(x.elem, Some(vec![n, c, pooled[0], pooled[1]])))
+    };
+    /// `[num_rois, C, output_height, output_width]`.
+    RoiAlign = |i| {
+        let x = i.shaped(0)?;
+        let rois = i.shaped(1)?;
+        let n = rois.shape.as_ref().and_then(|s| s.first().copied()).unwrap_or(DYNAMIC);
+        let c = x.shape.as_ref().and_then(|s| s.get(1).copied()).unwrap_or(DYNAMIC);
+        let (h, w) = (i.int("output_height", 1), i.int("output_width", 1));
+        one(t(x.elem, Some(vec![n, c, h, w])))
+    };
+}
+
+/// The window attributes of a convolution or pooling op.
+pub(crate) struct Window {
+    kernel: Vec<i64>,
+    strides: Vec<i64>,
+    dilations: Vec<i64>,
+    pads: Vec<i64>,
+    auto_pad: String,
+    ceil: bool,
+}
+
+/// Reads and checks the window attributes for `spatial` dims and the given kernel.
+pub(crate) fn window(i: &In, spatial: usize, kernel: Vec<i64>) -> Result<Window, String> {
+    let strides = i.ints("strides").unwrap_or_else(|| vec![1; spatial]);
+    let dilations = i.ints("dilations").unwrap_or_else(|| vec![1; spatial]);
+    let pads = i.ints("pads").unwrap_or_else(|| vec![0; 2 * spatial]);
+    if kernel.len() != spatial
+        || strides.len() != spatial
+        || dilations.len() != spatial
+        || pads.len() != 2 * spatial
+    {
+        return Err(format!(
+            "kernel_shape, strides, dilations and pads must match the {spatial} spatial dims"
+        ));
+    }
+    if strides.iter().chain(&dilations).any(|&v| v <= 0) {
+        return Err("strides and dilations must be positive".into());
+    }
+    Ok(Window {
+        kernel,
+        strides,
+        dilations,
+        pads,
+        auto_pad: i.string("auto_pad", "NOTSET"),
+        ceil: i.int("ceil_mode", 0) != 0,
+    })
+}
+
+/// The output size of each spatial dim.
+pub(crate) fn window_out(w: &Window, input: &[i64]) -> Vec<i64> {
+    input
+        .iter()
+        .enumerate()
+        .map(|(k, &d)| {
+            if d == DYNAMIC || w.kernel[k] == DYNAMIC {
+                return DYNAMIC;
+            }
+            let s = w.strides[k];
+            let ek = dadd(dmul(dadd(w.kernel[k], -1), w.dilations[k]), 1);
+            if ek == DYNAMIC {
+                return DYNAMIC;
+            }
+            let span = dadd(dadd(dadd(d, w.pads[k]), w.pads[k + input.len()]), -ek);
+            if span == DYNAMIC {
+                return DYNAMIC;
+            }
+            match w.auto_pad.as_str() {
+                "SAME_UPPER" | "SAME_LOWER" => div_ceil(d, s),
+                "VALID" => div_ceil(d.saturating_sub(ek).saturating_add(1), s).max(0),
+                _ => {
+                    let mut o = (if w.ceil {
+                        div_ceil(span, s)
+                    } else {
+                        div_floor(span, s)
+                    })
+                    .saturating_add(1);
+                    // The last window must start inside the input or its left padding.
+                    if w.ceil && dmul(o - 1, s) >= dadd(d, w.pads[k]) {
+                        o -= 1;
+                    }
+                    o.max(0)
+                }
+            }
+        })
+        .collect()
+}
+
+/// A convolution of operand `x_idx` by weight `w_idx`, with element type `elem` or the input's.
+pub(crate) fn conv(i: &In, x_idx: usize, w_idx: usize, elem: Option<TypeData>) -> R {
+    let x = i.shaped(x_idx)?;
+    let w = i.shaped(w_idx)?;
+    let elem = elem.unwrap_or(x.elem.clone());
+    let (Some(sx), Some(sw)) = (&x.shape, &w.shape) else {
+        let r = x.shape.as_ref().map(|s| vec![DYNAMIC; s.len()]);
+        return one(t(elem, r));
+    };
+    if sx.len() < 3 || sx.len() != sw.len() {
+        return Err(format!(
+            "input and weight must have the same rank (3 or more): {} and {}",
+            i.type_str(x_idx),
+            i.type_str(w_idx)
+        ));
+    }
+    let group = i.int("group", 1);
+    if group <= 0 {
+        return Err(format!("group must be positive, but got {group}"));
+    }
+    if sx[1] != DYNAMIC && sw[1] != DYNAMIC && sx[1] != sw[1] * group {
+        return Err(format!(
+            "input channels ({}) must equal weight channels ({}) times group ({group})",
+            sx[1], sw[1]
+        ));
+    }
+    let spatial = sx.len() - 2;
+    let kernel = i.ints("kernel_shape").unwrap_or_else(|| sw[2..].to_vec());
+    let win = window(i, spatial, kernel)?;
+    let mut out = vec![sx[0], sw[0]];
+    out.extend(window_out(&win, &sx[2..]));
+    one(t(elem, Some(out)))
+}
+
+fn conv_transpose(i: &In) -> R {
+    let x = i.shaped(0)?;
+    let w = i.shaped(1)?;
+    let (Some(sx), Some(sw)) = (&x.shape, &w.shape) else {
+        return one(t(
+            x.elem.clone(),
+            x.shape.as_ref().map(|s| vec![DYNAMIC; s.len()]),
+        ));
+    };
+    if sx.len() < 3 || sx.len() != sw.len() {
+        return Err(format!(
+            "input and weight must have the same rank (3 or more): {} and {}",
+            i.type_str(0),
+            i.type_str(1)
+        ));
+    }
+    let spatial = sx.len() - 2;
+    let group = i.int("group", 1);
+    let c_out = dmul(sw[1], group);
+    let mut out = vec![sx[0], c_out];
+    if let Some(os) = i.ints("output_shape") {
+        if os.len() != spatial {
+            return Err("output_shape must have one entry per spatial dim".into());
+        }
+        out.extend(os);
+        return one(t(x.elem, Some(out)));
+    }
+    let kernel = i.ints("kernel_shape").unwrap_or_else(|| sw[2..].to_vec());
+    let win = window(i, spatial, kernel)?;
+    let opad = i.ints("output_padding").unwrap_or_else(|| vec![0; spatial]);
+    for k in 0..spatial {
+        let d = sx[k + 2];
+        if d == DYNAMIC || win.kernel[k] == DYNAMIC {
+            out.push(DYNAMIC);
+            continue;
+        }
+        let s = win.strides[k];
+        let o = match win.auto_pad.as_str() {
+            "SAME_UPPER" | "SAME_LOWER" => dmul(d, s),
+            _ => {
+                let ek = dadd(dmul(dadd(win.kernel[k], -1), win.dilations[k]), 1);
+                let mut o = dadd(dmul(s, d - 1), opad.get(k).copied().unwrap_or(0));
+                o = dadd(o, ek);
+                o = dadd(o, win.pads[k].checked_neg().unwrap_or(DYNAMIC));
+                dadd(o, win.pads[k + spatial].checked_neg().unwrap_or(DYNAMIC))
+            }
+        };
+        out.push(o);
+    }
+    one(t(x.elem, Some(out)))
+}
+
+fn pool(i: &In) -> Result<Shaped, String> {
+    let x = i.shaped(0)?;
+    let Some(sx) = &x.shape else {
+        return Ok(x);
+    };
+    if sx.len() < 3 {
+        return Err(format!(
+            "input must have rank 3 or more, but got {}",
+            i.type_str(0)
+        ));
+    }
+    let kernel = i
+        .ints("kernel_shape")
+        .ok_or("requires attribute 'kernel_shape'")?;
+    let win = window(i, sx.len() - 2, kernel)?;
+    let mut out = vec![sx[0], sx[1]];
+    out.extend(window_out(&win, &sx[2..]));
+    Ok(t(x.elem, Some(out)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{check, Case};
+
+    #[rustfmt::skip]
+    const CASES: &[Case] = &[
+        // ResNet's stem: 7x7, stride 2, pads 3.
+        ("Conv", &["tensor<1x3x224x224xf32>", "tensor<64x3x7x7xf32>", "none"], "{pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 2, 2>}", Ok(&["tensor<1x64x112x112xf32>"])),
+        ("Conv", &["tensor<?x3x32x32xf32>", "tensor<8x3x3x3xf32>", "tensor<8xf32>"], "{auto_pad = \"SAME_UPPER\", strides = array<i64: 2, 2>}", Ok(&["tensor<?x8x16x16xf32>"])),
+        ("Conv", &["tensor<1x3x10x10xf32>", "tensor<4x3x3x3xf32>", "none"], "{auto_pad = \"VALID\"}", Ok(&["tensor<1x4x8x8xf32>"])),
+        ("Conv", &["tensor<1x4x9x9xf32>", "tensor<4x1x3x3xf32>", "none"], "{dilations = array<i64: 2, 2>, group = 4 : i64}", Ok(&["tensor<1x4x5x5xf32>"])),
+        ("Conv", &["tensor<*xf32>", "tensor<4x3x3x3xf32>", "none"], "", Ok(&["tensor<*xf32>"])),
+        ("Conv", &["tensor<1x3x224x224xf32>", "tensor<8x4x3x3xf32>", "none"], "", Err("input channels (3) must equal weight channels (4) times group (1)")),
+        ("Conv", &["tensor<1x3x8xf32>", "tensor<4x3x3x3xf32>", "none"], "", Err("input and weight must have the same rank (3 or more): tensor<1x3x8xf32> and tensor<4x3x3x3xf32>")),
+        ("Conv", &["tensor<1x3x8x8xf32>", "tensor<4x3x3x3xf32>", "none"], "{strides = array<i64: 1>}", Err("kernel_shape, strides, dilations and pads must match the 2 spatial dims")),
+        ("Conv", &["tensor<1x3x8x8xf32>", "tensor<4x3x3x3xf32>", "none"], "{strides = array<i64: 0, 1>}", Err("strides and dilations must be positive")),
+        ("Conv", &["tensor<1x3x8x8xf32>", "tensor<4x3x3x3xf32>", "none"], "{group = 0 : i64}", Err("group must be positive, but got 0")),
+        ("DeformConv", &["tensor<1x1x3x3xf32>", "tensor<1x1x2x2xf32>", "tensor<1x8x2x2xf32>", "none", "none"], "", Ok(&["tensor<1x1x2x2xf32>"])),
+        ("ConvTranspose", &["tensor<1x3x10x10xf32>", "tensor<3x8x4x4xf32>", "none"], "{pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}", Ok(&["tensor<1x8x20x20xf32>"])),
+        ("ConvTranspose", &["tensor<1x3x3xf32>", "tensor<3x2x3xf32>", "none"], "{group = 1 : i64, output_padding = array<i64: 1>, strides = array<i64: 2>}", Ok(&["tensor<1x2x8xf32>"])),
+        ("ConvTranspose", &["tensor<1x3x3x3xf32>", "tensor<3x2x3x3xf32>", "none"], "{output_shape = array<i64: 10, 8>}", Ok(&["tensor<1x2x10x8xf32>"])),
+        ("ConvTranspose", &["tensor<1x3x3x3xf32>", "tensor<3x2x3x3xf32>", "none"], "{auto_pad = \"SAME_UPPER\", strides = array<i64: 2, 2>}", Ok(&["tensor<1x2x6x6xf32>"])),
+        ("MaxPool", &["tensor<1x64x112x112xf32>"], "{kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}", Ok(&["tensor<1x64x56x56xf32>", "tensor<1x64x56x56xi64>"])),
+        ("MaxPool", &["tensor<1x1x6x6xf32>"], "{ceil_mode = 1 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>}", Ok(&["tensor<1x1x3x3xf32>", "tensor<1x1x3x3xi64>"])),
+        ("MaxPool", &["tensor<1x1x5x5xf32>"], "{ceil_mode = 1 : i64, kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}", Ok(&["tensor<1x1x3x3xf32>", "tensor<1x1x3x3xi64>"])),
+        ("MaxPool", &["tensor<1x1x5xf32>"], "", Err("requires attribute 'kernel_shape'")),
+        ("MaxPool", &["tensor<5x5xf32>"], "{kernel_shape = array<i64: 2>}", Err("input must have rank 3 or more, but got tensor<5x5xf32>")),
+        ("AveragePool", &["tensor<1x3x7x7xf32>"], "{auto_pad = \"SAME_UPPER\", kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>}", Ok(&["tensor<1x3x4x4xf32>"])),
+        ("LpPool", &["tensor<1x3x?x8xf32>"], "{kernel_shape = array<i64: 2, 2>}", Ok(&["tensor<1x3x?x7xf32>"])),
+        ("GlobalAveragePool", &["tensor<1x64x7x7xf32>"], "", Ok(&["tensor<1x64x1x1xf32>"])),
+        ("GlobalMaxPool", &["tensor<2x3x5xf16>"], "", Ok(&["tensor<2x3x1xf16>"])),
+        ("MaxRoiPool", &["tensor<1x3x32x32xf32>", "tensor<5x5xf32>"], "{pooled_shape = array<i64: 2, 3>}", Ok(&["tensor<5x3x2x3xf32>"])),
+        ("RoiAlign", &["tensor<1x3x32x32xf32>", "tensor<?x4xf32>", "tensor<?xi64>"], "{output_height = 5 : i64}", Ok(&["tensor<?x3x5x1xf32>"])),
+    ];
+
+    #[test]
+    fn convolution_and_pooling_rules() {
+        check(CASES);
+    }
+}
