@@ -373,7 +373,15 @@ pub(super) fn apply(rule: &Compiled, rw: &mut PatternRewriter<'_>, root: Op) -> 
             })
             .collect::<Result<Vec<_>, _>>()?,
     };
-    if planned != root_types {
+    // A result without uses may be replaced by any value (DRR's `replaceWithValue` of an
+    // unused result); every other replacement must have the type of what it replaces.
+    let same = planned.len() == root_types.len()
+        && planned
+            .iter()
+            .zip(&root_types)
+            .enumerate()
+            .all(|(i, (p, r))| p == r || rw.uses(rw.result(root, i)).is_empty());
+    if !same {
         return Err(format!(
             "the replacement has type {}, the root {}",
             type_text(rw, &planned),

@@ -44,6 +44,8 @@
 //! attribute builders; the ones not given get the op's defaults when the op is created.
 //! `[a, b]` gives one value per result of a multi-result root, and `[]` erases a root without
 //! results.
+//! Each replacement must have the type of the root result it replaces, unless that result has
+//! no uses (then any value will do, as in DRR's `AddUIExtendedToAddI`).
 //! New ops are created before the root, at the fused location of every matched op (as DRR
 //! does: `loc(fused[...])`, or the one location when they all share it).
 //!
@@ -583,5 +585,62 @@ impl RewritePattern for Rule {
 
     fn check(&self, ctx: &Context) -> Result<(), String> {
         Rule::check(self, ctx).map_err(|e| e.to_string())
+    }
+}
+
+/// One pattern made of rules tried in order, for a rewrite that takes one rule per case but
+/// is known by one name (arith's `TruncIExtToExt`). The rules share its root; its benefit is
+/// the highest of theirs, and when none applies its match failure gives each rule's reason.
+pub struct FirstOf {
+    name: &'static str,
+    rules: &'static [&'static Rule],
+}
+
+impl FirstOf {
+    /// The pattern `name` trying `rules` in order.
+    pub const fn new(name: &'static str, rules: &'static [&'static Rule]) -> FirstOf {
+        FirstOf { name, rules }
+    }
+}
+
+impl RewritePattern for FirstOf {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn root(&self) -> Option<&'static str> {
+        self.rules.first().and_then(|r| r.root())
+    }
+
+    fn benefit(&self) -> u16 {
+        self.rules.iter().map(|r| r.benefit()).max().unwrap_or(1)
+    }
+
+    fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
+        let mut reasons = Vec::new();
+        for r in self.rules {
+            if r.match_and_rewrite(rw, op) {
+                return true;
+            }
+            let why = rw.take_match_failure().unwrap_or_default();
+            reasons.push(format!("{}: {why}", r.name));
+        }
+        rw.match_failure(reasons.join("; "))
+    }
+
+    fn check(&self, ctx: &Context) -> Result<(), String> {
+        for r in self.rules {
+            Rule::check(r, ctx).map_err(|e| e.to_string())?;
+            if r.root() != self.root() {
+                return Err(format!(
+                    "`{}`: rule `{}` is rooted on `{}`, not `{}`",
+                    self.name,
+                    r.name,
+                    r.root().unwrap_or("any op"),
+                    self.root().unwrap_or("any op")
+                ));
+            }
+        }
+        Ok(())
     }
 }

@@ -123,7 +123,7 @@ struct Outcome {
 
 /// Parses `ir` (ops in the generic form), applies `rule` to the last op named like its root,
 /// and prints the module.
-fn run_in(ctx: &mut Context, rule: &Rule, ir: &str) -> Outcome {
+fn run_in(ctx: &mut Context, rule: &dyn RewritePattern, ir: &str) -> Outcome {
     let module = crate::parser::parse_source(ctx, "test.mlir", ir)
         .unwrap_or_else(|e| unreachable!("test IR parses: {e:?}"));
     let root_name = rule.root().unwrap_or("");
@@ -371,6 +371,7 @@ fn replacements_keep_the_type() {
       %a = "t.src"() : () -> i32
       %0 = "t.cast"(%a) : (i32) -> i64
       %1 = "t.cast"(%0) : (i64) -> i16
+      "t.use"(%1) : (i16) -> ()
     "#;
     assert_eq!(
         failure(&CAST_CAST, ir),
@@ -380,7 +381,7 @@ fn replacements_keep_the_type() {
         failure(&CAST_CAST_SAME, ir),
         "constraint `same_type($r, $x)` does not hold"
     );
-    let round_trip = ir.replace("-> i16", "-> i32");
+    let round_trip = ir.replace("-> i16", "-> i32").replace("(i16)", "(i32)");
     applied(&CAST_CAST, &round_trip);
 }
 
@@ -429,6 +430,14 @@ fn multiple_results_and_erasure() {
         failure(&PAIR_SWAP, &ir("%hi")),
         "constraint `unused($p#1)` does not hold"
     );
+    // The unused `hi` may be replaced by a value of another type.
+    let wide_hi = r#"
+      %a = "t.src"() : () -> i32
+      %b = "t.src"() : () -> i32
+      %lo, %hi = "t.pair"(%a, %b) : (i32, i32) -> (i32, i64)
+      "t.use"(%lo) : (i32) -> ()
+    "#;
+    applied(&PAIR_SWAP, wide_hi);
     let check = |v: i32| {
         format!(
             r#"
@@ -637,5 +646,51 @@ fn comments_and_layout_are_free() {
     assert_eq!(
         Rule::new("B", "(t.neg $x) => $x").with_benefit(3).benefit(),
         3
+    );
+}
+
+static NEG_ZERO: Rule = crate::rule!(
+    "NegZero",
+    "(t.neg (constant $c)) => (t.const {value = $c}) if is_zero($c)",
+    natives = &NATIVES,
+);
+static NEG_OR_NEG_ZERO: FirstOf = FirstOf::new("NegFamily", &[&NEG_NEG, &NEG_ZERO]);
+
+#[test]
+fn first_of_tries_its_rules_in_order() {
+    let neg_neg = r#"
+      %a = "t.src"() : () -> i32
+      %0 = "t.neg"(%a) : (i32) -> i32
+      %1 = "t.neg"(%0) : (i32) -> i32
+      "t.use"(%1) : (i32) -> ()
+    "#;
+    let neg_zero = r#"
+      %c = "t.const"() {value = 0 : i32} : () -> i32
+      %1 = "t.neg"(%c) : (i32) -> i32
+      "t.use"(%1) : (i32) -> ()
+    "#;
+    let mut ctx = context();
+    assert!(run_in(&mut ctx, &NEG_OR_NEG_ZERO, neg_neg).changed);
+    assert!(run_in(&mut ctx, &NEG_OR_NEG_ZERO, neg_zero).changed);
+    let neither = r#"
+      %c = "t.const"() {value = 1 : i32} : () -> i32
+      %1 = "t.neg"(%c) : (i32) -> i32
+    "#;
+    let o = run_in(&mut ctx, &NEG_OR_NEG_ZERO, neither);
+    assert!(!o.changed);
+    assert_eq!(
+        o.failure.as_deref(),
+        Some(
+            "NegNeg: operand #0 of `t.neg` is not defined by `t.neg`; \
+             NegZero: constraint `is_zero($c)` does not hold"
+        )
+    );
+    assert_eq!(NEG_OR_NEG_ZERO.root(), Some("t.neg"));
+    assert_eq!(NEG_OR_NEG_ZERO.benefit(), 2);
+    assert_eq!(RewritePattern::check(&NEG_OR_NEG_ZERO, &ctx), Ok(()));
+    static MIXED: FirstOf = FirstOf::new("Mixed", &[&NEG_NEG, &ADD_SELF]);
+    assert_eq!(
+        RewritePattern::check(&MIXED, &ctx),
+        Err("`Mixed`: rule `AddSelf` is rooted on `t.add`, not `t.neg`".to_string())
     );
 }
