@@ -14,7 +14,7 @@ pub static EXTSI: OpDef = OpDef {
     results: INT_OUT,
     verify: Some(verify_wider_int),
     fold: Some(fold::extsi),
-    canonicalize: &[&canon::EXTSI_OF_EXTSI],
+    canonicalize: &[&canon::EXTSI_OF_EXTSI, &canon::EXTSI_OF_EXTUI],
     ..CAST
 };
 
@@ -43,7 +43,7 @@ pub static TRUNCI: OpDef = OpDef {
     attrs: &[OVERFLOW_FLAGS],
     verify: Some(verify_narrower_int),
     fold: Some(fold::trunci),
-    canonicalize: &[&canon::TRUNCI_OF_EXT],
+    canonicalize: &[&canon::TRUNCI_OF_EXT, &canon::TRUNCI_SHRSI_TO_TRUNCI_SHRUI],
     assembly_format: Some(
         "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)",
     ),
@@ -86,6 +86,7 @@ pub static TRUNCF: OpDef = OpDef {
     ],
     verify: Some(verify_narrower_float),
     fold: Some(fold::truncf),
+    canonicalize: &[&canon::TRUNCF_SITOFP, &canon::TRUNCF_UITOFP],
     assembly_format: Some(
         "$in ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)",
     ),
@@ -164,7 +165,10 @@ truncating when narrowing.\n\n```mlir\n%i = arith.index_cast %x : i32 to index\n
     results: &[operand("out", INDEX_CAST_TYPE)],
     verify: Some(verify_index_cast),
     fold: Some(fold::index_cast),
-    canonicalize: &[&canon::INDEX_CAST_OF_INDEX_CAST],
+    canonicalize: &[
+        &canon::INDEX_CAST_OF_INDEX_CAST,
+        &canon::INDEX_CAST_OF_EXTSI,
+    ],
     ..CAST
 };
 
@@ -178,6 +182,9 @@ truncating when narrowing.\n\n```mlir\n%i = arith.index_castui %x : i32 to index
     results: &[operand("out", INDEX_CAST_TYPE)],
     verify: Some(verify_index_cast),
     fold: Some(fold::index_castui),
-    canonicalize: &[&canon::INDEX_CASTUI_OF_INDEX_CASTUI],
+    canonicalize: &[
+        &canon::INDEX_CASTUI_OF_INDEX_CASTUI,
+        &canon::INDEX_CASTUI_OF_EXTUI,
+    ],
     ..CAST
 };

@@ -27,6 +27,7 @@ The result is `i1`, or a tensor/vector of `i1` of the operands' shape.\n\n\
     traits: &[Trait::Pure, Trait::Elementwise],
     verify: Some(verify_compare),
     fold: Some(fold::cmpi),
+    canonicalize: &[&canon::CMPI_EXTSI, &canon::CMPI_EXTUI],
     assembly_format: Some("$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)"),
     ..OpDef::DEFAULT
 };
@@ -82,5 +83,11 @@ With a tensor or vector condition the choice is made per element.\n\n\
     traits: &[Trait::Pure, Trait::Elementwise],
     verify: Some(verify_select),
     fold: Some(fold::select),
+    canonicalize: &[
+        &canon::SELECT_NOT_COND,
+        &canon::REDUNDANT_SELECT_TRUE,
+        &canon::REDUNDANT_SELECT_FALSE,
+        &canon::SELECT_I1_TO_NOT,
+    ],
     ..OpDef::DEFAULT
 };

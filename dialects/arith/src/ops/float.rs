@@ -51,7 +51,7 @@ float_binary!(
     "Multiplies two floats elementwise.",
     COMMUTATIVE,
     fold::mulf,
-    []
+    [canon::MULF_OF_NEGF]
 );
 float_binary!(
     DIVF,
@@ -60,7 +60,7 @@ float_binary!(
     "Divides the first float by the second, elementwise.",
     PURE_ELEMENTWISE,
     fold::divf,
-    []
+    [canon::DIVF_OF_NEGF]
 );
 float_binary!(
     REMF,

@@ -14,7 +14,13 @@ With `nsw` or `nuw` the result is poison when signed or unsigned overflow happen
 ```mlir\n%a = arith.addi %b, %c : i64\n%x = arith.addi %y, %z overflow<nsw, nuw> : i32\n```",
     traits: COMMUTATIVE,
     fold: Some(fold::addi),
-    canonicalize: &[&canon::ADDI_ADDI_CONSTANT],
+    canonicalize: &[
+        &canon::ADDI_ADDI_CONSTANT,
+        &canon::ADDI_SUBI_CONSTANT_RHS,
+        &canon::ADDI_SUBI_CONSTANT_LHS,
+        &canon::ADDI_MULI_NEGATIVE_ONE_RHS,
+        &canon::ADDI_MULI_NEGATIVE_ONE_LHS,
+    ],
     ..INT_BINARY_OVERFLOW
 };
 
@@ -25,7 +31,15 @@ pub static SUBI: OpDef = OpDef {
     description: "Subtracts the second integer from the first, elementwise, wrapping around \
 modulo 2^n.\n\n```mlir\n%a = arith.subi %b, %c : i64\n```",
     fold: Some(fold::subi),
-    canonicalize: &[&canon::SUBI_ADDI_CONSTANT],
+    canonicalize: &[
+        &canon::SUBI_ADDI_CONSTANT,
+        &canon::SUBI_LHS_ADDI_CONSTANT,
+        &canon::SUBI_RHS_SUBI_CONSTANT_RHS,
+        &canon::SUBI_RHS_SUBI_CONSTANT_LHS,
+        &canon::SUBI_LHS_SUBI_CONSTANT_RHS,
+        &canon::SUBI_LHS_SUBI_CONSTANT_LHS,
+        &canon::SUBI_SUBI_LHS_RHS_LHS,
+    ],
     ..INT_BINARY_OVERFLOW
 };
 
@@ -122,6 +136,7 @@ pub static ANDI: OpDef = OpDef {
     description: "Bitwise and.\n\n```mlir\n%a = arith.andi %b, %c : i64\n```",
     traits: COMMUTATIVE_IDEMPOTENT,
     fold: Some(fold::andi),
+    canonicalize: &[&canon::ANDI_OF_EXTUI, &canon::ANDI_OF_EXTSI],
     ..INT_BINARY
 };
 
@@ -132,6 +147,7 @@ pub static ORI: OpDef = OpDef {
     description: "Bitwise or.\n\n```mlir\n%a = arith.ori %b, %c : i64\n```",
     traits: COMMUTATIVE_IDEMPOTENT,
     fold: Some(fold::ori),
+    canonicalize: &[&canon::ORI_OF_EXTUI, &canon::ORI_OF_EXTSI],
     ..INT_BINARY
 };
 
@@ -142,6 +158,11 @@ pub static XORI: OpDef = OpDef {
     description: "Bitwise exclusive or.\n\n```mlir\n%a = arith.xori %b, %c : i64\n```",
     traits: COMMUTATIVE,
     fold: Some(fold::xori),
+    canonicalize: &[
+        &canon::XORI_NOT_CMPI,
+        &canon::XORI_OF_EXTUI,
+        &canon::XORI_OF_EXTSI,
+    ],
     ..INT_BINARY
 };
 
@@ -229,6 +250,7 @@ the unsigned addition overflowed.\n\n\
     traits: &[Trait::Pure, Trait::Commutative, Trait::Elementwise],
     verify: Some(verify_addui_extended),
     fold: Some(fold::addui_extended),
+    canonicalize: &[&canon::ADDUI_EXTENDED_TO_ADDI],
     assembly_format: Some("$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"),
     ..OpDef::DEFAULT
 };
@@ -254,6 +276,7 @@ double-width product.\n\n\
         Trait::Elementwise,
     ],
     fold: Some(fold::mulsi_extended),
+    canonicalize: &[&canon::MULSI_EXTENDED_TO_MULI],
     assembly_format: Some("$lhs `,` $rhs attr-dict `:` type($lhs)"),
     ..OpDef::DEFAULT
 };
@@ -266,5 +289,6 @@ pub static MULUI_EXTENDED: OpDef = OpDef {
 double-width product.\n\n\
 ```mlir\n%low, %high = arith.mului_extended %a, %b : i32\n```",
     fold: Some(fold::mului_extended),
+    canonicalize: &[&canon::MULUI_EXTENDED_TO_MULI],
     ..MULSI_EXTENDED
 };
