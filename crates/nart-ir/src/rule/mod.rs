@@ -1,4 +1,4 @@
-//! Declarative rewrite rules: a pattern written as one line of rule text, in the manner of
+//! Declarative rewrite rules: a pattern written as a line or two of rule text, in the manner of
 //! MLIR's DRR (`Pat<(source), (result), [constraints]>`) and egg's `rewrite!`.
 //!
 //! ```
@@ -26,6 +26,9 @@
 //! call     := native-name `(` (capture | integer | call) (`,` ...)* `)`
 //! capture  := $name (`#` integer)?
 //! ```
+//!
+//! Whitespace and line breaks are free, and `//` starts a comment that runs to the end of the
+//! line.
 //!
 //! **Source.** `(arith.addi $x $y)` matches an `arith.addi` with two operands, binding them to
 //! `$x` and `$y`; a nested `(op ...)` in an operand position matches the op defining that
@@ -67,6 +70,9 @@
 //! // xori(extui(x), extui(y)) → extui(xori(x, y))
 //! (arith.xori (arith.extui $x) (arith.extui $y)) => (arith.extui (arith.xori $x $y -> $x)) if same_type($x, $y)
 //! ```
+//!
+//! [`FirstOf`] makes one pattern of several rules on the same root, tried in order, for a
+//! rewrite known by one name that takes one rule per case.
 //!
 //! # When a rule is wrong
 //!
