@@ -24,6 +24,7 @@ pub mod parser;
 pub mod printer;
 pub mod registry;
 pub mod rewrite;
+pub mod rule;
 pub mod symbol;
 mod traits;
 mod types;

@@ -56,6 +56,12 @@ pub trait RewritePattern: Sync {
     }
     /// Matches `op` and rewrites it.
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool;
+    /// Checks the pattern's own declaration against the ops registered in `ctx`, saying what is
+    /// wrong; dialects call it on each of their patterns in a unit test. Declarative
+    /// [rules](crate::rule::Rule) check their text; a hand-written pattern has nothing to check.
+    fn check(&self, _ctx: &Context) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// A position in the journal to roll back to.

@@ -1,6 +1,12 @@
 //! Canonicalization patterns of the `cf` dialect, each under a one-line algebra comment.
+//!
+//! `AssertTrue` is a declarative [`Rule`] (see [`nart_ir::rule`]). The branch patterns stay
+//! hand-written: they read and rewrite successors and their operand groups, and
+//! `BranchToSinglePredBlock` merges blocks, which rules (trees of ops and their operands) do
+//! not express.
 
 use nart_ir::registry::Trait;
+use nart_ir::rule::{Arg, Native, Rule};
 use nart_ir::{
     AttrData, Block, Context, Op, OperationState, PatternRewriter, RewritePattern, Value,
 };
@@ -52,10 +58,10 @@ impl RewritePattern for CondBranchConstantCondition {
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
         let Some(c) = constant_int(rw, rw.operand(op, 0)) else {
-            return false;
+            return rw.match_failure("the condition is not a constant");
         };
         let Some(groups) = successor_operands(rw, op) else {
-            return false;
+            return rw.match_failure("the successor operands do not match the successors");
         };
         let (dest, args) = if c != 0 { &groups[0] } else { &groups[1] };
         replace_with_br(rw, op, *dest, args);
@@ -75,10 +81,10 @@ impl RewritePattern for CondBranchIdenticalSuccessors {
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
         let Some(groups) = successor_operands(rw, op) else {
-            return false;
+            return rw.match_failure("the successor operands do not match the successors");
         };
         if groups[0] != groups[1] {
-            return false;
+            return rw.match_failure("the successors or their operands differ");
         }
         let (dest, args) = groups[0].clone();
         replace_with_br(rw, op, dest, &args);
@@ -100,16 +106,19 @@ impl RewritePattern for BranchToSinglePredBlock {
         let ctx: &Context = rw;
         let dest = ctx.successors(op)[0];
         let Some(here) = ctx.op_parent_block(op) else {
-            return false;
+            return rw.match_failure("the branch is not in a block");
         };
         let region = ctx.block_parent_region(dest);
         let is_entry = region.is_some_and(|r| ctx.region_blocks(r).first() == Some(&dest));
-        if dest == here || is_entry || num_predecessors(ctx, dest) != 1 {
-            return false;
+        if dest == here || is_entry {
+            return rw.match_failure("the destination is the entry block or the branch's own");
+        }
+        if num_predecessors(ctx, dest) != 1 {
+            return rw.match_failure("the destination has other predecessors");
         }
         let args = ctx.operands(op).to_vec();
         if args.len() != ctx.block_args(dest).len() {
-            return false;
+            return rw.match_failure("the branch operands do not match the block arguments");
         }
         rw.inline_block_before(dest, op, &args);
         rw.erase_op(op);
@@ -129,11 +138,11 @@ impl RewritePattern for SwitchConstantFlag {
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
         let Some(flag) = constant_int(rw, rw.operand(op, 0)) else {
-            return false;
+            return rw.match_failure("the flag is not a constant");
         };
         let (Some(values), Some(groups)) = (switch_case_values(rw, op), successor_operands(rw, op))
         else {
-            return false;
+            return rw.match_failure("the case values or operands do not match the successors");
         };
         let hit = values.iter().position(|&v| v == flag).map_or(0, |i| i + 1);
         let (dest, args) = groups[hit].clone();
@@ -154,10 +163,10 @@ impl RewritePattern for SwitchNoCases {
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
         if rw.successors(op).len() != 1 {
-            return false;
+            return rw.match_failure("the switch has cases");
         }
         let Some(groups) = successor_operands(rw, op) else {
-            return false;
+            return rw.match_failure("the successor operands do not match the successors");
         };
         let (dest, args) = groups[0].clone();
         replace_with_br(rw, op, dest, &args);
@@ -165,24 +174,24 @@ impl RewritePattern for SwitchNoCases {
     }
 }
 
-/// `assert true, "msg" → (nothing)`.
-pub struct AssertTrue;
-
-impl RewritePattern for AssertTrue {
-    fn name(&self) -> &'static str {
-        "AssertTrue"
-    }
-    fn root(&self) -> Option<&'static str> {
-        Some("cf.assert")
-    }
-    fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        if constant_int(rw, rw.operand(op, 0)).is_none_or(|c| c == 0) {
-            return false;
-        }
-        rw.erase_op(op);
-        true
-    }
+/// `nonzero(c)`: the integer (or `i1`) constant `c` is not zero.
+fn nonzero(ctx: &Context, args: &[Arg]) -> bool {
+    args[0]
+        .attr()
+        .and_then(|a| ctx.attr_int(a))
+        .is_some_and(|v| v != 0)
 }
+
+/// The native functions cf's rules call, besides the builtins.
+pub static NATIVES: [Native; 1] = [Native::constraint("nonzero", 1, nonzero)];
+
+/// `assert true, "msg" → (nothing)`.
+#[allow(non_upper_case_globals)] // Named like the pattern, as op declarations refer to it.
+pub static AssertTrue: Rule = nart_ir::rule!(
+    "AssertTrue",
+    "(cf.assert (constant $c)) => [] if nonzero($c)",
+    natives = &NATIVES
+);
 
 #[cfg(test)]
 mod tests {
@@ -225,6 +234,19 @@ mod tests {
         let op = build_cond_br(&mut s.ctx, c, (t, &[a]), (f, &[b]), s.loc);
         s.ctx.append_op(s.entry, op);
         (op, t, f)
+    }
+
+    /// Every pattern an op lists checks against the registered ops and is rooted on that op.
+    #[test]
+    fn every_pattern_checks() {
+        let mut ctx = Context::new();
+        crate::register(&mut ctx);
+        for op in crate::dialect().ops {
+            for p in op.canonicalize {
+                assert_eq!(p.check(&ctx), Ok(()), "{}", p.name());
+                assert_eq!(p.root(), Some(op.name), "{}", p.name());
+            }
+        }
     }
 
     #[test]

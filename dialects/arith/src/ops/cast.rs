@@ -13,7 +13,7 @@ int_cast! {
     pub struct ExtSIOp = "arith.extsi" as EXTSI {
         verify = verify_wider_int,
         fold = fold::extsi,
-        canonicalize(canon::EXTSI_OF_EXTSI),
+        canonicalize(canon::EXTSI_OF_EXTSI, canon::EXTSI_OF_EXTUI),
     }
 }
 
@@ -46,7 +46,7 @@ int_cast! {
         format = "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)",
         verify = verify_narrower_int,
         fold = fold::trunci,
-        canonicalize(canon::TRUNCI_OF_EXT),
+        canonicalize(canon::TRUNCI_OF_EXT, canon::TRUNCI_SHRSI_TO_TRUNCI_SHRUI),
     }
 }
 
@@ -79,6 +79,7 @@ float_cast! {
         format = "$in ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)",
         verify = verify_narrower_float,
         fold = fold::truncf,
+        canonicalize(canon::TRUNCF_SITOFP, canon::TRUNCF_UITOFP),
     }
 }
 
@@ -172,7 +173,7 @@ cast_op! {
         results(out: INDEX_CAST_TYPE),
         verify = verify_index_cast,
         fold = fold::index_cast,
-        canonicalize(canon::INDEX_CAST_OF_INDEX_CAST),
+        canonicalize(canon::INDEX_CAST_OF_INDEX_CAST, canon::INDEX_CAST_OF_EXTSI),
     }
 }
 
@@ -189,6 +190,6 @@ cast_op! {
         results(out: INDEX_CAST_TYPE),
         verify = verify_index_cast,
         fold = fold::index_castui,
-        canonicalize(canon::INDEX_CASTUI_OF_INDEX_CASTUI),
+        canonicalize(canon::INDEX_CASTUI_OF_INDEX_CASTUI, canon::INDEX_CASTUI_OF_EXTUI),
     }
 }

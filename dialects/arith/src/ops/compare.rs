@@ -38,6 +38,7 @@ compare_op! {
         attrs(predicate: CMPI_PREDICATE_DEF),
         format = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
         fold = fold::cmpi,
+        canonicalize(canon::CMPI_EXTSI, canon::CMPI_EXTUI),
     }
 }
 
@@ -68,6 +69,7 @@ compare_op! {
     fold = fold::select,
     parse = syntax::parse_select,
     print = syntax::print_select,
+    canonicalize(canon::SELECT_NOT_COND, canon::REDUNDANT_SELECT_TRUE, canon::REDUNDANT_SELECT_FALSE, canon::SELECT_I1_TO_NOT),
 )]
 /// select operation
 ///

@@ -44,6 +44,7 @@ float_binary! {
     pub struct MulFOp = "arith.mulf" as MULF {
         traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
         fold = fold::mulf,
+        canonicalize(canon::MULF_OF_NEGF),
     }
 }
 
@@ -59,6 +60,7 @@ float_binary! {
     pub struct DivFOp = "arith.divf" as DIVF {
         traits(Pure, SameOperandsAndResultType, Elementwise),
         fold = fold::divf,
+        canonicalize(canon::DIVF_OF_NEGF),
     }
 }
 

@@ -15,7 +15,7 @@ int_binary_overflow! {
     pub struct AddIOp = "arith.addi" as ADDI {
         traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
         fold = fold::addi,
-        canonicalize(canon::ADDI_ADDI_CONSTANT),
+        canonicalize(canon::ADDI_ADDI_CONSTANT, canon::ADDI_SUBI_CONSTANT_RHS, canon::ADDI_SUBI_CONSTANT_LHS, canon::ADDI_MULI_NEGATIVE_ONE_RHS, canon::ADDI_MULI_NEGATIVE_ONE_LHS),
     }
 }
 
@@ -30,7 +30,7 @@ int_binary_overflow! {
     pub struct SubIOp = "arith.subi" as SUBI {
         traits(Pure, SameOperandsAndResultType, Elementwise),
         fold = fold::subi,
-        canonicalize(canon::SUBI_ADDI_CONSTANT),
+        canonicalize(canon::SUBI_ADDI_CONSTANT, canon::SUBI_LHS_ADDI_CONSTANT, canon::SUBI_RHS_SUBI_CONSTANT_RHS, canon::SUBI_RHS_SUBI_CONSTANT_LHS, canon::SUBI_LHS_SUBI_CONSTANT_RHS, canon::SUBI_LHS_SUBI_CONSTANT_LHS, canon::SUBI_SUBI_LHS_RHS_LHS),
     }
 }
 
@@ -160,6 +160,7 @@ int_binary! {
     pub struct AndIOp = "arith.andi" as ANDI {
         traits(Pure, Commutative, Idempotent, SameOperandsAndResultType, Elementwise),
         fold = fold::andi,
+        canonicalize(canon::ANDI_OF_EXTUI, canon::ANDI_OF_EXTSI),
     }
 }
 
@@ -174,6 +175,7 @@ int_binary! {
     pub struct OrIOp = "arith.ori" as ORI {
         traits(Pure, Commutative, Idempotent, SameOperandsAndResultType, Elementwise),
         fold = fold::ori,
+        canonicalize(canon::ORI_OF_EXTUI, canon::ORI_OF_EXTSI),
     }
 }
 
@@ -188,6 +190,7 @@ int_binary! {
     pub struct XOrIOp = "arith.xori" as XORI {
         traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
         fold = fold::xori,
+        canonicalize(canon::XORI_NOT_CMPI, canon::XORI_OF_EXTUI, canon::XORI_OF_EXTSI),
     }
 }
 
@@ -306,6 +309,7 @@ int_extended! {
         parse = syntax::parse_addui_extended,
         print = syntax::print_addui_extended,
         fold = fold::addui_extended,
+        canonicalize(canon::ADDUI_EXTENDED_TO_ADDI),
     }
 }
 
@@ -320,6 +324,7 @@ int_extended! {
     pub struct MulSIExtendedOp = "arith.mulsi_extended" as MULSI_EXTENDED {
         traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
         fold = fold::mulsi_extended,
+        canonicalize(canon::MULSI_EXTENDED_TO_MULI),
     }
 }
 
@@ -334,5 +339,6 @@ int_extended! {
     pub struct MulUIExtendedOp = "arith.mului_extended" as MULUI_EXTENDED {
         traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
         fold = fold::mului_extended,
+        canonicalize(canon::MULUI_EXTENDED_TO_MULI),
     }
 }
