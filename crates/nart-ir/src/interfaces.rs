@@ -43,7 +43,7 @@
 //!
 //! # The core interfaces
 //!
-//! [`CallOpInterface`], [`CallableOpInterface`], [`BranchOpInterface`],
+//! [`ConstantOpInterface`], [`CallOpInterface`], [`CallableOpInterface`], [`BranchOpInterface`],
 //! [`InferTypeOpInterface`], [`InferShapedTypeOpInterface`] and [`OpCostInterface`] are the ones
 //! generic passes and the format engine use; dialects define others next to their ops.
 
@@ -173,6 +173,38 @@ fn short_type_name<I: ?Sized>() -> &'static str {
 }
 
 // ----- the core interfaces -----
+
+/// A constant (MLIR's `ConstantLike` ops, whose fold yields their value): every op with the
+/// `ConstantLike` trait implements it, so generic code (the folder, rewrite rules) reads the
+/// value without knowing where the op keeps it.
+pub trait ConstantOpInterface: Sync {
+    /// The constant the op produces.
+    fn value(&self, ctx: &Context, op: Op) -> Option<Attr>;
+}
+
+/// The common implementation of [`ConstantOpInterface`]: the value is the `value` property.
+pub struct ValueProperty;
+
+impl ConstantOpInterface for ValueProperty {
+    fn value(&self, ctx: &Context, op: Op) -> Option<Attr> {
+        ctx.attr(op, "value")
+    }
+}
+
+/// The constant `op` produces, if it is a constant (`ConstantLike` and a
+/// [`ConstantOpInterface`]).
+pub fn constant_value(ctx: &Context, op: Op) -> Option<Attr> {
+    if !ctx.op_has_trait(op, crate::Trait::ConstantLike) {
+        return None;
+    }
+    ctx.op_interface::<dyn ConstantOpInterface>(op)?
+        .value(ctx, op)
+}
+
+/// The constant behind `v`, if a constant defines it.
+pub fn constant_of(ctx: &Context, v: crate::Value) -> Option<Attr> {
+    constant_value(ctx, ctx.defining_op(v)?)
+}
 
 /// What a call calls.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -150,8 +150,13 @@ impl Trait {
         "regions are graph regions (no dominance order)",
     );
     /// Produces a constant; folding it yields its `value` attribute.
-    pub const ConstantLike: Trait =
-        Trait::marker("ConstantLike", "produces the constant held in `value`");
+    pub const ConstantLike: Trait = Trait {
+        verify: Some(verify_constant_like),
+        ..Trait::marker(
+            "ConstantLike",
+            "produces a constant, read through ConstantOpInterface",
+        )
+    };
     /// The op's operands are split into groups by an `operandSegmentSizes` property.
     pub const AttrSizedOperandSegments: Trait = Trait::marker(
         "AttrSizedOperandSegments",
@@ -231,6 +236,19 @@ fn fold_involution(ctx: &mut Context, op: Op, _: &[Option<Attr>]) -> FoldOutcome
         }
         _ => FoldOutcome::None,
     }
+}
+
+fn verify_constant_like(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    if ctx
+        .op_interface::<dyn crate::interfaces::ConstantOpInterface>(op)
+        .is_none()
+    {
+        return Err(ctx.op_error(
+            op,
+            "is ConstantLike but implements no ConstantOpInterface (invalid op declaration)",
+        ));
+    }
+    Ok(())
 }
 
 fn verify_same_type(ctx: &Context, op: Op) -> Result<(), Diagnostic> {

@@ -43,14 +43,9 @@ impl OperationFolder {
         }
     }
 
-    /// The constant value of `v`: the `value` attribute of a `ConstantLike` defining op.
+    /// The constant value of `v`, through its defining op's `ConstantOpInterface`.
     pub fn constant_value(ctx: &Context, v: Value) -> Option<Attr> {
-        let def = ctx.defining_op(v)?;
-        if ctx.op_has_trait(def, Trait::ConstantLike) {
-            ctx.attr(def, "value")
-        } else {
-            None
-        }
+        nart_ir::interfaces::constant_of(ctx, v)
     }
 
     /// Whether the folder tracks `op` as a uniqued constant.
@@ -94,7 +89,7 @@ impl OperationFolder {
         if self.keys.contains_key(&op) || ctx.results(op).len() != 1 {
             return None;
         }
-        let value = ctx.attr(op, "value")?;
+        let value = nart_ir::interfaces::constant_value(ctx, op)?;
         let dialect = ctx.op_dialect(op)?.name;
         let ty = ctx.value_type(ctx.result(op, 0));
         let scope = self.scope_of(ctx, op)?;

@@ -213,6 +213,9 @@ pub static CONSTANT: OpDef = OpDef {
         "The value; its type is the result type.",
     )],
     traits: &[Trait::Pure, Trait::ConstantLike],
+    interfaces: &[nart_ir::interface_impl!(
+        nart_ir::interfaces::ConstantOpInterface => nart_ir::interfaces::ValueProperty
+    )],
     verify: Some(verify_constant),
     assembly_format: Some("attr-dict $value"),
     ..OpDef::DEFAULT

@@ -17,7 +17,6 @@
 //! no capture has, and rules take the types of new ops from captures.
 //!
 
-use nart_ir::registry::Trait;
 use nart_ir::rule::{Arg, FirstOf, Native, Rule};
 use nart_ir::{Attr, AttrData, Context, Type, TypeData, Uniquer, Value};
 
@@ -26,11 +25,7 @@ use crate::consts::{int_of, int_width, make, sext, Scalar};
 
 /// The constant attribute behind `v`, if a constant-like op defines it.
 pub fn constant_attr(ctx: &Context, v: Value) -> Option<Attr> {
-    let d = ctx.defining_op(v)?;
-    if !ctx.op_has_trait(d, Trait::ConstantLike) {
-        return None;
-    }
-    ctx.attr(d, "value")
+    nart_ir::interfaces::constant_of(ctx, v)
 }
 
 // ----- natives -----

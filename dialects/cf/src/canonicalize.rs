@@ -5,7 +5,6 @@
 //! `BranchToSinglePredBlock` merges blocks, which rules (trees of ops and their operands) do
 //! not express.
 
-use nart_ir::registry::Trait;
 use nart_ir::rule::{Arg, Native, Rule};
 use nart_ir::{
     AttrData, Block, Context, Op, OperationState, PatternRewriter, RewritePattern, Value,
@@ -15,11 +14,7 @@ use crate::ops::{successor_operands, switch_case_values};
 
 /// The integer value of `v` when a constant-like op defines it (`i1` true is `-1` or `1`).
 fn constant_int(ctx: &Context, v: Value) -> Option<i128> {
-    let def = ctx.defining_op(v)?;
-    if !ctx.op_has_trait(def, Trait::ConstantLike) {
-        return None;
-    }
-    match ctx.attr_data(ctx.attr(def, "value")?) {
+    match ctx.attr_data(nart_ir::interfaces::constant_of(ctx, v)?) {
         AttrData::Integer { value, .. } => Some(*value),
         _ => None,
     }

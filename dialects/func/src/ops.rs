@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use nart_ir::interfaces::{CallOpInterface, CallableOpInterface, Callee};
+use nart_ir::interfaces::{CallOpInterface, CallableOpInterface, Callee, ConstantOpInterface};
 use nart_ir::printer::type_to_string;
 use nart_ir::registry::{constraints as c, Arity, AttrDef, OpDef, RegionDef, Trait, ValueDef};
 use nart_ir::{interface_impl, AttrData, Context, Diagnostic, Op, Region, Type, TypeData};
@@ -174,6 +174,7 @@ The operand and result types must match the callee's function type.\n\n\
         "The function referred to."
     )),
     traits(Pure, ConstantLike),
+    interfaces(ConstantOpInterface => nart_ir::interfaces::ValueProperty),
     verify = verify_constant,
     format = "attr-dict $value `:` type(results)",
 )]

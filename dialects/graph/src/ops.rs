@@ -24,6 +24,9 @@ The importer turns every ONNX initializer and every `Constant` node into one of 
         doc: "The tensor value.",
     }],
     traits: &[Trait::Pure, Trait::ConstantLike],
+    interfaces: &[nart_ir::interface_impl!(
+        nart_ir::interfaces::ConstantOpInterface => nart_ir::interfaces::ValueProperty
+    )],
     verify: Some(verify_constant),
     fold: Some(fold_constant),
     ..OpDef::DEFAULT

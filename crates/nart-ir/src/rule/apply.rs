@@ -11,7 +11,6 @@
 //! 3. **Build** the planned ops before the root, at the fused location of the matched ops,
 //!    and replace the root.
 
-use crate::registry::Trait;
 use crate::{Attr, Context, LocData, Location, Op, OperationState, PatternRewriter, Type, Uniquer};
 use crate::{Value, ValueDef};
 
@@ -49,11 +48,7 @@ struct Matcher<'r> {
 
 /// The attribute of the constant-like op defining `v`.
 pub(super) fn constant_attr(ctx: &Context, v: Value) -> Option<Attr> {
-    let d = ctx.defining_op(v)?;
-    if !ctx.op_has_trait(d, Trait::ConstantLike) {
-        return None;
-    }
-    ctx.attr(d, "value")
+    crate::interfaces::constant_of(ctx, v)
 }
 
 impl Matcher<'_> {

@@ -45,6 +45,9 @@ static CONST: OpDef = OpDef {
     results: ONE,
     attrs: &[AttrDef::required("value", c::TYPED_ATTR, "")],
     traits: &[Trait::ConstantLike],
+    interfaces: &[crate::interface_impl!(
+        crate::interfaces::ConstantOpInterface => crate::interfaces::ValueProperty
+    )],
     ..OpDef::DEFAULT
 };
 static PAIR: OpDef = OpDef {

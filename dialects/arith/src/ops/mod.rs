@@ -5,6 +5,7 @@
 //! A family macro passes the keys its ops share (operands, results, properties, traits, format)
 //! before the op's own keys, which replace them (the way `..BASE` works in a struct literal).
 
+use nart_ir::interfaces::ConstantOpInterface;
 use nart_ir::printer::type_to_string;
 use nart_ir::registry::{constraints as c, AttrDef, TypeConstraint};
 use nart_ir::{AttrData, Context, Diagnostic, Op, Signedness, Type, TypeData};
@@ -280,6 +281,7 @@ pub(crate) use {
     results(result: c::ANY),
     attrs(value: AttrDef::required("value", c::TYPED_ATTR, "The constant.")),
     traits(Pure, ConstantLike),
+    interfaces(ConstantOpInterface => nart_ir::interfaces::ValueProperty),
     verify = verify_constant,
     fold = fold::constant,
     format = "attr-dict $value",

@@ -8,7 +8,7 @@
 
 use nart_ir::enums::{parse_enum_attr, EnumCase, EnumDef};
 use nart_ir::extensible::{AsmPrinter, DialectAttrDef, DialectType, DialectTypeDef};
-use nart_ir::interfaces::{OpCost, OpCostInterface};
+use nart_ir::interfaces::{ConstantOpInterface, OpCost, OpCostInterface};
 use nart_ir::registry::{constraints as c, AttrConstraint, AttrDef, TypeConstraint};
 use nart_ir::{Context, DialectDef, Op, OpDef, PatternRewriter, RewritePattern, Uniquer};
 use nart_macros::op;
@@ -115,6 +115,7 @@ const ROUND_ATTR: AttrDef = AttrDef {
     results(result: FIXED_LIKE),
     attrs(value: AttrDef::required("value", c::F64_ATTR, "The value.")),
     traits(Pure, ConstantLike),
+    interfaces(ConstantOpInterface => nart_ir::interfaces::ValueProperty),
     format = "$value `as` type($result) attr-dict",
 )]
 pub struct ConstantOp;

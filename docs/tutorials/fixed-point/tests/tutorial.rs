@@ -221,4 +221,22 @@ fn the_chapter_quotes_the_crate() {
         blocks += 1;
     }
     assert!(blocks >= 8, "only {blocks} Rust blocks");
+    // The sizes the chapter states are the files' line counts.
+    let lines = |p: &str| {
+        std::fs::read_to_string(dir.join(p))
+            .expect("a crate file")
+            .lines()
+            .count()
+    };
+    for (what, path) in [
+        ("The crate is ", "src/lib.rs"),
+        ("plus ", "src/lower.rs"),
+        ("and ", "tests/tutorial.rs"),
+    ] {
+        let stated = format!("{what}{} lines", lines(path));
+        assert!(
+            chapter.contains(&stated),
+            "the chapter should say `{stated}` ({path})"
+        );
+    }
 }
