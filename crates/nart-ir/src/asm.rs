@@ -89,7 +89,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-pub use crate::parser::{Argument, AsmParser, Delimiter, OpAsmParser, UnresolvedOperand};
+pub use crate::parser::{
+    Argument, AsmParser, Delimiter, OpAsmParser, SourcePos, UnresolvedOperand,
+};
 pub use crate::printer::OpAsmPrinter;
 use crate::registry::OpDef;
 use crate::{Diagnostic, NamedAttr, Op, OperationState};

@@ -343,7 +343,7 @@ fn custom_op_errors() {
         ("%0 = test.nope 1", "custom op 'test.nope' is unknown"),
         (
             "%0 = test.cmp sgt, %a, %b : i32",
-            "expected one of [eq, ne, slt], got 'sgt'",
+            "custom op 'test.cmp' expected one of [eq, ne, slt], got 'sgt'",
         ),
         (
             "%0 = test.constant 1 : i32\n%1 = test.add %0, %0 : f32",

@@ -23,16 +23,9 @@ struct SigEntry {
     arg: Option<Argument>,
 }
 
-/// Reads `type {attrs}` or, when `allow_names`, `%name: type {attrs} loc(...)`.
-fn parse_sig_entry(p: &mut OpAsmParser<'_, '_>, allow_names: bool) -> PResult<SigEntry> {
-    if allow_names && p.peek_is("%") {
-        let arg = p.parse_argument(true, true)?;
-        return Ok(SigEntry {
-            ty: arg.ty,
-            attrs: arg.attrs,
-            arg: Some(arg),
-        });
-    }
+/// Reads `type {attrs}`; with `allow_loc`, also a trailing `loc(...)` (which is dropped, as
+/// upstream drops it for an unnamed argument).
+fn parse_type_entry(p: &mut OpAsmParser<'_, '_>, allow_loc: bool) -> PResult<SigEntry> {
     let ty = p.parse_type()?;
     let attrs = if p.peek_is("{") {
         let entries = p.parse_attr_dict_entries()?;
@@ -40,6 +33,9 @@ fn parse_sig_entry(p: &mut OpAsmParser<'_, '_>, allow_names: bool) -> PResult<Si
     } else {
         None
     };
+    if allow_loc && p.peek_is("loc") {
+        p.parse_location()?;
+    }
     Ok(SigEntry {
         ty,
         attrs,
@@ -47,15 +43,49 @@ fn parse_sig_entry(p: &mut OpAsmParser<'_, '_>, allow_names: bool) -> PResult<Si
     })
 }
 
-/// Reads `(entry, entry, ...)`.
-fn parse_sig_list(p: &mut OpAsmParser<'_, '_>, allow_names: bool) -> PResult<Vec<SigEntry>> {
+/// Reads the argument list `(%a: t {attrs} loc(...), ...)` or `(t {attrs}, ...)`: every
+/// argument is named, or none is (upstream's `parseFunctionArgumentList`).
+fn parse_arg_list(p: &mut OpAsmParser<'_, '_>) -> PResult<Vec<SigEntry>> {
+    p.parse_lparen()?;
+    let mut out: Vec<SigEntry> = Vec::new();
+    if p.parse_optional_rparen() {
+        return Ok(out);
+    }
+    loop {
+        let prev_named = out.last().map(|e| e.arg.is_some());
+        if p.peek_is("%") {
+            if prev_named == Some(false) {
+                return Err(p.emit_error("expected type instead of SSA identifier"));
+            }
+            let arg = p.parse_argument(true, true)?;
+            out.push(SigEntry {
+                ty: arg.ty,
+                attrs: arg.attrs,
+                arg: Some(arg),
+            });
+        } else {
+            if prev_named == Some(true) {
+                return Err(p.emit_error("expected SSA identifier"));
+            }
+            out.push(parse_type_entry(p, true)?);
+        }
+        if !p.parse_optional_comma() {
+            break;
+        }
+    }
+    p.parse_rparen()?;
+    Ok(out)
+}
+
+/// Reads the result list `(t {attrs}, ...)`.
+fn parse_result_list(p: &mut OpAsmParser<'_, '_>) -> PResult<Vec<SigEntry>> {
     p.parse_lparen()?;
     let mut out = Vec::new();
     if p.parse_optional_rparen() {
         return Ok(out);
     }
     loop {
-        out.push(parse_sig_entry(p, allow_names)?);
+        out.push(parse_type_entry(p, false)?);
         if !p.parse_optional_comma() {
             break;
         }
@@ -90,14 +120,10 @@ pub fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
     }
     let name = p.parse_symbol_name_attr()?;
     push_prop(p, st, "sym_name", name);
-    let args = parse_sig_list(p, true)?;
-    let named = args.iter().filter(|a| a.arg.is_some()).count();
-    if named != 0 && named != args.len() {
-        return Err(p.emit_error("expected SSA identifier for every argument, or for none"));
-    }
+    let args = parse_arg_list(p)?;
     let results = if p.parse_optional_arrow() {
         if p.peek_is("(") {
-            parse_sig_list(p, false)?
+            parse_result_list(p)?
         } else {
             // A single result without parentheses takes no attributes: a `{` here opens the body.
             let ty = p.parse_type()?;
@@ -111,6 +137,7 @@ pub fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
         Vec::new()
     };
     p.parse_optional_attr_dict_with_keyword(st)?;
+    let body_pos = p.current_pos();
     let inputs: Vec<Type> = args.iter().map(|a| a.ty).collect();
     let outputs: Vec<Type> = results.iter().map(|r| r.ty).collect();
     let fty = p.ctx().function_type(inputs, outputs);
@@ -122,15 +149,26 @@ pub fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
     if let Some(a) = attr_array(p, &results) {
         push_prop(p, st, "res_attrs", a);
     }
+    // Named arguments become the entry block's; with unnamed ones (or none) the body writes
+    // its entry block, arguments included, as `^bb0(%a: f32):`. The body is optional, and
+    // names without a body are dropped, as upstream does.
+    // An empty body `{}` of a function with arguments is an entry block without them (which
+    // the verifier rejects); of one without arguments, an error here.
     let n_args = args.len();
     let region_args: Vec<Argument> = args.into_iter().filter_map(|a| a.arg).collect();
-    let region = if named == 0 && !p.peek_is("{") {
-        p.ctx().create_region()
-    } else {
-        if named == 0 && n_args != 0 {
-            return Err(p.emit_error("expected named arguments for a function with a body"));
+    let region = match p.parse_optional_region(&region_args)? {
+        Some(r) => {
+            if p.ctx().region_blocks(r).is_empty() {
+                if n_args == 0 {
+                    return Err(p.emit_error_at_pos(body_pos, "expected non-empty function body"));
+                }
+                let loc = p.current_location();
+                let entry = p.ctx().create_block(&[], loc);
+                p.ctx().append_block(r, entry);
+            }
+            r
         }
-        p.parse_region(&region_args)?
+        None => p.ctx().create_region(),
     };
     st.regions.push(region);
     Ok(())
@@ -302,13 +340,16 @@ func.call @empty() : () -> ()\n  return %1 : i64\n}\n";
         for (text, want) in [
             (
                 "func.func @f(%a: i32, f32) {\n  return\n}\n",
-                "expected SSA identifier for every argument",
+                "custom op 'func.func' expected SSA identifier",
             ),
             (
-                "func.func @f(i32) {\n  return\n}\n",
-                "expected named arguments",
+                "func.func @f(i32, %a: f32) {\n  return\n}\n",
+                "custom op 'func.func' expected type instead of SSA identifier",
             ),
-            ("func.func @f(%a: i32) -> i32\n", ""),
+            (
+                "func.func @f() {}\n",
+                "custom op 'func.func' expected non-empty function body",
+            ),
         ] {
             let err = parse_print(DIALECTS, text, &PrintOptions::default()).expect_err(text);
             assert!(
@@ -316,5 +357,22 @@ func.call @empty() : () -> ()\n  return %1 : i64\n}\n";
                 "{text}: {err}"
             );
         }
+    }
+
+    #[test]
+    fn unnamed_arguments_take_an_explicit_entry_block() {
+        let text =
+            "func.func @f(f32, i32) -> f32 {\n^bb0(%a: f32, %b: i32):\n  return %a : f32\n}\n\
+func.func private @decl(%x: i32 {test.arg})\n";
+        let out =
+            parse_print(DIALECTS, text, &PrintOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            out.contains("func.func @f(%arg0: f32, %arg1: i32) -> f32 {\n    return %arg0 : f32"),
+            "{out}"
+        );
+        assert!(
+            out.contains("func.func private @decl(i32 {test.arg})"),
+            "{out}"
+        );
     }
 }

@@ -321,7 +321,7 @@ impl<'c> Parser<'c> {
                 format!("unknown attribute `{m}` in dialect `{}`", dialect.name),
             ));
         };
-        let a = self.parse_dialect_attr_params(def)?;
+        let a = self.parse_dialect_attr_params(def, None)?;
         if wrapped {
             self.expect(Tok::Greater, "'>'")?;
         }
@@ -329,13 +329,15 @@ impl<'c> Parser<'c> {
     }
 
     /// Parses the parameters of a dialect attribute of kind `def` (what follows
-    /// `#dialect.mnemonic`), and verifies it.
+    /// `#dialect.mnemonic`), and verifies it. Inside the custom form of the op `op`, the
+    /// hook's errors name the op, as upstream's do.
     pub(crate) fn parse_dialect_attr_params(
         &mut self,
         def: &'static crate::extensible::DialectAttrDef,
+        op: Option<&'static str>,
     ) -> PResult<Attr> {
         let pos = self.tok.start;
-        let a = (def.parse)(&mut super::AsmParser::new(self), def)?;
+        let a = (def.parse)(&mut super::AsmParser::with_op(self, op), def)?;
         if let AttrData::Dialect(b) = self.ctx.attr_data(a) {
             if let Err(msg) = b.get().verify(self.ctx) {
                 return Err(self.err_at(pos, msg));

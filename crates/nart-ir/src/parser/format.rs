@@ -229,7 +229,10 @@ fn parse_attr_elem(ap: &mut OpAsmParser<'_, '_>, a: &AttrDef) -> PResult<Option<
             let ty = ap.ctx().int_type(width);
             ap.ctx().int_attr(ty, i128::from(v))
         }
-        AttrKind::Dialect(d) => ap.p.parse_dialect_attr_params(d)?,
+        AttrKind::Dialect(d) => {
+            let op = ap.op_def().name;
+            ap.p.parse_dialect_attr_params(d, Some(op))?
+        }
         AttrKind::Any if a.name == "sym_name" => ap.parse_symbol_name_attr()?,
         AttrKind::Any => ap.parse_attribute()?,
         AttrKind::DenseIntArray(width) => {

@@ -26,7 +26,7 @@ use crate::{
     Attr, Block, Context, Diagnostic, Ident, Location, NamedAttr, Op, OperationState, Region, Type,
     Value,
 };
-pub use asm_parser::{Argument, AsmParser, Delimiter, OpAsmParser, UnresolvedOperand};
+pub use asm_parser::{Argument, AsmParser, Delimiter, OpAsmParser, SourcePos, UnresolvedOperand};
 pub(crate) use attrs::{elem_storage_bytes, is_bare_name as is_bare_ident};
 use lexer::{lex, Tok, Token};
 

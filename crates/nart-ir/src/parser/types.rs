@@ -101,8 +101,15 @@ impl<'c> Parser<'c> {
                     "complex" => {
                         self.advance();
                         self.expect(Tok::Less, "'<' in complex type")?;
+                        let pos = self.tok.start;
                         let e = self.parse_type()?;
                         self.expect(Tok::Greater, "'>' in complex type")?;
+                        if !matches!(
+                            self.ctx.type_data(e),
+                            TypeData::Integer { .. } | TypeData::Float(_)
+                        ) {
+                            return Err(self.err_at(pos, "invalid element type for complex"));
+                        }
                         Ok(self.ctx.intern_type(TypeData::Complex(e)))
                     }
                     _ => Err(self.err("expected non-function type")),
@@ -250,78 +257,112 @@ impl<'c> Parser<'c> {
         Ok(("", "", false, end))
     }
 
-    /// Parses `2x?x` style dimensions directly from the bytes; stops before the element type.
-    fn parse_dims(&mut self, scalable_ok: bool) -> PResult<(Vec<i64>, Vec<bool>)> {
-        let mut p = self.tok.start as usize;
-        let b = self.b;
+    /// Parses one dimension size (upstream's `parseIntegerInDimensionList`). A hex literal
+    /// `0x...` is `0` followed by `x...`, so that `tensor<0xf32>` reads as upstream reads it.
+    fn parse_dim_size(&mut self) -> PResult<i64> {
+        let t = self.tok;
+        let text = self.text(t);
+        if t.kind == Tok::Integer && text.as_bytes().get(1) == Some(&b'x') {
+            self.reset_to(t.start as usize + 1);
+            return Ok(0);
+        }
+        let v = match t.kind {
+            Tok::Integer => text.parse::<i64>().ok(),
+            _ => None,
+        };
+        let Some(v) = v else {
+            return Err(self.err_at(t.start, "invalid dimension"));
+        };
+        self.advance();
+        Ok(v)
+    }
+
+    /// Consumes the `x` after a dimension, which may start the next token (`xf32`, `x4`).
+    fn parse_dim_x(&mut self) -> PResult<()> {
+        let t = self.tok;
+        if t.kind != Tok::BareIdent || !self.text(t).starts_with('x') {
+            return Err(self.err("expected 'x' in dimension list"));
+        }
+        self.reset_to(t.start as usize + 1);
+        Ok(())
+    }
+
+    /// Parses the dimensions of a ranked tensor or memref, each followed by `x`: `2x?x`.
+    /// Whitespace may separate every part (`4 x ? x f32`).
+    fn parse_dims(&mut self) -> PResult<Vec<i64>> {
+        let mut shape = Vec::new();
+        while matches!(self.tok.kind, Tok::Integer | Tok::Question) {
+            if self.consume_if(Tok::Question) {
+                shape.push(DYNAMIC);
+            } else {
+                shape.push(self.parse_dim_size()?);
+            }
+            self.parse_dim_x()?;
+        }
+        Ok(shape)
+    }
+
+    /// Parses the dimensions of a vector, each fixed (`4`) or scalable (`[4]`) and followed by
+    /// `x`.
+    fn parse_vector_dims(&mut self) -> PResult<(Vec<i64>, Vec<bool>)> {
         let mut shape = Vec::new();
         let mut scalable = Vec::new();
-        loop {
-            let dim_start = p;
-            let mut sc = false;
-            let dim = match b.get(p) {
-                Some(b'?') => {
-                    p += 1;
-                    DYNAMIC
-                }
-                Some(c) if c.is_ascii_digit() => {
-                    let s = p;
-                    while p < b.len() && b[p].is_ascii_digit() {
-                        p += 1;
-                    }
-                    self.src[s..p]
-                        .parse::<i64>()
-                        .map_err(|_| self.err_at(s as u32, "dimension out of range"))?
-                }
-                Some(b'[') if scalable_ok => {
-                    p += 1;
-                    let s = p;
-                    while p < b.len() && b[p].is_ascii_digit() {
-                        p += 1;
-                    }
-                    let v = self.src[s..p]
-                        .parse::<i64>()
-                        .map_err(|_| self.err_at(s as u32, "expected scalable dimension size"))?;
-                    if b.get(p) != Some(&b']') {
-                        return Err(self.err_at(p as u32, "missing ']' closing scalable dimension"));
-                    }
-                    p += 1;
-                    sc = true;
-                    v
-                }
-                _ => break,
-            };
-            if b.get(p) != Some(&b'x') {
-                return Err(self.err_at(dim_start as u32, "expected 'x' in dimension list"));
+        while matches!(self.tok.kind, Tok::Integer | Tok::LSquare) {
+            let sc = self.consume_if(Tok::LSquare);
+            shape.push(self.parse_dim_size()?);
+            if sc && !self.consume_if(Tok::RSquare) {
+                return Err(self.err("missing ']' closing scalable dimension"));
             }
-            p += 1;
-            shape.push(dim);
             scalable.push(sc);
+            self.parse_dim_x()?;
         }
-        self.tok = lex(b, p);
         Ok((shape, scalable))
+    }
+
+    /// Parses `*x` of an unranked tensor or memref, if present.
+    fn parse_unranked_star(&mut self) -> PResult<bool> {
+        if !self.consume_if(Tok::Star) {
+            return Ok(false);
+        }
+        self.parse_dim_x()?;
+        Ok(true)
+    }
+
+    /// Parses an element type and checks it with `valid`, reporting `msg` at its start.
+    fn parse_elem_type(&mut self, valid: fn(&TypeData) -> bool, msg: &str) -> PResult<Type> {
+        let pos = self.tok.start;
+        let elem = self.parse_type()?;
+        if !valid(self.ctx.type_data(elem)) {
+            return Err(self.err_at(pos, msg));
+        }
+        Ok(elem)
     }
 
     fn parse_tensor_type(&mut self) -> PResult<Type> {
         self.advance();
         self.expect(Tok::Less, "'<' in tensor type")?;
-        if self.is(Tok::Star) {
-            let p = self.tok.end as usize;
-            if self.b.get(p) != Some(&b'x') {
-                return Err(self.err("expected 'x' in dimension list"));
-            }
-            self.reset_to(p + 1);
-            let elem = self.parse_type()?;
-            self.expect(Tok::Greater, "'>' in tensor type")?;
-            return Ok(self.ctx.intern_type(TypeData::UnrankedTensor { elem }));
-        }
-        let (shape, _) = self.parse_dims(false)?;
+        let unranked = self.parse_unranked_star()?;
+        let shape = if unranked {
+            Vec::new()
+        } else {
+            self.parse_dims()?
+        };
+        let elem_pos = self.tok.start;
         let elem = self.parse_type()?;
         let mut encoding = None;
-        if self.consume_if(Tok::Comma) {
+        if self.consume_if(Tok::Comma) && self.can_start_attr() {
             encoding = Some(self.parse_attribute()?);
         }
         self.expect(Tok::Greater, "'>' in tensor type")?;
+        if !valid_tensor_elem(self.ctx.type_data(elem)) {
+            return Err(self.err_at(elem_pos, "invalid tensor element type"));
+        }
+        if unranked {
+            if encoding.is_some() {
+                return Err(self.err("cannot apply encoding to unranked tensor"));
+            }
+            return Ok(self.ctx.intern_type(TypeData::UnrankedTensor { elem }));
+        }
         Ok(self.ctx.intern_type(TypeData::RankedTensor {
             shape,
             elem,
@@ -332,13 +373,8 @@ impl<'c> Parser<'c> {
     fn parse_memref_type(&mut self) -> PResult<Type> {
         self.advance();
         self.expect(Tok::Less, "'<' in memref type")?;
-        if self.is(Tok::Star) {
-            let p = self.tok.end as usize;
-            if self.b.get(p) != Some(&b'x') {
-                return Err(self.err("expected 'x' in dimension list"));
-            }
-            self.reset_to(p + 1);
-            let elem = self.parse_type()?;
+        if self.parse_unranked_star()? {
+            let elem = self.parse_elem_type(valid_memref_elem, "invalid memref element type")?;
             let mut memory_space = None;
             if self.consume_if(Tok::Comma) {
                 memory_space = Some(self.parse_attribute()?);
@@ -348,11 +384,16 @@ impl<'c> Parser<'c> {
                 .ctx
                 .intern_type(TypeData::UnrankedMemRef { elem, memory_space }));
         }
-        let (shape, _) = self.parse_dims(false)?;
-        let elem = self.parse_type()?;
+        let shape = self.parse_dims()?;
+        let elem = self.parse_elem_type(valid_memref_elem, "invalid memref element type")?;
         let mut layout = None;
         let mut memory_space = None;
+        let mut first = true;
         while self.consume_if(Tok::Comma) {
+            if first && self.is(Tok::Greater) {
+                return Err(self.err("expected list element"));
+            }
+            first = false;
             let pos = self.tok.start;
             let a = self.parse_attribute()?;
             let is_layout = matches!(
@@ -392,19 +433,72 @@ impl<'c> Parser<'c> {
     }
 
     fn parse_vector_type(&mut self) -> PResult<Type> {
+        let start = self.tok.start;
         self.advance();
         self.expect(Tok::Less, "'<' in vector type")?;
-        let start = self.tok.start;
-        let (shape, scalable) = self.parse_dims(true)?;
-        if shape.contains(&DYNAMIC) {
-            return Err(self.err_at(start, "vector types must have static shape"));
-        }
+        let (shape, scalable) = self.parse_vector_dims()?;
         let elem = self.parse_type()?;
         self.expect(Tok::Greater, "'>' in vector type")?;
+        // Upstream's `VectorType::verify`, reported at the `vector` keyword.
+        if shape.iter().any(|&d| d <= 0) {
+            let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+            return Err(self.err_at(
+                start,
+                format!(
+                    "vector types must have positive constant sizes but got {}",
+                    dims.join(", ")
+                ),
+            ));
+        }
+        if !valid_vector_elem(self.ctx.type_data(elem)) {
+            return Err(self.err_at(
+                start,
+                "failed to verify 'elementType': VectorElementTypeInterface instance",
+            ));
+        }
         Ok(self.ctx.intern_type(TypeData::Vector {
             shape,
             scalable,
             elem,
         }))
     }
+}
+
+/// Upstream's `TensorType::isValidElementType`: any dialect's type, and of the builtin ones
+/// the scalars, complex and vector types.
+fn valid_tensor_elem(t: &TypeData) -> bool {
+    !matches!(
+        t,
+        TypeData::None
+            | TypeData::Function { .. }
+            | TypeData::RankedTensor { .. }
+            | TypeData::UnrankedTensor { .. }
+            | TypeData::MemRef { .. }
+            | TypeData::UnrankedMemRef { .. }
+            | TypeData::Tuple(_)
+    )
+}
+
+/// Upstream's `BaseMemRefType::isValidElementType`: scalars, complex, vector and memref types
+/// (no dialect type of nart's implements `MemRefElementTypeInterface`).
+fn valid_memref_elem(t: &TypeData) -> bool {
+    matches!(
+        t,
+        TypeData::Integer { .. }
+            | TypeData::Index
+            | TypeData::Float(_)
+            | TypeData::Complex(_)
+            | TypeData::Vector { .. }
+            | TypeData::MemRef { .. }
+            | TypeData::UnrankedMemRef { .. }
+    )
+}
+
+/// The types that implement upstream's `VectorElementTypeInterface`: integers, `index` and
+/// floats.
+fn valid_vector_elem(t: &TypeData) -> bool {
+    matches!(
+        t,
+        TypeData::Integer { .. } | TypeData::Index | TypeData::Float(_)
+    )
 }
