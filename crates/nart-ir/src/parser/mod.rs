@@ -270,6 +270,11 @@ impl<'c> Parser<'c> {
                 Some(b'^') if t.len() == 1 => "invalid block name".to_string(),
                 Some(b'#') if t.len() == 1 => "invalid attribute name".to_string(),
                 Some(b'!') if t.len() == 1 => "invalid type identifier".to_string(),
+                Some(b'.') => {
+                    // Upstream's lexer reports it after the first dot.
+                    let e = self.tok.start + 1;
+                    return self.err_at(e, "expected three consecutive dots for an ellipsis");
+                }
                 _ => format!("unexpected character '{t}'"),
             };
             return self.err_at(self.tok.start, m);
@@ -360,6 +365,31 @@ impl<'c> Parser<'c> {
         r.map_err(|_| self.err_at(t.start, "integer constant out of range"))
     }
 
+    /// Records an error found while parsing goes on (a semantic one: an SSA name, a block, a
+    /// type between uses). Parsing stops at the end of the current op, as upstream stops at the
+    /// first error; only the first is kept.
+    pub(crate) fn fail(&mut self, e: Diagnostic) {
+        if self.errors.is_empty() {
+            self.errors.push(e);
+        }
+    }
+
+    /// Records a batch of errors found at once (every undefined block of a region), unless an
+    /// error was recorded before.
+    fn fail_all(&mut self, errs: Vec<Diagnostic>) {
+        if self.errors.is_empty() {
+            self.errors = errs;
+        }
+    }
+
+    /// Stops the parse if an error was recorded.
+    fn stop_if_failed(&self) -> PResult<()> {
+        match self.errors.first() {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
     pub(crate) fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
@@ -394,10 +424,11 @@ impl<'c> Parser<'c> {
             }
         }
         fwd.sort();
-        for (pos, _) in fwd {
-            let e = self.err_at(pos, "use of undeclared SSA value name");
-            self.errors.push(e);
-        }
+        let errs = fwd
+            .into_iter()
+            .map(|(pos, _)| self.err_at(pos, "use of undeclared SSA value name"))
+            .collect();
+        self.fail_all(errs);
     }
 
     fn push_level(&mut self) {
@@ -452,7 +483,7 @@ impl<'c> Parser<'c> {
                 let e = self
                     .err_at(pos, format!("redefinition of SSA value '%{name}'"))
                     .with_note(ploc, "previously defined here");
-                self.errors.push(e);
+                self.fail(e);
                 return;
             }
             for (i, s) in slots.iter().enumerate() {
@@ -470,7 +501,7 @@ impl<'c> Parser<'c> {
                                     format!("definition of SSA value '%{name}#{i}' has type '{a}'"),
                                 )
                                 .with_note(ploc, format!("previously used here with type '{b}'"));
-                            self.errors.push(e);
+                            self.fail(e);
                         }
                         self.ctx.replace_all_uses(s.value, v);
                         if let Some(op) = self.ctx.defining_op(s.value) {
@@ -482,7 +513,7 @@ impl<'c> Parser<'c> {
                             s.pos,
                             format!("reference to invalid result number of '%{name}'"),
                         );
-                        self.errors.push(e);
+                        self.fail(e);
                     }
                 }
             }
@@ -537,7 +568,7 @@ impl<'c> Parser<'c> {
                         let e = self
                             .err_at(pos, format!("use of value '%{name}' expects different type than prior uses: '{a}' vs '{b}'"))
                             .with_note(ploc, "prior use here");
-                        self.errors.push(e);
+                        self.fail(e);
                     }
                     return self.make_placeholder(ty);
                 }
@@ -548,7 +579,7 @@ impl<'c> Parser<'c> {
                     pos,
                     format!("reference to invalid result number of '%{name}': #{number} (the value has {n} results)"),
                 );
-                self.errors.push(e);
+                self.fail(e);
                 self.make_placeholder(ty)
             }
             _ => {
@@ -586,10 +617,15 @@ impl<'c> Parser<'c> {
         });
     }
 
-    fn pop_block_scope(&mut self) {
+    /// Leaves the blocks of a region; when `report`, names the blocks referenced but never
+    /// defined (not when the region's parse failed, so that one error does not cascade).
+    fn pop_block_scope(&mut self, report: bool) {
         let Some(scope) = self.block_scopes.pop() else {
             return;
         };
+        if !report {
+            return;
+        }
         let mut undefined: Vec<(u32, &str)> = scope
             .blocks
             .iter()
@@ -597,11 +633,11 @@ impl<'c> Parser<'c> {
             .map(|(k, v)| (v.2, *k))
             .collect();
         undefined.sort();
-        for (pos, name) in undefined {
-            let _ = name;
-            let e = self.err_at(pos, "reference to an undefined block");
-            self.errors.push(e);
-        }
+        let errs = undefined
+            .into_iter()
+            .map(|(pos, _)| self.err_at(pos, "reference to an undefined block"))
+            .collect();
+        self.fail_all(errs);
     }
 
     /// The block named `^name` in the current region (created on first reference).
@@ -647,7 +683,7 @@ impl<'c> Parser<'c> {
         let mut results: SmallVec<[(&'c str, u32, u32); 2]> = SmallVec::new();
         if self.is(Tok::PercentIdent) {
             loop {
-                let t = self.expect(Tok::PercentIdent, "SSA value name")?;
+                let t = self.expect(Tok::PercentIdent, "valid ssa identifier")?;
                 let name = &self.text(t)[1..];
                 let mut count = 1u32;
                 if self.consume_if(Tok::Colon) {
@@ -669,21 +705,26 @@ impl<'c> Parser<'c> {
             self.expect(Tok::Equal, "'=' after SSA name")?;
         }
         let total: usize = results.iter().map(|r| r.1 as usize).sum();
+        // `i32` is a type token to upstream's lexer, not a bare identifier.
+        let is_int_type = self.is(Tok::BareIdent) && types::int_keyword(self.tok_text()).is_some();
         let (op, loc) = match self.tok.kind {
             Tok::String => self.parse_generic_op(start)?,
-            Tok::BareIdent => self.parse_custom_op(start, total)?,
+            Tok::BareIdent if !is_int_type => self.parse_custom_op(start, total)?,
             _ => return Err(self.err("expected operation name in quotes")),
         };
         if let LocRef::Deferred(name, pos) = loc {
             self.deferred.push((DeferTarget::Op(op), name, pos));
         }
         let nres = self.ctx.results(op).len();
-        if total != 0 && total != nres {
+        if total != 0 && nres == 0 {
+            let e = self.err_at(start, "cannot name an operation with no results");
+            self.fail(e);
+        } else if total != 0 && total != nres {
             let e = self.err_at(
                 start,
                 format!("operation defines {nres} results but was provided {total} to bind"),
             );
-            self.errors.push(e);
+            self.fail(e);
         }
         self.ctx.append_op(block, op);
         if total == nres {
@@ -695,7 +736,7 @@ impl<'c> Parser<'c> {
                 at += n;
             }
         }
-        Ok(())
+        self.stop_if_failed()
     }
 
     /// Parses `loc(...)` if present.
@@ -739,7 +780,7 @@ impl<'c> Parser<'c> {
                 .to_string()
         };
         let e = self.err_at(pos, msg);
-        self.errors.push(e);
+        self.fail(e);
     }
 
     fn parse_generic_op(&mut self, start: u32) -> PResult<(Op, LocRef<'c>)> {
@@ -770,7 +811,11 @@ impl<'c> Parser<'c> {
         self.expect(Tok::RParen, "')' to end operand list")?;
         let mut successors = Vec::new();
         let mut succ_operands: Vec<Value> = Vec::new();
-        if self.consume_if(Tok::LSquare) {
+        if self.is(Tok::LSquare) {
+            if def.is_some_and(|d| !d.has_trait(Trait::Terminator)) {
+                return Err(self.err("successors in non-terminator"));
+            }
+            self.advance();
             loop {
                 successors.push(self.parse_successor_ref()?);
                 if self.consume_if(Tok::LParen) {
@@ -991,10 +1036,12 @@ impl<'c> Parser<'c> {
         self.default_dialect.push(dialect);
         let r = self.parse_region_body(args);
         self.default_dialect.pop();
-        self.pop_block_scope();
+        self.pop_block_scope(r.is_ok());
         self.pop_level();
         self.leave();
-        r
+        let region = r?;
+        self.stop_if_failed()?;
+        Ok(region)
     }
 
     fn parse_region_body(&mut self, args: &[Argument]) -> PResult<Region> {
@@ -1042,7 +1089,7 @@ impl<'c> Parser<'c> {
                         format!("region entry argument '%{name}' is already in use"),
                     )
                     .with_note(ploc, "previously referenced here");
-                self.errors.push(e);
+                self.fail(e);
                 continue;
             }
             self.define_values(name, &[v], a.ssa.pos);
@@ -1100,7 +1147,7 @@ impl<'c> Parser<'c> {
                     }
                 }
             }
-            self.expect(Tok::RParen, "')' to end argument list")?;
+            self.expect(Tok::RParen, "')'")?;
         }
         self.expect(Tok::Colon, "':' after block name")?;
         self.parse_block_ops(b)
@@ -1118,10 +1165,12 @@ impl<'c> Parser<'c> {
         self.default_dialect.push("");
         let r = self.parse_top_items(block);
         if let Err(e) = r {
-            self.errors.push(e);
+            // An error recorded earlier came first; `e` is then that error again, or one found
+            // after it.
+            self.fail(e);
             return Err(std::mem::take(&mut self.errors));
         }
-        self.pop_block_scope();
+        self.pop_block_scope(true);
         self.pop_iso_scope();
         for (target, name, pos) in std::mem::take(&mut self.deferred) {
             let loc = match self.attr_aliases.get(name).copied() {
@@ -1130,7 +1179,7 @@ impl<'c> Parser<'c> {
             };
             let Some(loc) = loc else {
                 let e = self.err_at(pos, "operation location alias was never defined");
-                self.errors.push(e);
+                self.fail(e);
                 continue;
             };
             match target {
@@ -1173,28 +1222,30 @@ impl<'c> Parser<'c> {
                 Tok::Eof => return Ok(()),
                 Tok::HashIdent | Tok::ExclIdent => {
                     let t = self.tok;
-                    let next = lex(self.b, t.end as usize);
-                    if next.kind != Tok::Equal {
-                        return Err(self.err("expected operation name in quotes"));
-                    }
                     let name = &self.text(t)[1..];
-                    self.reset_to(next.end as usize);
+                    let (kind, defined) = if t.kind == Tok::HashIdent {
+                        ("attribute", self.attr_aliases.contains_key(name))
+                    } else {
+                        ("type", self.type_aliases.contains_key(name))
+                    };
+                    if defined {
+                        return Err(self
+                            .err_at(t.start, format!("redefinition of {kind} alias id '{name}'")));
+                    }
+                    if name.contains('.') {
+                        return Err(self.err_at(
+                            t.start,
+                            format!(
+                                "{kind} names with a '.' are reserved for dialect-defined names"
+                            ),
+                        ));
+                    }
+                    self.advance();
+                    self.expect(Tok::Equal, &format!("'=' in {kind} alias definition"))?;
                     if t.kind == Tok::HashIdent {
-                        if self.attr_aliases.contains_key(name) {
-                            return Err(self.err_at(
-                                t.start,
-                                format!("redefinition of attribute alias id '{name}'"),
-                            ));
-                        }
                         let a = self.parse_attribute()?;
                         self.attr_aliases.insert(name, a);
                     } else {
-                        if self.type_aliases.contains_key(name) {
-                            return Err(self.err_at(
-                                t.start,
-                                format!("redefinition of type alias id '{name}'"),
-                            ));
-                        }
                         let ty = self.parse_type()?;
                         self.type_aliases.insert(name, ty);
                     }

@@ -243,15 +243,22 @@ impl<'c> Parser<'c> {
             let mut stop = end;
             if self.b.get(end) == Some(&b'<') {
                 stop = scan_balanced(self.b, end).ok_or_else(|| {
-                    self.err_at(end as u32, "unbalanced '<' in dialect symbol body")
+                    self.err_at(
+                        end as u32,
+                        "unbalanced '<' character in pretty dialect name",
+                    )
                 })?;
             }
             let body = &src[start as usize + 2 + d.len()..stop];
             return Ok((d, body, true, stop));
         }
         if self.b.get(end) == Some(&b'<') {
-            let stop = scan_balanced(self.b, end)
-                .ok_or_else(|| self.err_at(end as u32, "unbalanced '<' in dialect symbol body"))?;
+            let stop = scan_balanced(self.b, end).ok_or_else(|| {
+                self.err_at(
+                    end as u32,
+                    "unbalanced '<' character in pretty dialect name",
+                )
+            })?;
             return Ok((ident, &src[end + 1..stop - 1], false, stop));
         }
         Ok(("", "", false, end))
