@@ -780,7 +780,8 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
     /// (pass `&[]` for none). Push the result into `state.regions`.
     pub fn parse_region(&mut self, args: &[Argument]) -> PResult<Region> {
         let isolated = Parser::is_isolated(Some(self.def));
-        let dd = Parser::default_dialect_for(self.def.name);
+        let name = self.base.p.ctx.ident(self.def.name);
+        let dd = crate::asm::default_dialect_of(self.base.p.ctx, name);
         self.base.p.parse_region(isolated, dd, args)
     }
 

@@ -665,13 +665,9 @@ impl<'c> Parser<'c> {
 
     // ----- ops -----
 
-    /// The default dialect for bare op names in the regions of an op named `name`.
-    pub(crate) fn default_dialect_for(name: &str) -> &'static str {
-        if name.starts_with("func.") {
-            "func"
-        } else {
-            ""
-        }
+    /// The default dialect for bare op names in the regions being parsed.
+    pub(crate) fn current_default_dialect(&self) -> &'static str {
+        self.default_dialect.last().copied().unwrap_or("")
     }
 
     pub(crate) fn is_isolated(def: Option<&OpDef>) -> bool {
@@ -850,7 +846,8 @@ impl<'c> Parser<'c> {
         if self.is(Tok::LParen) {
             self.advance();
             let isolated = Self::is_isolated(def);
-            let dd = Self::default_dialect_for(&name);
+            // The regions of an op in generic form keep the enclosing default dialect.
+            let dd = self.current_default_dialect();
             loop {
                 regions.push(self.parse_region(isolated, dd, &[])?);
                 if !self.consume_if(Tok::Comma) {
@@ -938,17 +935,11 @@ impl<'c> Parser<'c> {
                 def = self.ctx.op_def_by_name(id);
             }
         } else {
-            let dd = self.default_dialect.last().copied().unwrap_or("");
-            for prefix in [dd, "builtin"] {
-                if prefix.is_empty() {
-                    continue;
-                }
-                let full = format!("{prefix}.{written}");
+            let dd = self.current_default_dialect();
+            if !dd.is_empty() {
+                let full = format!("{dd}.{written}");
                 if let Some(id) = self.ctx.lookup_ident(&full) {
-                    if let Some(d) = self.ctx.op_def_by_name(id) {
-                        def = Some(d);
-                        break;
-                    }
+                    def = self.ctx.op_def_by_name(id);
                 }
             }
         }
@@ -958,7 +949,7 @@ impl<'c> Parser<'c> {
                     format!("Dialect `{d}' not found for custom op '{written}' ")
                 }
                 Some(_) => format!("custom op '{written}' is unknown"),
-                None => match self.default_dialect.last().copied().unwrap_or("") {
+                None => match self.current_default_dialect() {
                     "" => format!("custom op '{written}' is unknown"),
                     dd => {
                         format!("custom op '{written}' is unknown (tried '{dd}.{written}' as well)")
@@ -1162,7 +1153,7 @@ impl<'c> Parser<'c> {
         self.ctx.append_block(region, block);
         self.push_iso_scope();
         self.push_block_scope();
-        self.default_dialect.push("");
+        self.default_dialect.push("builtin");
         let r = self.parse_top_items(block);
         if let Err(e) = r {
             // An error recorded earlier came first; `e` is then that error again, or one found

@@ -131,18 +131,12 @@ fn print_op_with(
     let mut p = OpAsmPrinter::new(ctx, opts, aliases);
     p.collecting = collecting;
     p.number_root(op);
-    // The default dialect of the enclosing ops.
-    let mut parents = Vec::new();
-    let mut cur = ctx.op_parent_op(op);
-    while let Some(o) = cur {
-        parents.push(crate::parser::Parser::default_dialect_for(
-            ctx.op_name_str(o),
-        ));
-        cur = ctx.op_parent_op(o);
-    }
-    if let Some(&d) = parents.first() {
-        p.default_dialect.push(d);
-    }
+    // The default dialect of the enclosing op's regions; `builtin` at the top level.
+    let dd = match ctx.op_parent_op(op) {
+        Some(parent) => p.regions_default_dialect(parent),
+        None => "builtin",
+    };
+    p.default_dialect.push(dd);
     p.print_op_line(op);
     if ctx.op_parent_block(op).is_none() {
         p.print_resources();
@@ -475,8 +469,11 @@ impl<'a> OpAsmPrinter<'a> {
     /// Writes an integer or float attribute without its `: type` suffix.
     pub fn print_attribute_without_type(&mut self, a: Attr) {
         match self.ctx.attr_data(a) {
-            crate::AttrData::Integer { value, .. } => {
-                let _ = write!(self.out, "{value}");
+            crate::AttrData::Integer { .. } | crate::AttrData::WideInteger { .. } => {
+                let mut s = String::new();
+                text::write_attr(self.ctx, &mut s, a, None);
+                let v = s.split(" : ").next().unwrap_or("");
+                self.out.push_str(v);
             }
             crate::AttrData::Float { bits, ty } => {
                 let kind = match self.ctx.type_data(*ty) {
@@ -600,9 +597,7 @@ impl<'a> OpAsmPrinter<'a> {
         let ctx = self.ctx;
         self.out.push_str("{\n");
         let parent = ctx.region_parent_op(region);
-        let dd = parent.map_or("", |o| {
-            crate::parser::Parser::default_dialect_for(ctx.op_name_str(o))
-        });
+        let dd = parent.map_or("", |o| self.regions_default_dialect(o));
         self.default_dialect.push(dd);
         self.indent += 2;
         for (i, &b) in ctx.region_blocks(region).iter().enumerate() {
@@ -666,6 +661,17 @@ impl<'a> OpAsmPrinter<'a> {
 
     // ----- ops -----
 
+    /// The default dialect of the regions of `op`: its [`OpAsmOpInterface`]'s when it prints
+    /// in custom form, none in generic form (as upstream's printer).
+    ///
+    /// [`OpAsmOpInterface`]: crate::asm::OpAsmOpInterface
+    fn regions_default_dialect(&self, op: Op) -> &'static str {
+        if self.custom_form(op).is_none() {
+            return "";
+        }
+        crate::asm::default_dialect_of(self.ctx, self.ctx.op_name(op))
+    }
+
     fn custom_form(&self, op: Op) -> Option<&'static OpDef> {
         if self.opts.generic {
             return None;
@@ -699,8 +705,7 @@ impl<'a> OpAsmPrinter<'a> {
                 let name = def.name;
                 let dd = self.default_dialect.last().copied().unwrap_or("");
                 let shown = match name.split_once('.') {
-                    Some(("builtin", rest)) => rest,
-                    Some((d, rest)) if !dd.is_empty() && d == dd => rest,
+                    Some((d, rest)) if d == dd => rest,
                     _ => name,
                 };
                 self.out.push_str(shown);
