@@ -4,7 +4,9 @@
 use super::lexer::{scan_balanced, Tok};
 use super::num::{bits_to_float, float_storage_bytes, float_to_bits};
 use super::{decode_hex, PResult, Parser};
+use crate::apint::ApInt;
 use crate::types::{Signedness, TypeData};
+use crate::FloatKind;
 use crate::{
     AffineExpr, AffineMap, Attr, AttrData, DenseArrayData, DenseData, LocData, Location, NamedAttr,
     Type, DYNAMIC,
@@ -12,12 +14,49 @@ use crate::{
 
 /// An element literal of `dense<...>` before its type is known.
 enum Lit {
-    Int { neg: bool, mag: u128, hex: bool },
-    Float(f64),
-    Bool(bool),
+    /// An integer: sign, magnitude words, whether written in hex, and where its digits start
+    /// (where upstream reports a value out of range).
+    Int {
+        neg: bool,
+        mag: Vec<u64>,
+        hex: bool,
+        pos: u32,
+    },
+    Float(f64, u32),
+    Bool(bool, u32),
     Str(Vec<u8>),
     Complex(Box<Lit>, Box<Lit>),
     List(Vec<Lit>),
+}
+
+/// The number of significant bits of a magnitude.
+fn bit_length(mag: &[u64]) -> u32 {
+    mag.iter()
+        .rposition(|&w| w != 0)
+        .map_or(0, |i| i as u32 * 64 + 64 - mag[i].leading_zeros())
+}
+
+/// The integer a literal denotes in the integer or `index` type `ty` (upstream's
+/// `buildAttributeAPInt`): its magnitude must fit the width, a negative value must be
+/// representable as a signed one, and a positive one of a signed type or `index` as well; a
+/// signless type takes both readings (`255 : i8` is `-1`). `None` when out of range.
+pub(crate) fn build_int(ctx: &crate::Context, ty: Type, neg: bool, mag: &[u64]) -> Option<ApInt> {
+    let (width, signed) = match ctx.type_data(ty) {
+        TypeData::Integer { width, signedness } => (*width, *signedness == Signedness::Signed),
+        _ => (64, true),
+    };
+    if bit_length(mag) > width {
+        return None;
+    }
+    let v = ApInt::from_words(width, mag.to_vec());
+    if neg {
+        let n = v.neg();
+        return n.is_negative().then_some(n);
+    }
+    if signed && v.is_negative() {
+        return None;
+    }
+    Some(v)
 }
 
 /// Whether `name` can be printed without quotes as an attribute name.
@@ -360,20 +399,19 @@ impl<'c> Parser<'c> {
     }
 
     fn parse_number_attr(&mut self) -> PResult<Attr> {
-        let start = self.tok.start;
         let neg = self.consume_if(Tok::Minus);
         let t = self.tok;
         match t.kind {
             Tok::Integer => {
                 let hex = self.text(t).starts_with("0x");
-                let mag = self.int_value(t)?;
+                let mag = self.int_magnitude(t)?;
                 self.advance();
                 let ty = if self.consume_if(Tok::Colon) {
                     self.parse_type()?
                 } else {
                     self.ctx.i64_type()
                 };
-                self.int_attr_of(neg, mag, hex, ty, start)
+                self.int_attr_of(neg, &mag, hex, ty, t.start)
             }
             Tok::Float => {
                 let v = self.float_value(t, neg)?;
@@ -384,9 +422,7 @@ impl<'c> Parser<'c> {
                     self.ctx.float_type(crate::FloatKind::F64)
                 };
                 if !matches!(self.ctx.type_data(ty), TypeData::Float(_)) {
-                    return Err(
-                        self.err_at(start, "floating point value not valid for specified type")
-                    );
+                    return Err(self.err("floating point value not valid for specified type"));
                 }
                 Ok(self.ctx.float_attr(ty, v))
             }
@@ -402,53 +438,74 @@ impl<'c> Parser<'c> {
         Ok(if neg { -v } else { v })
     }
 
+    /// The magnitude of an integer token, as words (any size).
+    pub(crate) fn int_magnitude(&mut self, t: super::lexer::Token) -> PResult<Vec<u64>> {
+        ApInt::parse_magnitude(self.text(t))
+            .ok_or_else(|| self.err_at(t.start, "invalid integer literal"))
+    }
+
+    /// The value of a hex literal read as the bits of a float of format `kind` (upstream's
+    /// `buildAttributeAPFloat` from hex), with upstream's errors at `pos`.
+    fn hex_float_bits(
+        &mut self,
+        kind: FloatKind,
+        neg: bool,
+        mag: &[u64],
+        pos: u32,
+    ) -> PResult<u128> {
+        if neg {
+            return Err(self.err_at(
+                pos,
+                "hexadecimal float literal should not have a leading minus",
+            ));
+        }
+        if bit_length(mag) > kind.width() {
+            return Err(self.err_at(pos, "hexadecimal float constant out of range for type"));
+        }
+        Ok(ApInt::from_words(128, mag.to_vec()).to_u128().unwrap_or(0))
+    }
+
     fn int_attr_of(
         &mut self,
         neg: bool,
-        mag: u128,
+        mag: &[u64],
         hex: bool,
         ty: Type,
         pos: u32,
     ) -> PResult<Attr> {
         match self.ctx.type_data(ty).clone() {
-            TypeData::Integer { width, signedness } => {
-                if neg && signedness == Signedness::Unsigned {
+            t @ (TypeData::Integer { .. } | TypeData::Index) => {
+                let unsigned = matches!(
+                    t,
+                    TypeData::Integer {
+                        signedness: Signedness::Unsigned,
+                        ..
+                    }
+                );
+                if neg && unsigned {
                     return Err(self.err_at(
                         pos,
                         "negative integer literal not valid for unsigned integer type",
                     ));
                 }
-                let limit_bits = if width >= 128 { 128 } else { width };
-                let fits = if neg {
-                    width >= 128
-                        || mag <= (1u128 << (limit_bits.max(1) - 1))
-                        || (signedness == Signedness::Signless && mag < (1u128 << limit_bits))
-                } else {
-                    width >= 128 || mag < (1u128 << limit_bits)
+                let Some(v) = build_int(self.ctx, ty, neg, mag) else {
+                    return Err(self.err_at(pos, "integer constant out of range for attribute"));
                 };
-                if !fits || mag > i128::MAX as u128 {
-                    return Err(self.err_at(pos, "integer constant out of range for attribute"));
-                }
-                let v = if neg { -(mag as i128) } else { mag as i128 };
-                Ok(self.ctx.int_attr(ty, v))
-            }
-            TypeData::Index => {
-                if mag > i64::MAX as u128 + neg as u128 {
-                    return Err(self.err_at(pos, "integer constant out of range for attribute"));
-                }
-                let v = if neg { -(mag as i128) } else { mag as i128 };
-                Ok(self.ctx.int_attr(ty, v))
+                Ok(self.ctx.apint_attr(ty, v))
             }
             TypeData::Float(kind) => {
-                if hex && !neg {
-                    let v = bits_to_float(kind, mag);
-                    return Ok(self.ctx.intern_attr(AttrData::Float {
-                        bits: v.to_bits(),
-                        ty,
-                    }));
+                if !hex {
+                    return Err(self.err_at(
+                        pos,
+                        "unexpected decimal integer literal for a floating point value",
+                    ));
                 }
-                let v = mag as f64;
-                Ok(self.ctx.float_attr(ty, if neg { -v } else { v }))
+                let bits = self.hex_float_bits(kind, neg, mag, pos)?;
+                let v = bits_to_float(kind, bits);
+                Ok(self.ctx.intern_attr(AttrData::Float {
+                    bits: v.to_bits(),
+                    ty,
+                }))
             }
             _ => Err(self.err_at(pos, "integer literal not valid for specified type")),
         }
@@ -495,7 +552,7 @@ impl<'c> Parser<'c> {
             }
             Tok::BareIdent if matches!(self.text(t), "true" | "false") => {
                 self.advance();
-                Ok(Lit::Bool(self.text(t) == "true"))
+                Ok(Lit::Bool(self.text(t) == "true", t.start))
             }
             Tok::Minus | Tok::Integer | Tok::Float => {
                 let neg = self.consume_if(Tok::Minus);
@@ -503,14 +560,19 @@ impl<'c> Parser<'c> {
                 match n.kind {
                     Tok::Integer => {
                         let hex = self.text(n).starts_with("0x");
-                        let mag = self.int_value(n)?;
+                        let mag = self.int_magnitude(n)?;
                         self.advance();
-                        Ok(Lit::Int { neg, mag, hex })
+                        Ok(Lit::Int {
+                            neg,
+                            mag,
+                            hex,
+                            pos: n.start,
+                        })
                     }
                     Tok::Float => {
                         let v = self.float_value(n, neg)?;
                         self.advance();
-                        Ok(Lit::Float(v))
+                        Ok(Lit::Float(v, n.start))
                     }
                     _ => Err(self.err("expected integer or floating point literal")),
                 }
@@ -689,55 +751,67 @@ impl<'c> Parser<'c> {
 
     fn encode_elem(&mut self, lit: &Lit, elem: Type, out: &mut Vec<u8>, pos: u32) -> PResult<()> {
         match self.ctx.type_data(elem).clone() {
-            TypeData::Integer { width, signedness } => {
-                let v: i128 = match lit {
-                    Lit::Int { neg, mag, .. } => {
-                        if *mag > i128::MAX as u128 {
-                            return Err(self.err_at(pos, "integer constant out of range"));
-                        }
-                        if *neg {
-                            -(*mag as i128)
-                        } else {
-                            *mag as i128
-                        }
+            t @ (TypeData::Integer { .. } | TypeData::Index) => {
+                let (width, unsigned) = match t {
+                    TypeData::Integer { width, signedness } => {
+                        (width, signedness == Signedness::Unsigned)
                     }
-                    Lit::Bool(b) => *b as i128,
-                    _ => {
-                        return Err(self
-                            .err_at(pos, "expected integer elements, but parsed floating-point"))
-                    }
+                    _ => (64, false),
                 };
-                if width == 1 {
-                    if !(v == 0 || v == 1 || v == -1) {
-                        return Err(self.err_at(pos, "integer constant out of range for i1"));
+                let v = match lit {
+                    Lit::Int { neg, mag, pos, .. } => {
+                        if *neg && unsigned {
+                            return Err(self.err_at(
+                                *pos,
+                                "expected unsigned integer elements, but parsed negative value",
+                            ));
+                        }
+                        // `-1 : i1` is `true`, as upstream reads it.
+                        match build_int(self.ctx, elem, *neg, mag) {
+                            Some(v) => v,
+                            None => {
+                                return Err(
+                                    self.err_at(*pos, "integer constant out of range for type")
+                                )
+                            }
+                        }
                     }
-                    out.push((v != 0) as u8);
-                    return Ok(());
-                }
-                let v = crate::util::normalize_int(v, width, signedness);
-                let nb = (width as usize).div_ceil(8).min(16);
-                out.extend_from_slice(&v.to_le_bytes()[..nb]);
+                    Lit::Bool(b, p) => {
+                        if width != 1 || unsigned {
+                            return Err(
+                                self.err_at(*p, "expected i1 type for 'true' or 'false' values")
+                            );
+                        }
+                        ApInt::from_u128(1, u128::from(*b))
+                    }
+                    Lit::Float(_, p) => {
+                        return Err(
+                            self.err_at(*p, "expected integer elements, but parsed floating-point")
+                        )
+                    }
+                    _ => return Err(self.err_at(pos, "expected integer elements")),
+                };
+                let nb = (width as usize).div_ceil(8).max(1);
+                out.extend_from_slice(&v.to_le_bytes(nb));
                 Ok(())
             }
-            TypeData::Index => match lit {
-                Lit::Int { neg, mag, .. } => {
-                    let v = if *neg { -(*mag as i128) } else { *mag as i128 } as i64;
-                    out.extend_from_slice(&v.to_le_bytes());
-                    Ok(())
-                }
-                _ => Err(self.err_at(pos, "expected integer elements")),
-            },
             TypeData::Float(kind) => {
                 let bits = match lit {
-                    Lit::Float(v) => float_to_bits(kind, *v),
+                    Lit::Float(v, _) => float_to_bits(kind, *v),
                     Lit::Int {
-                        neg: false,
+                        neg,
                         mag,
                         hex: true,
-                    } => *mag,
-                    Lit::Int { neg, mag, .. } => {
-                        let v = *mag as f64;
-                        float_to_bits(kind, if *neg { -v } else { v })
+                        pos,
+                    } => self.hex_float_bits(kind, *neg, mag, *pos)?,
+                    Lit::Int { pos, .. } => {
+                        return Err(self.err_at(
+                            *pos,
+                            "unexpected decimal integer literal for a floating point value",
+                        ))
+                    }
+                    Lit::Bool(_, p) => {
+                        return Err(self.err_at(*p, "expected floating point literal"))
                     }
                     _ => return Err(self.err_at(pos, "expected floating-point elements")),
                 };
@@ -773,13 +847,24 @@ impl<'c> Parser<'c> {
                 let lit = self.parse_lit(false)?;
                 if is_float {
                     let v = match lit {
-                        Lit::Float(v) => v,
-                        Lit::Int { neg, mag, .. } => {
-                            if neg {
-                                -(mag as f64)
-                            } else {
-                                mag as f64
-                            }
+                        Lit::Float(v, _) => v,
+                        Lit::Int {
+                            neg,
+                            mag,
+                            hex: true,
+                            pos,
+                        } => {
+                            let TypeData::Float(kind) = *self.ctx.type_data(elem) else {
+                                return Err(self.err_at(pos, "expected float literal"));
+                            };
+                            let bits = self.hex_float_bits(kind, neg, &mag, pos)?;
+                            bits_to_float(kind, bits)
+                        }
+                        Lit::Int { pos, .. } => {
+                            return Err(self.err_at(
+                                pos,
+                                "unexpected decimal integer literal for a floating point value",
+                            ))
                         }
                         _ => return Err(self.err_at(pos, "expected float literal")),
                     };
@@ -791,16 +876,21 @@ impl<'c> Parser<'c> {
                 } else {
                     let v = match lit {
                         Lit::Int { neg, mag, .. } => {
-                            if mag > i64::MAX as u128 + 1 || (!neg && mag > u64::MAX as u128) {
-                                return Err(self.err_at(pos, "integer constant out of range"));
+                            // Upstream's rule for array elements: the magnitude fits the
+                            // width, and a negative value is representable as a signed one.
+                            let width = match self.ctx.type_data(elem) {
+                                TypeData::Integer { width, .. } => (*width).min(64),
+                                _ => 64,
+                            };
+                            let fits = bit_length(&mag) <= width;
+                            let v = ApInt::from_words(width, mag);
+                            let v = if neg { v.neg() } else { v };
+                            if !fits || (neg && !v.is_negative() && !v.is_zero()) {
+                                return Err(self.err("integer constant out of range"));
                             }
-                            if neg {
-                                (mag as i128).wrapping_neg() as i64
-                            } else {
-                                mag as u64 as i64
-                            }
+                            v.to_i128() as i64
                         }
-                        Lit::Bool(b) => b as i64,
+                        Lit::Bool(b, _) => b as i64,
                         _ => return Err(self.err_at(pos, "expected integer literal")),
                     };
                     ints.push(v);
@@ -1114,7 +1204,7 @@ fn negate(e: AffineExpr) -> AffineExpr {
 /// Storage bytes of one dense element of type `elem`.
 pub(crate) fn elem_storage_bytes(ctx: &crate::Context, elem: Type) -> Option<usize> {
     match ctx.type_data(elem) {
-        TypeData::Integer { width, .. } => Some((*width as usize).div_ceil(8).min(16)),
+        TypeData::Integer { width, .. } => Some((*width as usize).div_ceil(8)),
         TypeData::Index => Some(8),
         TypeData::Float(k) => Some(float_storage_bytes(*k)),
         TypeData::Complex(inner) => elem_storage_bytes(ctx, *inner).map(|n| 2 * n),

@@ -366,7 +366,27 @@ pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Opti
                 out.push_str(if *value != 0 { "true" } else { "false" });
                 return;
             }
-            let _ = write!(out, "{value} : ");
+            if let TypeData::Integer {
+                width: 128,
+                signedness: Signedness::Unsigned,
+            } = ctx.type_data(*ty)
+            {
+                let _ = write!(out, "{} : ", *value as u128);
+            } else {
+                let _ = write!(out, "{value} : ");
+            }
+            write_type(ctx, out, *ty, opts);
+        }
+        AttrData::WideInteger { value, ty } => {
+            let signed = !matches!(
+                ctx.type_data(*ty),
+                TypeData::Integer {
+                    signedness: Signedness::Unsigned,
+                    ..
+                }
+            );
+            out.push_str(&value.to_decimal(signed));
+            out.push_str(" : ");
             write_type(ctx, out, *ty, opts);
         }
         AttrData::Float { bits, ty } => {
@@ -861,8 +881,14 @@ fn write_elem(ctx: &Context, out: &mut String, elem: Type, bytes: &[u8]) {
                 });
                 return;
             }
+            let unsigned = *signedness == Signedness::Unsigned;
+            if *width >= 128 {
+                let v = crate::apint::ApInt::from_le_bytes(*width, bytes);
+                out.push_str(&v.to_decimal(!unsigned));
+                return;
+            }
             let raw = read_le(bytes) as i128;
-            let v = crate::util::normalize_int(raw, (*width).min(128), *signedness);
+            let v = crate::util::normalize_int(raw, *width, *signedness);
             let _ = write!(out, "{v}");
         }
         TypeData::Index => {

@@ -21,6 +21,7 @@ pub(super) fn verify_constant(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     if !matches!(
         ctx.attr_data(value),
         AttrData::Integer { .. }
+            | AttrData::WideInteger { .. }
             | AttrData::Float { .. }
             | AttrData::DenseElements { .. }
             | AttrData::DenseResource { .. }
