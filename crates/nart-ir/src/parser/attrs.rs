@@ -253,6 +253,7 @@ impl<'c> Parser<'c> {
                             self.err_at(next, format!("undefined symbol alias id '{ident}'"))
                         );
                     };
+                    self.charge_attr_alias(a, t.start)?;
                     self.advance();
                     return Ok(a);
                 }
@@ -998,16 +999,47 @@ impl<'c> Parser<'c> {
         })
     }
 
+    /// Parses an affine expression. Its tree may be at most [`MAX_AFFINE_DEPTH`] deep, so that a
+    /// long sum (`d0 + d0 + ...`, a left-nested tree) is an error rather than a stack overflow
+    /// when the tree is hashed, printed or dropped.
     fn parse_affine_expr(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<AffineExpr> {
+        Ok(self.affine_sum(names)?.0)
+    }
+
+    /// A node over `lhs` and `rhs` of depths `dl` and `dr`, with its depth.
+    fn affine_node(
+        &mut self,
+        make: fn(Box<AffineExpr>, Box<AffineExpr>) -> AffineExpr,
+        (lhs, dl): (AffineExpr, u32),
+        (rhs, dr): (AffineExpr, u32),
+    ) -> PResult<(AffineExpr, u32)> {
+        let d = dl.max(dr) + 1;
+        if d > MAX_AFFINE_DEPTH {
+            return Err(self.err(format!(
+                "affine expression nested more than {MAX_AFFINE_DEPTH} levels deep"
+            )));
+        }
+        Ok((make(Box::new(lhs), Box::new(rhs)), d))
+    }
+
+    fn affine_negate(&mut self, (e, d): (AffineExpr, u32)) -> PResult<(AffineExpr, u32)> {
+        match e {
+            AffineExpr::Const(c) => Ok((AffineExpr::Const(c.wrapping_neg()), d)),
+            e => self.affine_node(AffineExpr::Mul, (e, d), (AffineExpr::Const(-1), 1)),
+        }
+    }
+
+    fn affine_sum(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<(AffineExpr, u32)> {
         self.enter()?;
-        let mut lhs = self.parse_affine_term(names)?;
+        let mut lhs = self.affine_term(names)?;
         loop {
             if self.consume_if(Tok::Plus) {
-                let rhs = self.parse_affine_term(names)?;
-                lhs = AffineExpr::Add(Box::new(lhs), Box::new(rhs));
+                let rhs = self.affine_term(names)?;
+                lhs = self.affine_node(AffineExpr::Add, lhs, rhs)?;
             } else if self.consume_if(Tok::Minus) {
-                let rhs = self.parse_affine_term(names)?;
-                lhs = AffineExpr::Add(Box::new(lhs), Box::new(negate(rhs)));
+                let rhs = self.affine_term(names)?;
+                let rhs = self.affine_negate(rhs)?;
+                lhs = self.affine_node(AffineExpr::Add, lhs, rhs)?;
             } else {
                 break;
             }
@@ -1016,44 +1048,38 @@ impl<'c> Parser<'c> {
         Ok(lhs)
     }
 
-    fn parse_affine_term(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<AffineExpr> {
-        let mut lhs = self.parse_affine_unary(names)?;
+    fn affine_term(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<(AffineExpr, u32)> {
+        let mut lhs = self.affine_unary(names)?;
         loop {
-            let op = if self.is(Tok::Star) {
-                0
+            let make: fn(Box<AffineExpr>, Box<AffineExpr>) -> AffineExpr = if self.is(Tok::Star) {
+                AffineExpr::Mul
             } else if self.is_keyword("floordiv") {
-                1
+                AffineExpr::FloorDiv
             } else if self.is_keyword("ceildiv") {
-                2
+                AffineExpr::CeilDiv
             } else if self.is_keyword("mod") {
-                3
+                AffineExpr::Mod
             } else {
                 break;
             };
             self.advance();
-            let rhs = self.parse_affine_unary(names)?;
-            let (l, r) = (Box::new(lhs), Box::new(rhs));
-            lhs = match op {
-                0 => AffineExpr::Mul(l, r),
-                1 => AffineExpr::FloorDiv(l, r),
-                2 => AffineExpr::CeilDiv(l, r),
-                _ => AffineExpr::Mod(l, r),
-            };
+            let rhs = self.affine_unary(names)?;
+            lhs = self.affine_node(make, lhs, rhs)?;
         }
         Ok(lhs)
     }
 
-    fn parse_affine_unary(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<AffineExpr> {
+    fn affine_unary(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<(AffineExpr, u32)> {
         self.enter()?;
         let r = match self.tok.kind {
             Tok::Minus => {
                 self.advance();
-                let e = self.parse_affine_unary(names)?;
-                Ok(negate(e))
+                let e = self.affine_unary(names)?;
+                self.affine_negate(e)
             }
             Tok::LParen => {
                 self.advance();
-                let e = self.parse_affine_expr(names)?;
+                let e = self.affine_sum(names)?;
                 self.expect(Tok::RParen, "')'")?;
                 Ok(e)
             }
@@ -1064,7 +1090,7 @@ impl<'c> Parser<'c> {
                     return Err(self.err_at(t.start, "constant too large for index"));
                 }
                 self.advance();
-                Ok(AffineExpr::Const(v as i64))
+                Ok((AffineExpr::Const(v as i64), 1))
             }
             Tok::BareIdent => {
                 let s = self.tok_text();
@@ -1072,7 +1098,7 @@ impl<'c> Parser<'c> {
                     Some((_, e)) => {
                         let e = e.clone();
                         self.advance();
-                        Ok(e)
+                        Ok((e, 1))
                     }
                     None => Err(self.err(format!("use of undeclared identifier '{s}'"))),
                 }
@@ -1194,12 +1220,8 @@ impl<'c> Parser<'c> {
     }
 }
 
-fn negate(e: AffineExpr) -> AffineExpr {
-    match e {
-        AffineExpr::Const(c) => AffineExpr::Const(c.wrapping_neg()),
-        e => AffineExpr::Mul(Box::new(e), Box::new(AffineExpr::Const(-1))),
-    }
-}
+/// The deepest affine expression tree the parser builds.
+const MAX_AFFINE_DEPTH: u32 = 1000;
 
 /// Storage bytes of one dense element of type `elem`.
 pub(crate) fn elem_storage_bytes(ctx: &crate::Context, elem: Type) -> Option<usize> {

@@ -74,6 +74,23 @@ pub fn parse_source_with_module_loc(
     p.parse_top()
 }
 
+/// Parses one chunk of a `--split-input-file` buffer, as [`parse_source_with_module_loc`]
+/// parses it padded with empty lines: `chunk` starts at 0-based line `first_line` of `file`,
+/// and its locations say so. Unlike padding, this costs nothing per line before the chunk, so
+/// parsing every chunk of a buffer is linear in its size.
+pub fn parse_chunk(
+    ctx: &mut Context,
+    file: &str,
+    chunk: &str,
+    first_line: u32,
+    module_loc: Location,
+) -> Result<Op, Vec<Diagnostic>> {
+    let mut p = Parser::new(ctx, file, chunk);
+    p.line_base = first_line;
+    p.module_loc = Some(module_loc);
+    p.parse_top()
+}
+
 /// The location `mlir-opt --split-input-file` gives the implicit module of a chunk that starts
 /// at 0-based line `first_line` of the original buffer `text` (as [`split_input_file`] returns
 /// it): the end of the separator line, or line 0, column 0 for the first chunk.
@@ -81,12 +98,41 @@ pub fn chunk_module_loc(ctx: &mut Context, file: &str, text: &str, first_line: u
     if first_line == 0 {
         return ctx.file_loc(file, 0, 0);
     }
-    let sep = text
-        .split_inclusive('\n')
-        .nth(first_line as usize - 1)
-        .unwrap_or("");
-    let len = sep.trim_end_matches(['\n', '\r']).len() as u32;
+    let start = line_offset(text, first_line - 1);
+    let sep = text[start..].split('\n').next().unwrap_or("");
+    let len = sep.trim_end_matches('\r').len() as u32;
     ctx.file_loc(file, first_line, len + 1)
+}
+
+thread_local! {
+    /// Where the last [`line_offset`] call left off: the buffer (address and length), a line
+    /// and its byte offset. The chunks of a buffer ask for increasing lines, so resuming from
+    /// there makes finding every chunk's line linear in the buffer.
+    static LINE_CURSOR: std::cell::Cell<(usize, usize, u32, usize)> =
+        const { std::cell::Cell::new((0, 0, 0, 0)) };
+}
+
+/// The byte offset of 0-based line `line` of `text` (its end when it has fewer lines).
+fn line_offset(text: &str, line: u32) -> usize {
+    let key = (text.as_ptr() as usize, text.len());
+    let (ptr, len, mut at_line, mut at) = LINE_CURSOR.get();
+    let resumable = (ptr, len) == key
+        && at_line <= line
+        && at <= text.len()
+        && (at == 0 || text.as_bytes()[at - 1] == b'\n');
+    if !resumable {
+        (at_line, at) = (0, 0);
+    }
+    let b = text.as_bytes();
+    while at_line < line && at < b.len() {
+        at = b[at..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |i| at + i + 1);
+        at_line += 1;
+    }
+    LINE_CURSOR.set((key.0, key.1, at_line, at));
+    at
 }
 
 /// Splits a buffer at lines consisting of `// -----` (`--split-input-file`): each chunk with
@@ -160,22 +206,46 @@ pub(crate) struct Parser<'c> {
     mismatched: Vec<&'c str>,
     /// The location of the implicit top-level module.
     module_loc: Option<Location>,
+    /// How many more attribute and type elements uses of aliases may expand to (see
+    /// [`MAX_ALIAS_EXPANSION`]).
+    alias_budget: u64,
+    /// The line of the file the text starts at (0-based), for a chunk parsed on its own.
+    line_base: u32,
+    /// The number of elements each attribute and type expands to when printed, as computed.
+    expansion: FxHashMap<ExpansionKey, u64>,
 }
 
 const MAX_DEPTH: u32 = 500;
 
+/// The most attribute and type elements the uses of aliases in one buffer may expand to. An
+/// alias may name an attribute built from other aliases, each used twice (`#a1 = [#a0, #a0]`),
+/// so that a few lines expand to more elements than any printer can write; past this budget
+/// such input is an error, which bounds the printed output.
+pub const MAX_ALIAS_EXPANSION: u64 = 1 << 24;
+
+/// An attribute or a type whose expanded size is cached.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum ExpansionKey {
+    Attr(Attr),
+    Type(Type),
+}
+
 impl<'c> Parser<'c> {
     pub(crate) fn new(ctx: &'c mut Context, file: &str, text: &'c str) -> Parser<'c> {
         let b = text.as_bytes();
-        let mut line_starts = vec![0u32];
-        for (i, &c) in b.iter().enumerate() {
+        // A chunk of `--split-input-file` comes padded with one empty line per line before it,
+        // so that its line numbers are the file's: those lines are counted, not indexed, so
+        // that parsing every chunk of a file stays linear in its size.
+        let pad = b.iter().take_while(|&&c| c == b'\n').count();
+        let mut line_starts = vec![pad as u32];
+        for (i, &c) in b.iter().enumerate().skip(pad) {
             if c == b'\n' {
                 line_starts.push(i as u32 + 1);
             }
         }
         let file = ctx.ident(file);
         let placeholder = ctx.ident("builtin.unrealized_conversion_cast");
-        let tok = lex(b, 0);
+        let tok = lex(b, pad);
         Parser {
             ctx,
             src: text,
@@ -194,6 +264,9 @@ impl<'c> Parser<'c> {
             depth: 0,
             mismatched: Vec::new(),
             module_loc: None,
+            alias_budget: MAX_ALIAS_EXPANSION,
+            line_base: 0,
+            expansion: FxHashMap::default(),
         }
     }
 
@@ -235,11 +308,18 @@ impl<'c> Parser<'c> {
     }
 
     pub(crate) fn loc_at(&mut self, pos: u32) -> Location {
-        let line = match self.line_starts.binary_search(&pos) {
-            Ok(i) => i,
-            Err(i) => i - 1,
+        // `line_starts` starts after the leading empty lines (see `new`), one per byte.
+        let pad = self.line_starts[0];
+        let (line, col) = if pos < pad {
+            (pos as usize, 1)
+        } else {
+            let i = match self.line_starts.binary_search(&pos) {
+                Ok(i) => i,
+                Err(i) => i - 1,
+            };
+            (pad as usize + i, pos - self.line_starts[i] + 1)
         };
-        let col = pos - self.line_starts[line] + 1;
+        let line = line + self.line_base as usize;
         let file = self.file;
         self.ctx.loc(crate::LocData::FileLineCol {
             file,
@@ -388,6 +468,111 @@ impl<'c> Parser<'c> {
             Some(e) => Err(e.clone()),
             None => Ok(()),
         }
+    }
+
+    /// The number of elements `key` expands to when printed (saturating), counting each
+    /// nested attribute and type once per occurrence.
+    fn expansion_of(&mut self, key: ExpansionKey) -> u64 {
+        if let Some(&n) = self.expansion.get(&key) {
+            return n;
+        }
+        let mut children: SmallVec<[ExpansionKey; 4]> = SmallVec::new();
+        let ctx = &*self.ctx;
+        match key {
+            ExpansionKey::Attr(a) => match ctx.attr_data(a) {
+                crate::AttrData::Array(items) => {
+                    children.extend(items.iter().map(|&i| ExpansionKey::Attr(i)))
+                }
+                crate::AttrData::Dictionary(entries) => {
+                    children.extend(entries.iter().map(|e| ExpansionKey::Attr(e.value)))
+                }
+                crate::AttrData::Type(t)
+                | crate::AttrData::DenseElements { ty: t, .. }
+                | crate::AttrData::DenseResource { ty: t, .. } => {
+                    children.push(ExpansionKey::Type(*t))
+                }
+                crate::AttrData::Location(l) => match l {
+                    crate::LocData::Name { child: Some(c), .. } => {
+                        children.push(ExpansionKey::Attr(c.attr()))
+                    }
+                    crate::LocData::CallSite { callee, caller } => {
+                        children.push(ExpansionKey::Attr(callee.attr()));
+                        children.push(ExpansionKey::Attr(caller.attr()));
+                    }
+                    crate::LocData::Fused { metadata, locs } => {
+                        children.extend(metadata.iter().map(|&m| ExpansionKey::Attr(m)));
+                        children.extend(locs.iter().map(|l| ExpansionKey::Attr(l.attr())));
+                    }
+                    _ => {}
+                },
+                _ => {}
+            },
+            ExpansionKey::Type(t) => match ctx.type_data(t) {
+                crate::TypeData::Function { inputs, results } => {
+                    children.extend(inputs.iter().chain(results).map(|&t| ExpansionKey::Type(t)))
+                }
+                crate::TypeData::Tuple(items) => {
+                    children.extend(items.iter().map(|&t| ExpansionKey::Type(t)))
+                }
+                crate::TypeData::RankedTensor { elem, encoding, .. } => {
+                    children.push(ExpansionKey::Type(*elem));
+                    children.extend(encoding.iter().map(|&a| ExpansionKey::Attr(a)));
+                }
+                crate::TypeData::MemRef {
+                    elem,
+                    layout,
+                    memory_space,
+                    ..
+                } => {
+                    children.push(ExpansionKey::Type(*elem));
+                    children.extend(
+                        layout
+                            .iter()
+                            .chain(memory_space)
+                            .map(|&a| ExpansionKey::Attr(a)),
+                    );
+                }
+                crate::TypeData::UnrankedMemRef { elem, memory_space } => {
+                    children.push(ExpansionKey::Type(*elem));
+                    children.extend(memory_space.iter().map(|&a| ExpansionKey::Attr(a)));
+                }
+                crate::TypeData::UnrankedTensor { elem }
+                | crate::TypeData::Vector { elem, .. }
+                | crate::TypeData::Complex(elem) => children.push(ExpansionKey::Type(*elem)),
+                _ => {}
+            },
+        }
+        let mut n = 1u64;
+        for c in children {
+            n = n.saturating_add(self.expansion_of(c));
+        }
+        self.expansion.insert(key, n);
+        n
+    }
+
+    /// Charges a use of an alias naming `key` at byte `pos` to the alias budget.
+    fn charge_alias_use(&mut self, key: ExpansionKey, pos: u32) -> PResult<()> {
+        let n = self.expansion_of(key);
+        if n > self.alias_budget {
+            return Err(self.err_at(
+                pos,
+                format!(
+                    "aliases expand to more than {MAX_ALIAS_EXPANSION} attribute and type elements"
+                ),
+            ));
+        }
+        self.alias_budget -= n;
+        Ok(())
+    }
+
+    /// Charges a use of an attribute alias (see [`MAX_ALIAS_EXPANSION`]).
+    pub(crate) fn charge_attr_alias(&mut self, a: Attr, pos: u32) -> PResult<()> {
+        self.charge_alias_use(ExpansionKey::Attr(a), pos)
+    }
+
+    /// Charges a use of a type alias (see [`MAX_ALIAS_EXPANSION`]).
+    pub(crate) fn charge_type_alias(&mut self, t: Type, pos: u32) -> PResult<()> {
+        self.charge_alias_use(ExpansionKey::Type(t), pos)
     }
 
     pub(crate) fn enter(&mut self) -> PResult<()> {

@@ -164,6 +164,7 @@ impl<'c> Parser<'c> {
                 let next = lex(self.b, t.end as usize).start;
                 return Err(self.err_at(next, format!("undefined symbol alias id '{ident}'")));
             };
+            self.charge_type_alias(ty, t.start)?;
             self.advance();
             return Ok(ty);
         }
