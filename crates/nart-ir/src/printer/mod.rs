@@ -33,6 +33,9 @@ pub struct PrintOptions {
     pub generic: bool,
     /// Print locations (`--mlir-print-debuginfo`).
     pub debug_info: bool,
+    /// Print locations in upstream's pretty form, `file:1:2` rather than
+    /// `loc("file":1:2)` (`--mlir-pretty-debuginfo`; only with [`PrintOptions::debug_info`]).
+    pub pretty_debug_info: bool,
     /// Elide dense elements attributes with more elements than this
     /// (`--mlir-elide-elementsattrs-if-larger=N`).
     pub elide_elements_larger_than: Option<usize>,
@@ -168,7 +171,7 @@ pub fn attr_to_string(ctx: &Context, attr: Attr) -> String {
 /// Prints a location as `loc(...)`.
 pub fn loc_to_string(ctx: &Context, loc: crate::Location) -> String {
     let mut s = String::new();
-    text::write_loc(ctx, &mut s, loc);
+    text::write_loc(ctx, &mut s, loc, false);
     s
 }
 
@@ -204,6 +207,7 @@ impl<'a> OpAsmPrinter<'a> {
     fn attr_opts(&self) -> Option<AttrOpts<'a>> {
         Some(AttrOpts {
             elide_larger_than: self.opts.elide_elements_larger_than,
+            pretty_locs: self.opts.debug_info && self.opts.pretty_debug_info,
             aliases: self.aliases,
         })
     }
@@ -581,7 +585,7 @@ impl<'a> OpAsmPrinter<'a> {
         if self.opts.debug_info {
             self.out.push(' ');
             let l = self.ctx.value_loc(v);
-            text::write_loc(self.ctx, &mut self.out, l);
+            text::write_loc(self.ctx, &mut self.out, l, self.opts.pretty_debug_info);
         }
     }
 
@@ -721,7 +725,12 @@ impl<'a> OpAsmPrinter<'a> {
         }
         if self.opts.debug_info {
             self.out.push(' ');
-            text::write_loc(ctx, &mut self.out, ctx.op_loc(op));
+            text::write_loc(
+                ctx,
+                &mut self.out,
+                ctx.op_loc(op),
+                self.opts.pretty_debug_info,
+            );
         }
         self.out.push('\n');
     }
