@@ -10,6 +10,9 @@ type PResult<T> = Result<T, Diagnostic>;
 
 const VISIBILITIES: [&str; 3] = ["private", "public", "nested"];
 
+/// The properties the signature spells, which the attribute dictionary may not repeat.
+const INFERRED: [&str; 3] = ["sym_visibility", "sym_name", "function_type"];
+
 fn push_prop(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState, name: &str, value: Attr) {
     let name = p.ctx().ident(name);
     st.props.retain(|a| a.name != name);
@@ -136,7 +139,26 @@ pub fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
     } else {
         Vec::new()
     };
-    p.parse_optional_attr_dict_with_keyword(st)?;
+    // The attributes the signature spells may not be written in the dictionary as well.
+    let dict_pos = p.current_pos();
+    let mut dict = st.clone();
+    dict.props.clear();
+    dict.attrs.clear();
+    p.parse_optional_attr_dict_with_keyword(&mut dict)?;
+    for name in INFERRED {
+        let id = p.ctx().ident(name);
+        if dict.props.iter().chain(&dict.attrs).any(|a| a.name == id) {
+            return Err(p.emit_error_at_pos(
+                dict_pos,
+                format!(
+                    "'{name}' is an inferred attribute and should not be specified in the \
+                     explicit attribute dictionary"
+                ),
+            ));
+        }
+    }
+    st.props.extend(dict.props);
+    st.attrs.extend(dict.attrs);
     let body_pos = p.current_pos();
     let inputs: Vec<Type> = args.iter().map(|a| a.ty).collect();
     let outputs: Vec<Type> = results.iter().map(|r| r.ty).collect();
@@ -190,7 +212,7 @@ pub fn print_func(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
     let ctx = p.ctx();
     let (inputs, outputs) = crate::function_signature(ctx, op).unwrap_or_default();
     let vis = ctx.attr(op, "sym_visibility").and_then(|a| ctx.attr_str(a));
-    if let Some(v) = vis.filter(|v| *v != "public") {
+    if let Some(v) = vis {
         p.write_str(" ");
         p.print_keyword(v);
     }

@@ -466,6 +466,9 @@ impl<'a, 'c> AsmParser<'a, 'c> {
 
     /// Reads `@name` or `@"name"` and returns the name.
     pub fn parse_symbol_name(&mut self) -> PResult<String> {
+        if !self.p.is(Tok::AtIdent) {
+            return Err(self.emit_error("expected valid '@'-identifier for symbol name"));
+        }
         self.p.parse_symbol_name_tok()
     }
 
@@ -710,7 +713,7 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
     ) -> PResult<()> {
         if self.parse_optional_keyword("attributes") {
             if !self.base.p.is(Tok::LBrace) {
-                return Err(self.base.p.err("expected '{' after 'attributes'"));
+                return Err(self.base.p.err("expected '{' in attribute dictionary"));
             }
             return self.parse_optional_attr_dict(state);
         }

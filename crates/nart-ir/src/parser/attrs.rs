@@ -29,6 +29,21 @@ enum Lit {
     List(Vec<Lit>),
 }
 
+/// The shape of a tensor literal: each list's length, following first elements (the parser
+/// checks that the elements of every list have the same shape).
+fn lit_shape(lit: &Lit) -> Vec<usize> {
+    let mut shape = Vec::new();
+    let mut cur = lit;
+    while let Lit::List(items) = cur {
+        shape.push(items.len());
+        match items.first() {
+            Some(f) => cur = f,
+            None => break,
+        }
+    }
+    shape
+}
+
 /// The number of significant bits of a magnitude.
 fn bit_length(mag: &[u64]) -> u32 {
     mag.iter()
@@ -220,7 +235,7 @@ impl<'c> Parser<'c> {
                         }
                     }
                 }
-                self.expect(Tok::RSquare, "']' in array attribute")?;
+                self.expect(Tok::RSquare, "',' or ']'")?;
                 Ok(self.ctx.array_attr(items))
             }
             Tok::LBrace => {
@@ -288,8 +303,19 @@ impl<'c> Parser<'c> {
                         _ => return Err(self.err("expected resource handle")),
                     };
                     self.expect(Tok::Greater, "'>'")?;
-                    self.expect(Tok::Colon, "':' and shaped type after dense_resource")?;
+                    let ty_pos = self.tok.start;
+                    self.expect(Tok::Colon, "':'")?;
                     let ty = self.parse_type()?;
+                    if !matches!(
+                        self.ctx.type_data(ty),
+                        TypeData::RankedTensor { .. }
+                            | TypeData::UnrankedTensor { .. }
+                            | TypeData::Vector { .. }
+                            | TypeData::MemRef { .. }
+                            | TypeData::UnrankedMemRef { .. }
+                    ) {
+                        return Err(self.err_at(ty_pos, "`dense_resource` expected a shaped type"));
+                    }
                     Ok(self.ctx.intern_attr(AttrData::DenseResource { key, ty }))
                 }
                 "array" => self.parse_dense_array(),
@@ -445,6 +471,16 @@ impl<'c> Parser<'c> {
             .ok_or_else(|| self.err_at(t.start, "invalid integer literal"))
     }
 
+    /// Upstream's error for a decimal integer where a float is expected.
+    fn decimal_for_float(&mut self, pos: u32) -> crate::Diagnostic {
+        let loc = self.loc_at(pos);
+        self.err_at(
+            pos,
+            "unexpected decimal integer literal for a floating point value",
+        )
+        .with_note(loc, "add a trailing dot to make the literal a float")
+    }
+
     /// The value of a hex literal read as the bits of a float of format `kind` (upstream's
     /// `buildAttributeAPFloat` from hex), with upstream's errors at `pos`.
     fn hex_float_bits(
@@ -496,10 +532,7 @@ impl<'c> Parser<'c> {
             }
             TypeData::Float(kind) => {
                 if !hex {
-                    return Err(self.err_at(
-                        pos,
-                        "unexpected decimal integer literal for a floating point value",
-                    ));
+                    return Err(self.decimal_for_float(pos));
                 }
                 let bits = self.hex_float_bits(kind, neg, mag, pos)?;
                 let v = bits_to_float(kind, bits);
@@ -526,10 +559,19 @@ impl<'c> Parser<'c> {
         match t.kind {
             Tok::LSquare => {
                 self.advance();
-                let mut items = Vec::new();
+                let mut items: Vec<Lit> = Vec::new();
                 if !self.is(Tok::RSquare) {
                     loop {
-                        items.push(self.parse_lit(false)?);
+                        let item = self.parse_lit(false)?;
+                        if items
+                            .first()
+                            .is_some_and(|f| lit_shape(f) != lit_shape(&item))
+                        {
+                            return Err(self.err(
+                                "tensor literal is invalid; ranks are not consistent between elements",
+                            ));
+                        }
+                        items.push(item);
                         if !self.consume_if(Tok::Comma) {
                             break;
                         }
@@ -541,9 +583,9 @@ impl<'c> Parser<'c> {
             Tok::LParen => {
                 self.advance();
                 let re = self.parse_lit(false)?;
-                self.expect(Tok::Comma, "',' in complex value")?;
+                self.expect(Tok::Comma, "',' between complex elements")?;
                 let im = self.parse_lit(false)?;
-                self.expect(Tok::RParen, "')' in complex value")?;
+                self.expect(Tok::RParen, "')' after complex elements")?;
                 Ok(Lit::Complex(Box::new(re), Box::new(im)))
             }
             Tok::String => {
@@ -597,36 +639,52 @@ impl<'c> Parser<'c> {
         let ty_pos = self.tok.start;
         let ty = self.parse_type()?;
         let (shape, elem) = match self.ctx.type_data(ty) {
-            TypeData::RankedTensor { shape, elem, .. } | TypeData::Vector { shape, elem, .. } => {
-                (shape.clone(), *elem)
+            TypeData::RankedTensor { shape, elem, .. }
+            | TypeData::Vector { shape, elem, .. }
+            | TypeData::MemRef { shape, elem, .. } => (shape.clone(), *elem),
+            TypeData::UnrankedTensor { .. } | TypeData::UnrankedMemRef { .. } => {
+                return Err(self.err_at(dense_pos, "elements literal type must have static shape"))
             }
-            _ => {
-                return Err(self.err_at(
-                    ty_pos,
-                    "elements literal must be a ranked tensor or vector type",
-                ))
-            }
+            _ => return Err(self.err_at(dense_pos, "elements literal must be a shaped type")),
         };
         if shape.contains(&DYNAMIC) {
-            return Err(self.err_at(ty_pos, "elements literal type must have static shape"));
+            return Err(self.err_at(dense_pos, "elements literal type must have static shape"));
         }
         let n: usize = shape.iter().map(|&d| d as usize).product();
+        if let Some(lit @ Lit::List(_)) = &lit {
+            let got = lit_shape(lit);
+            if got.len() != shape.len() || got.iter().zip(&shape).any(|(&g, &w)| g as i64 != w) {
+                let join = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(", ");
+                return Err(self.err_at(
+                    dense_pos,
+                    format!(
+                        "inferred shape of elements literal ([{}]) does not match type ([{}])",
+                        join(&mut got.iter().map(|d| d.to_string())),
+                        join(&mut shape.iter().map(|d| d.to_string())),
+                    ),
+                ));
+            }
+        }
         let data = match lit {
             None => {
                 if n != 0 {
+                    let t = self.type_str(ty);
                     return Err(self.err_at(
-                        lit_pos,
-                        "expected non-empty elements literal for a non-empty shape",
+                        dense_pos,
+                        format!("parsed zero elements, but type ('{t}') expected at least 1"),
                     ));
                 }
                 DenseData::Elements(Vec::new())
             }
-            Some(Lit::Str(s)) if s.starts_with(b"0x") && !self.is_string_elem(elem) => {
-                let hex = std::str::from_utf8(&s[2..]).ok().and_then(decode_hex);
+            Some(Lit::Str(s)) if !self.is_string_elem(elem) => {
+                let hex = s
+                    .strip_prefix(b"0x")
+                    .and_then(|h| std::str::from_utf8(h).ok())
+                    .and_then(decode_hex);
                 let Some(bytes) = hex else {
                     return Err(self.err_at(
                         lit_pos,
-                        "elements hex string should start with '0x' and hold hex digits",
+                        "expected string containing hex digits starting with `0x`",
                     ));
                 };
                 let esize = self.elem_bytes(elem).ok_or_else(|| {
@@ -637,9 +695,10 @@ impl<'c> Parser<'c> {
                 } else if bytes.len() == esize * n {
                     DenseData::Elements(bytes)
                 } else {
+                    let t = self.type_str(ty);
                     return Err(self.err_at(
-                        lit_pos,
-                        "elements hex data size is invalid for provided type",
+                        dense_pos,
+                        format!("elements hex data size is invalid for provided type: '{t}'"),
                     ));
                 }
             }
@@ -805,12 +864,7 @@ impl<'c> Parser<'c> {
                         hex: true,
                         pos,
                     } => self.hex_float_bits(kind, *neg, mag, *pos)?,
-                    Lit::Int { pos, .. } => {
-                        return Err(self.err_at(
-                            *pos,
-                            "unexpected decimal integer literal for a floating point value",
-                        ))
-                    }
+                    Lit::Int { pos, .. } => return Err(self.decimal_for_float(*pos)),
                     Lit::Bool(_, p) => {
                         return Err(self.err_at(*p, "expected floating point literal"))
                     }
@@ -834,12 +888,30 @@ impl<'c> Parser<'c> {
     fn parse_dense_array(&mut self) -> PResult<Attr> {
         self.advance();
         self.expect(Tok::Less, "'<' after 'array'")?;
+        let ty_pos = self.tok.start;
         let elem = self.parse_type()?;
         let is_float = match self.ctx.type_data(elem) {
             TypeData::Float(_) => true,
             TypeData::Integer { .. } => false,
-            _ => return Err(self.err("expected integer or float type for array elements")),
+            _ => {
+                let t = self.type_str(elem);
+                return Err(self.err_at(
+                    ty_pos,
+                    format!("expected integer or float type, got: '{t}'"),
+                ));
+            }
         };
+        let bits = match self.ctx.type_data(elem) {
+            TypeData::Integer { width, .. } => *width,
+            TypeData::Float(k) => k.width(),
+            _ => 0,
+        };
+        if bits != 1 && bits % 8 != 0 {
+            return Err(self.err_at(ty_pos, "element type bitwidth must be a multiple of 8"));
+        }
+        if !self.is(Tok::Greater) && !self.is(Tok::Colon) {
+            return Err(self.err("expected ':' after dense array type"));
+        }
         let mut ints = Vec::new();
         let mut floats = Vec::new();
         if self.consume_if(Tok::Colon) {
@@ -861,12 +933,7 @@ impl<'c> Parser<'c> {
                             let bits = self.hex_float_bits(kind, neg, &mag, pos)?;
                             bits_to_float(kind, bits)
                         }
-                        Lit::Int { pos, .. } => {
-                            return Err(self.err_at(
-                                pos,
-                                "unexpected decimal integer literal for a floating point value",
-                            ))
-                        }
+                        Lit::Int { pos, .. } => return Err(self.decimal_for_float(pos)),
                         _ => return Err(self.err_at(pos, "expected float literal")),
                     };
                     let v = match self.ctx.type_data(elem) {
@@ -940,16 +1007,34 @@ impl<'c> Parser<'c> {
         if self.consume_if(Tok::Question) {
             return Ok(DYNAMIC);
         }
+        let pos = self.tok.start;
         let neg = self.consume_if(Tok::Minus);
-        let t = self.expect(Tok::Integer, "integer or '?'")?;
-        let v = self.int_value(t)?;
-        if v > i64::MAX as u128 {
-            return Err(self.err_at(t.start, "integer out of range"));
-        }
+        let t = self.tok;
+        let v = match t.kind {
+            Tok::Integer => self.int_value(t).ok().filter(|&v| v <= i64::MAX as u128),
+            _ => None,
+        };
+        let Some(v) = v else {
+            return Err(self.err_at(pos, "expected a 64-bit signed integer or '?'"));
+        };
+        self.advance();
         Ok(if neg { -(v as i64) } else { v as i64 })
     }
 
     // ----- affine maps -----
+
+    /// Rejects a dimension or symbol name declared before in the same map.
+    fn check_affine_name(
+        &mut self,
+        names: &[(&'c str, AffineExpr)],
+        t: super::lexer::Token,
+    ) -> PResult<()> {
+        let name = self.text(t);
+        if names.iter().any(|(n, _)| *n == name) {
+            return Err(self.err_at(t.start, format!("redefinition of identifier '{name}'")));
+        }
+        Ok(())
+    }
 
     pub(crate) fn parse_affine_map(&mut self) -> PResult<AffineMap> {
         let mut names: Vec<(&'c str, AffineExpr)> = Vec::new();
@@ -959,6 +1044,7 @@ impl<'c> Parser<'c> {
         if !self.is(Tok::RParen) {
             loop {
                 let t = self.expect(Tok::BareIdent, "dimensional identifier name")?;
+                self.check_affine_name(&names, t)?;
                 names.push((self.text(t), AffineExpr::Dim(num_dims)));
                 num_dims += 1;
                 if !self.consume_if(Tok::Comma) {
@@ -971,6 +1057,7 @@ impl<'c> Parser<'c> {
             if !self.is(Tok::RSquare) {
                 loop {
                     let t = self.expect(Tok::BareIdent, "symbolic identifier name")?;
+                    self.check_affine_name(&names, t)?;
                     names.push((self.text(t), AffineExpr::Symbol(num_symbols)));
                     num_symbols += 1;
                     if !self.consume_if(Tok::Comma) {
@@ -1051,19 +1138,41 @@ impl<'c> Parser<'c> {
     fn affine_term(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<(AffineExpr, u32)> {
         let mut lhs = self.affine_unary(names)?;
         loop {
-            let make: fn(Box<AffineExpr>, Box<AffineExpr>) -> AffineExpr = if self.is(Tok::Star) {
-                AffineExpr::Mul
-            } else if self.is_keyword("floordiv") {
-                AffineExpr::FloorDiv
-            } else if self.is_keyword("ceildiv") {
-                AffineExpr::CeilDiv
-            } else if self.is_keyword("mod") {
-                AffineExpr::Mod
-            } else {
-                break;
-            };
+            let (make, op): (fn(Box<AffineExpr>, Box<AffineExpr>) -> AffineExpr, &str) =
+                if self.is(Tok::Star) {
+                    (AffineExpr::Mul, "*")
+                } else if self.is_keyword("floordiv") {
+                    (AffineExpr::FloorDiv, "floordiv")
+                } else if self.is_keyword("ceildiv") {
+                    (AffineExpr::CeilDiv, "ceildiv")
+                } else if self.is_keyword("mod") {
+                    (AffineExpr::Mod, "mod")
+                } else {
+                    break;
+                };
+            let op_pos = self.tok.start;
             self.advance();
             let rhs = self.affine_unary(names)?;
+            // Upstream's affine rule: a product needs a symbolic factor, a division or modulo
+            // a symbolic right operand.
+            if !is_symbolic(&rhs.0) {
+                if op != "*" {
+                    return Err(self.err_at(
+                        op_pos,
+                        format!(
+                            "non-affine expression: right operand of {op} has to be either a \
+                             constant or symbolic"
+                        ),
+                    ));
+                }
+                if !is_symbolic(&lhs.0) {
+                    return Err(self.err_at(
+                        op_pos,
+                        "non-affine expression: at least one of the multiply operands has to be \
+                         either a constant or symbolic",
+                    ));
+                }
+            }
             lhs = self.affine_node(make, lhs, rhs)?;
         }
         Ok(lhs)
@@ -1100,7 +1209,10 @@ impl<'c> Parser<'c> {
                         self.advance();
                         Ok((e, 1))
                     }
-                    None => Err(self.err(format!("use of undeclared identifier '{s}'"))),
+                    None => {
+                        let _ = s;
+                        Err(self.err("use of undeclared identifier"))
+                    }
                 }
             }
             _ => Err(self.err("expected affine expression")),
@@ -1217,6 +1329,19 @@ impl<'c> Parser<'c> {
         let t = self.expect(Tok::Integer, what)?;
         let v = self.int_value(t)?;
         u32::try_from(v).map_err(|_| self.err_at(t.start, format!("{what} out of range")))
+    }
+}
+
+/// Whether an affine expression uses no dimension (a constant or symbolic expression).
+fn is_symbolic(e: &AffineExpr) -> bool {
+    match e {
+        AffineExpr::Dim(_) => false,
+        AffineExpr::Symbol(_) | AffineExpr::Const(_) => true,
+        AffineExpr::Add(a, b)
+        | AffineExpr::Mul(a, b)
+        | AffineExpr::Mod(a, b)
+        | AffineExpr::FloorDiv(a, b)
+        | AffineExpr::CeilDiv(a, b) => is_symbolic(a) && is_symbolic(b),
     }
 }
 

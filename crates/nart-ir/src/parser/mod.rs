@@ -350,6 +350,14 @@ impl<'c> Parser<'c> {
                 Some(b'^') if t.len() == 1 => "invalid block name".to_string(),
                 Some(b'#') if t.len() == 1 => "invalid attribute name".to_string(),
                 Some(b'!') if t.len() == 1 => "invalid type identifier".to_string(),
+                Some(b'@') if t.as_bytes().get(1) == Some(&b'"') => {
+                    let e = self.tok.end;
+                    return self.err_at(e, "expected '\"' in string literal");
+                }
+                Some(b'@') => {
+                    let e = self.tok.start + 1;
+                    return self.err_at(e, "@ identifier expected to start with letter or '_'");
+                }
                 Some(b'.') => {
                     // Upstream's lexer reports it after the first dot.
                     let e = self.tok.start + 1;
@@ -421,9 +429,11 @@ impl<'c> Parser<'c> {
     /// Decodes a string literal token.
     pub(crate) fn string_value(&mut self, t: Token) -> PResult<Vec<u8>> {
         let body = &self.b[t.start as usize + 1..t.end as usize - 1];
-        match lexer::unescape(body) {
-            Some(v) => Ok(v),
-            None => Err(self.err_at(t.start, "invalid escape sequence in string literal")),
+        match lexer::unescape_or_offset(body) {
+            Ok(v) => Ok(v),
+            Err(at) => {
+                Err(self.err_at(t.start + 1 + at as u32, "unknown escape in string literal"))
+            }
         }
     }
 

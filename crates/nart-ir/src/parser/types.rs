@@ -5,7 +5,8 @@ use super::{PResult, Parser};
 use crate::types::{FloatKind, Signedness, TypeData, DYNAMIC};
 use crate::{AttrData, Type};
 
-/// Parses `iN`, `siN`, `uiN` into (width, signedness).
+/// Parses `iN`, `siN`, `uiN` into (width, signedness); a width too large for a `u32` is
+/// `u32::MAX` (the parser then reports it).
 pub(crate) fn int_keyword(s: &str) -> Option<(u32, Signedness)> {
     let (rest, sign) = if let Some(r) = s.strip_prefix("si") {
         (r, Signedness::Signed)
@@ -16,12 +17,14 @@ pub(crate) fn int_keyword(s: &str) -> Option<(u32, Signedness)> {
     } else {
         return None;
     };
-    if rest.is_empty() || !rest.bytes().all(|c| c.is_ascii_digit()) || rest.len() > 8 {
+    if rest.is_empty() || !rest.bytes().all(|c| c.is_ascii_digit()) {
         return None;
     }
-    let w: u32 = rest.parse().ok()?;
-    Some((w, sign))
+    Some((rest.parse().unwrap_or(u32::MAX), sign))
 }
+
+/// The widest integer type, as upstream limits it.
+pub(crate) const MAX_INT_WIDTH: u32 = 16_777_215;
 
 impl<'c> Parser<'c> {
     /// Whether the current token can start a type.
@@ -61,8 +64,13 @@ impl<'c> Parser<'c> {
             Tok::BareIdent => {
                 let s = self.text(t);
                 if let Some((width, signedness)) = int_keyword(s) {
-                    if width == 0 || width > (1 << 24) {
+                    if width == u32::MAX {
                         return Err(self.err("invalid integer width"));
+                    }
+                    if width > MAX_INT_WIDTH {
+                        return Err(self.err(format!(
+                            "integer bitwidth is limited to {MAX_INT_WIDTH} bits"
+                        )));
                     }
                     self.advance();
                     return Ok(self.ctx.int_type_signed(width, signedness));

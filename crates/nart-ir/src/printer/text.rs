@@ -805,9 +805,9 @@ fn write_dense(
     opts: Option<AttrOpts>,
 ) {
     let (shape, elem) = match ctx.type_data(ty) {
-        TypeData::RankedTensor { shape, elem, .. } | TypeData::Vector { shape, elem, .. } => {
-            (shape.clone(), *elem)
-        }
+        TypeData::RankedTensor { shape, elem, .. }
+        | TypeData::Vector { shape, elem, .. }
+        | TypeData::MemRef { shape, elem, .. } => (shape.clone(), *elem),
         _ => (Vec::new(), ty),
     };
     let n: usize = shape.iter().map(|&d| d.max(0) as usize).product();
