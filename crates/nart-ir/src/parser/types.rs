@@ -396,6 +396,7 @@ impl<'c> Parser<'c> {
                 memory_space = Some(self.parse_attribute()?);
             }
             self.expect(Tok::Greater, "'>' in memref type")?;
+            let memory_space = self.non_default_memory_space(memory_space);
             return Ok(self
                 .ctx
                 .intern_type(TypeData::UnrankedMemRef { elem, memory_space }));
@@ -440,12 +441,18 @@ impl<'c> Parser<'c> {
                 }
             }
         }
+        let memory_space = self.non_default_memory_space(memory_space);
         Ok(self.ctx.intern_type(TypeData::MemRef {
             shape,
             elem,
             layout,
             memory_space,
         }))
+    }
+
+    /// A memory space, or `None` for upstream's default: an integer `0` is no memory space.
+    fn non_default_memory_space(&self, space: Option<crate::Attr>) -> Option<crate::Attr> {
+        space.filter(|&a| !matches!(self.ctx.attr_data(a), AttrData::Integer { value: 0, .. }))
     }
 
     fn parse_vector_type(&mut self) -> PResult<Type> {

@@ -34,7 +34,8 @@ pub struct PrintOptions {
     /// Print locations (`--mlir-print-debuginfo`).
     pub debug_info: bool,
     /// Print locations in upstream's pretty form, `file:1:2` rather than
-    /// `loc("file":1:2)` (`--mlir-pretty-debuginfo`; only with [`PrintOptions::debug_info`]).
+    /// `loc("file":1:2)` (`--mlir-pretty-debuginfo`): those of ops and block arguments with
+    /// [`PrintOptions::debug_info`], location attributes always.
     pub pretty_debug_info: bool,
     /// Elide dense elements attributes with more elements than this
     /// (`--mlir-elide-elementsattrs-if-larger=N`).
@@ -207,7 +208,7 @@ impl<'a> OpAsmPrinter<'a> {
     fn attr_opts(&self) -> Option<AttrOpts<'a>> {
         Some(AttrOpts {
             elide_larger_than: self.opts.elide_elements_larger_than,
-            pretty_locs: self.opts.debug_info && self.opts.pretty_debug_info,
+            pretty_locs: self.opts.pretty_debug_info,
             aliases: self.aliases,
         })
     }
