@@ -140,6 +140,11 @@ func.func private @complex_index(complex<index>)
 
 // -----
 
+// expected-error @+1 {{unsupported memory space Attribute}}
+func.func private @type_as_memory_space(memref<4xf32, i8>)
+
+// -----
+
 // expected-error @+1 {{integer bitwidth is limited to 16777215 bits}}
 func.func private @too_wide(i16777216)
 

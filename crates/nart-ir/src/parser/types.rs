@@ -387,6 +387,7 @@ impl<'c> Parser<'c> {
     }
 
     fn parse_memref_type(&mut self) -> PResult<Type> {
+        let start = self.tok.start;
         self.advance();
         self.expect(Tok::Less, "'<' in memref type")?;
         if self.parse_unranked_star()? {
@@ -396,7 +397,7 @@ impl<'c> Parser<'c> {
                 memory_space = Some(self.parse_attribute()?);
             }
             self.expect(Tok::Greater, "'>' in memref type")?;
-            let memory_space = self.non_default_memory_space(memory_space);
+            let memory_space = self.memory_space(memory_space, start)?;
             return Ok(self
                 .ctx
                 .intern_type(TypeData::UnrankedMemRef { elem, memory_space }));
@@ -441,7 +442,7 @@ impl<'c> Parser<'c> {
                 }
             }
         }
-        let memory_space = self.non_default_memory_space(memory_space);
+        let memory_space = self.memory_space(memory_space, start)?;
         Ok(self.ctx.intern_type(TypeData::MemRef {
             shape,
             elem,
@@ -450,9 +451,26 @@ impl<'c> Parser<'c> {
         }))
     }
 
-    /// A memory space, or `None` for upstream's default: an integer `0` is no memory space.
-    fn non_default_memory_space(&self, space: Option<crate::Attr>) -> Option<crate::Attr> {
-        space.filter(|&a| !matches!(self.ctx.attr_data(a), AttrData::Integer { value: 0, .. }))
+    /// Checks a memory space as upstream's `isSupportedMemorySpace` (an integer, a string, a
+    /// dictionary or a registered dialect's attribute), reporting at the `memref` keyword at
+    /// `pos`; `None` for upstream's default, so an integer `0` is no memory space.
+    fn memory_space(
+        &mut self,
+        space: Option<crate::Attr>,
+        pos: u32,
+    ) -> PResult<Option<crate::Attr>> {
+        let Some(a) = space else {
+            return Ok(None);
+        };
+        match self.ctx.attr_data(a) {
+            AttrData::Integer { value: 0, .. } => Ok(None),
+            AttrData::Integer { .. }
+            | AttrData::WideInteger { .. }
+            | AttrData::String { .. }
+            | AttrData::Dictionary(_)
+            | AttrData::Dialect(_) => Ok(Some(a)),
+            _ => Err(self.err_at(pos, "unsupported memory space Attribute")),
+        }
     }
 
     fn parse_vector_type(&mut self) -> PResult<Type> {
