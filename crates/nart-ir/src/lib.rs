@@ -25,7 +25,7 @@ pub mod printer;
 pub mod registry;
 pub mod rewrite;
 pub mod symbol;
-mod traits;
+pub mod traits;
 mod types;
 mod uniquer;
 pub mod util;
