@@ -23,6 +23,7 @@ pub mod errors;
 pub mod expr;
 pub mod lit;
 pub mod pattern;
+pub mod search;
 pub mod source;
 
 use check::{canonicalize_in_place, Checks, ReadError};
