@@ -1431,7 +1431,11 @@ impl Pattern {
                 (0..locs.len()).map(|i| locs.get(i)).collect()
             }
             Compiled::Fancy(r) => {
-                let text = String::from_utf8_lossy(buf);
+                // `from_utf8` checks ASCII a word at a time; the lossy iterator goes byte by byte.
+                let text = match std::str::from_utf8(buf) {
+                    Ok(t) => std::borrow::Cow::Borrowed(t),
+                    Err(_) => String::from_utf8_lossy(buf),
+                };
                 match r.captures(&text) {
                     Ok(Some(c)) => (0..c.len())
                         .map(|i| c.get(i).map(|m| (m.start(), m.end())))
@@ -1730,6 +1734,24 @@ mod tests {
             q.match_in(&mut ctx, b"100", 0),
             MatchResult::Found(_)
         ));
+    }
+
+    #[test]
+    fn backreferences_search_a_lossy_copy_of_invalid_utf8() {
+        let mut ctx = Context::default();
+        ctx.create_line_var();
+        let p = parse(&mut ctx, "[[X:a]]{{.}}[[X]]").unwrap();
+        // Valid text is searched as it is.
+        match p.match_in(&mut ctx, "bé aéa".as_bytes(), 0) {
+            MatchResult::Found(m) => assert_eq!((m.pos, m.len), (4, 4)),
+            other => panic!("unexpected {other:?}"),
+        }
+        // Invalid bytes become U+FFFD (three bytes), and positions are the copy's (a known
+        // difference from LLVM, documented in docs/filecheck.md).
+        match p.match_in(&mut ctx, b"b a\xffa", 0) {
+            MatchResult::Found(m) => assert_eq!((m.pos, m.len), (2, 5)),
+            other => panic!("unexpected {other:?}"),
+        }
     }
 
     #[test]
