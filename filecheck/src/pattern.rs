@@ -1628,6 +1628,7 @@ fn pattern_needs_backrefs(s: &[u8]) -> bool {
     false
 }
 
+/// LLVM's `raw_ostream::write_escaped`: other unprintable bytes as three octal digits.
 fn escape(s: &[u8]) -> String {
     let mut out = String::new();
     for &c in s {
@@ -1637,7 +1638,7 @@ fn escape(s: &[u8]) -> String {
             b'\n' => out.push_str("\\n"),
             b'"' => out.push_str("\\\""),
             0x20..=0x7e => out.push(c as char),
-            _ => out.push_str(&format!("\\{:02X}", c)),
+            _ => out.push_str(&format!("\\{c:03o}")),
         }
     }
     out

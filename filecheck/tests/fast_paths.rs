@@ -113,8 +113,8 @@ const CASES: &[Case] = &[
     ),
     (
         "backreferences",
-        "CHECK: [[X:a+]] [[X]]!\nCHECK: {{(b)\\1}}e\nCHECK-NOT: [[Y:c]][[Y]]\nCHECK: end\n",
-        "aa a aa\naa a a!\nbbe\ncd end\n",
+        "CHECK: [[X:a+]] [[X]]!\nCHECK: {{(b)\\1}}é\nCHECK-NOT: [[Y:c]][[Y]]\nCHECK: end\n",
+        "aa a aa\naa a a!\nbbé\ncd end\n",
         &[],
     ),
     (
@@ -134,6 +134,24 @@ const CASES: &[Case] = &[
         "CHECK: a\nCHECK: b\n",
         "a\nwarning: x\nb\n",
         &["--implicit-check-not={{warn|err}}ing", "--implicit-check-not=fatal"],
+    ),
+    (
+        "non_ascii_text",
+        "CHECK: é [[V]]\nCHECK-NOT: ü{{.}}\nCHECK: [[W:.]]ß\nCHECK: ende\n",
+        "x é ñ\nü\nßß\nende\n",
+        &["-DV=ñ"],
+    ),
+    (
+        "non_ascii_failure",
+        "CHECK: é [[V]]\nCHECK-NOT: ü{{.}}\nCHECK: ende\n",
+        "x é ñ\nüa\nende\n",
+        &["-DV=ñ"],
+    ),
+    (
+        "escaped_values",
+        "CHECK: x [[V]]\n",
+        "x y\n",
+        &["-DV=a\u{1}\"b\tc\\ü"],
     ),
     (
         "undefined_variable_in_not",
