@@ -120,24 +120,31 @@ impl Compiled {
 /// The compiled regexes of one run, by source text and flags.
 #[derive(Debug, Default)]
 pub struct RegexCache {
-    map: HashMap<(Vec<u8>, bool, bool), Rc<Compiled>>,
+    /// Keyed by the flags (one byte) and the source.
+    map: HashMap<Vec<u8>, Rc<Compiled>>,
+    /// The key being looked up, kept to look up without allocating.
+    key: Vec<u8>,
 }
 
 impl RegexCache {
-    /// At most this many regexes are kept; the cache starts over when it is full.
-    const CAPACITY: usize = 1024;
+    /// At most this many regexes are kept (each holds its lazy DFA's cache); the cache starts
+    /// over when it is full.
+    const CAPACITY: usize = 256;
 
     /// The compiled form of `src` (see [`Compiled::new`]), built on first use.
     pub fn get(&mut self, src: &[u8], fancy: bool, ignore_case: bool) -> Rc<Compiled> {
-        let key = (src.to_vec(), fancy, ignore_case);
-        if let Some(c) = self.map.get(&key) {
+        self.key.clear();
+        self.key
+            .push(u8::from(fancy) | (u8::from(ignore_case) << 1));
+        self.key.extend_from_slice(src);
+        if let Some(c) = self.map.get(self.key.as_slice()) {
             return c.clone();
         }
         if self.map.len() >= Self::CAPACITY {
             self.map.clear();
         }
         let c = Rc::new(Compiled::new(src, fancy, ignore_case));
-        self.map.insert(key, c.clone());
+        self.map.insert(self.key.clone(), c.clone());
         c
     }
 }
@@ -477,5 +484,11 @@ mod tests {
             *cache.get(b"(", false, false),
             Compiled::Invalid(_)
         ));
+        // A full cache starts over.
+        for i in 0..RegexCache::CAPACITY {
+            cache.get(format!("x{i}").as_bytes(), false, false);
+        }
+        assert!(cache.map.len() <= RegexCache::CAPACITY);
+        assert!(!Rc::ptr_eq(&a, &cache.get(b"a+", false, false)));
     }
 }
