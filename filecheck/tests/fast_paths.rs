@@ -223,3 +223,18 @@ fn fast_paths_print_what_llvm_prints() {
         failures.join("\n")
     );
 }
+
+/// A command-line argument that is not UTF-8 is an error with exit 2, not a panic.
+#[test]
+#[cfg(unix)]
+fn non_utf8_arguments_are_an_error() {
+    use std::os::unix::ffi::OsStrExt;
+    let arg = std::ffi::OsStr::from_bytes(b"-DV=\xc3");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_filecheck"))
+        .arg(arg)
+        .arg("x.txt")
+        .output()
+        .expect("filecheck runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not valid UTF-8"));
+}
