@@ -47,6 +47,12 @@ pub struct Argument {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SourcePos(u32);
 
+impl SourcePos {
+    pub(crate) fn at(pos: u32) -> SourcePos {
+        SourcePos(pos)
+    }
+}
+
 /// Brackets around a list.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Delimiter {
@@ -508,6 +514,16 @@ impl<'a, 'c> AsmParser<'a, 'c> {
     /// Whether `attr` is a unit attribute (helper for optional keywords stored as `unit`).
     pub fn is_unit(&self, attr: Attr) -> bool {
         matches!(self.p.ctx.attr_data(attr), AttrData::Unit)
+    }
+
+    /// Whether the next token is an integer literal (optionally negative), which a float
+    /// position rejects in MLIR ("unexpected decimal integer literal for a floating point
+    /// value").
+    pub fn peek_is_integer_literal(&self) -> bool {
+        if self.p.is(Tok::Minus) {
+            return super::lexer::lex(self.p.b, self.p.tok.end as usize).kind == Tok::Integer;
+        }
+        self.p.is(Tok::Integer)
     }
 
     /// Reads a float literal (`1.5`, `-2.0e-3`, `7`), as an `f64`.

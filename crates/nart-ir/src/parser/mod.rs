@@ -378,7 +378,7 @@ impl<'c> Parser<'c> {
 
     /// Where MLIR reports a wrong-token error: the end of the text before the current token,
     /// ignoring whitespace, blank lines and trailing `//` comments.
-    fn wrong_token_pos(&self) -> u32 {
+    pub(crate) fn wrong_token_pos(&self) -> u32 {
         let mut orig = self.tok.start as usize;
         // At the end of the buffer MLIR first steps back one character.
         if self.tok.kind == Tok::Eof {

@@ -327,7 +327,8 @@ impl<'c> Parser<'c> {
             let sc = self.consume_if(Tok::LSquare);
             shape.push(self.parse_dim_size()?);
             if sc && !self.consume_if(Tok::RSquare) {
-                return Err(self.err("missing ']' closing scalable dimension"));
+                let pos = self.wrong_token_pos();
+                return Err(self.err_at(pos, "missing ']' closing scalable dimension"));
             }
             scalable.push(sc);
             self.parse_dim_x()?;
