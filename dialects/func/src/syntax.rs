@@ -343,7 +343,7 @@ func.call @empty() : () -> ()\n  return %1 : i64\n}\n";
             "func.func nested @empty() {",
             "func.func @calls(%arg0: i32, %arg1: f32) -> i64 attributes {test.fn} {",
             "%0 = call @decl(%arg0, %arg1) : (i32, f32) -> i64",
-            "= call_indirect %1(%arg0, %arg1) : (i32, f32) -> i64",
+            "%1 = call_indirect %f(%arg0, %arg1) : (i32, f32) -> i64",
             "call @empty() : () -> ()",
         ] {
             assert!(custom.contains(want), "missing {want}\nin\n{custom}");
