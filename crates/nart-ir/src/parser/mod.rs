@@ -5,10 +5,17 @@
 //! [`OpAsmParser`] (see [`crate::asm`] for how to write one), or by the interpreter of the op's
 //! declarative `assembly_format`.
 //!
-//! Error handling: a syntax error stops the parse; semantic errors (undeclared or redefined SSA
-//! names, type mismatches between uses, undefined blocks) are collected and parsing goes on, so
-//! one run reports as many of them as it can. Every diagnostic points at the offending token as
-//! `loc("file":line:col)`. The parser never panics, whatever the input.
+//! Error handling: as upstream's parser, the parse stops at the first error, with upstream's
+//! message at upstream's place. A syntax error stops it at once; a semantic one (an undeclared
+//! or redefined SSA name, a type mismatch between uses) at the end of the op it is found in,
+//! and only errors found together are reported together (every undefined block of a region,
+//! every undeclared name), so one mistake never cascades into others. Every diagnostic points
+//! at the offending token as `loc("file":line:col)`.
+//!
+//! The parser never panics and stays bounded, whatever the input: nesting is limited to
+//! [`MAX_DEPTH`] levels and affine expressions to 1000, the uses of aliases may expand to at
+//! most [`MAX_ALIAS_EXPANSION`] elements, and the chunks of `--split-input-file` cost nothing per
+//! line before them ([`parse_chunk`], or the leading empty lines of a padded chunk).
 
 mod asm_parser;
 mod attrs;
@@ -215,7 +222,8 @@ pub(crate) struct Parser<'c> {
     expansion: FxHashMap<ExpansionKey, u64>,
 }
 
-const MAX_DEPTH: u32 = 500;
+/// The deepest nesting of regions, types and attributes the parser reads.
+pub const MAX_DEPTH: u32 = 500;
 
 /// The most attribute and type elements the uses of aliases in one buffer may expand to. An
 /// alias may name an attribute built from other aliases, each used twice (`#a1 = [#a0, #a0]`),
