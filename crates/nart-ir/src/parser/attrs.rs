@@ -1209,10 +1209,7 @@ impl<'c> Parser<'c> {
                         self.advance();
                         Ok((e, 1))
                     }
-                    None => {
-                        let _ = s;
-                        Err(self.err("use of undeclared identifier"))
-                    }
+                    None => Err(self.err("use of undeclared identifier")),
                 }
             }
             _ => Err(self.err("expected affine expression")),
