@@ -55,7 +55,7 @@ mod test_util;
 pub use dtype::{DType, Storage};
 pub use error::{human_bytes, KernelError, Result};
 pub use tensor::{
-    max_bytes, numel, with_max_bytes, CastOptions, Data, Element, Tensor, MAX_ELEMENTS,
+    elem_bytes, max_bytes, numel, with_max_bytes, CastOptions, Data, Element, Tensor, MAX_ELEMENTS,
 };
 
 pub mod attention;

@@ -354,7 +354,7 @@ pub fn max_bytes() -> usize {
 }
 
 /// Bytes of one element of `dtype` in memory (a `String`'s header for strings, without its text).
-pub(crate) fn elem_bytes(dtype: DType) -> usize {
+pub fn elem_bytes(dtype: DType) -> usize {
     match dtype.storage() {
         Storage::I8 | Storage::U8 | Storage::Bool => 1,
         Storage::F16 | Storage::BF16 | Storage::I16 | Storage::U16 => 2,
@@ -494,6 +494,15 @@ impl Tensor {
         }
         let data = i128_to_data(dtype, &v)?;
         Ok(Tensor::raw(dtype, shape, data))
+    }
+
+    /// The bytes the elements take in memory (with the text of strings).
+    pub fn nbytes(&self) -> usize {
+        let text = match &self.data {
+            Data::Str(v) => v.iter().map(String::len).sum(),
+            _ => 0,
+        };
+        self.len().saturating_mul(elem_bytes(self.dtype)) + text
     }
 
     /// The element type.
