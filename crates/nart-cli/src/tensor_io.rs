@@ -93,7 +93,14 @@ pub fn tensor_from_proto(t: &TensorProto) -> Result<Tensor, String> {
             nart_interp::convert::decode_elements(dtype, shape, &bytes)
         }
         nart_ir::DenseData::Splat(bytes) => {
-            let n: usize = shape.iter().product();
+            let n = shape
+                .iter()
+                .try_fold(1usize, |a, &d| a.checked_mul(d))
+                .filter(|n| {
+                    n.checked_mul(bytes.len())
+                        .is_some_and(|b| b <= nart_tensor::max_bytes())
+                })
+                .ok_or_else(|| format!("a tensor of shape {shape:?} is too large"))?;
             nart_interp::convert::decode_elements(dtype, shape, &bytes.repeat(n))
         }
         nart_ir::DenseData::Strings { values, .. } => Tensor::new(

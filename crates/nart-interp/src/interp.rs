@@ -645,15 +645,15 @@ impl Env {
     }
 }
 
-/// `only N is left of the memory limit of M`, or `the memory limit is M`.
+/// `the memory limit is M`, and how much of it is in use when some is.
 fn memory_left_text(left: usize, max: usize) -> String {
     if left == max {
         format!("the memory limit is {}", human_bytes(max))
     } else {
         format!(
-            "only {} is left of the memory limit of {}",
-            human_bytes(left),
-            human_bytes(max)
+            "the memory limit is {}, of which {} is in use",
+            human_bytes(max),
+            human_bytes(max - left)
         )
     }
 }
