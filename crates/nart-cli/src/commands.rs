@@ -151,13 +151,17 @@ pub fn run(
 }
 
 /// Deterministic inputs for the declared input types (dynamic dimensions set to 1), each
-/// checked against what is left of the memory limit before it is made.
+/// checked against what is left of the memory limit before it is made; an input with a default
+/// value gets it.
 pub fn synthetic_inputs(interp: &Interpreter) -> Result<Vec<Val>> {
     interp
         .inputs()
         .iter()
         .enumerate()
         .map(|(i, spec)| {
+            if let Some(d) = &spec.default {
+                return Ok(Val::Tensor(d.clone()));
+            }
             let dtype = spec.dtype.unwrap_or(DType::F32);
             let shape: Vec<usize> = spec
                 .shape

@@ -31,7 +31,7 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
             IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
-            INSTALLED.store(true, Ordering::Relaxed);
+            mark_installed();
         }
         p
     }
@@ -41,7 +41,7 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
             IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
-            INSTALLED.store(true, Ordering::Relaxed);
+            mark_installed();
         }
         p
     }
@@ -60,6 +60,14 @@ unsafe impl GlobalAlloc for Counting {
             IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
         }
         p
+    }
+}
+
+/// Records that [`Counting`] allocates (a load first, so that the flag's cache line is not
+/// written on every allocation).
+fn mark_installed() {
+    if !INSTALLED.load(Ordering::Relaxed) {
+        INSTALLED.store(true, Ordering::Relaxed);
     }
 }
 

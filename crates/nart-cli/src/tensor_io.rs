@@ -225,7 +225,8 @@ pub fn encode_value(v: &Val, name: &str, optional: bool) -> Vec<u8> {
 
 /// Reads `input_0`, `input_1`, ... (`.pb` or `.npy`) from `dir` for the given inputs.
 ///
-/// Missing or extra files are reported naming the input.
+/// An input with a default value (an ONNX initializer the input overrides) may be left out;
+/// other missing files, and extra files, are reported naming the input.
 pub fn read_inputs(dir: &Path, specs: &[InputSpec]) -> Result<Vec<Val>, DataError> {
     if !dir.is_dir() {
         return Err(DataError::Inputs(format!(
@@ -241,6 +242,10 @@ pub fn read_inputs(dir: &Path, specs: &[InputSpec]) -> Result<Vec<Val>, DataErro
             pb
         } else if npy.exists() {
             npy
+        } else if let Some(d) = &spec.default {
+            // An input with a default (an ONNX initializer it overrides) may be left out.
+            vals.push(Val::Tensor(d.clone()));
+            continue;
         } else {
             return Err(DataError::Inputs(format!(
                 "missing input #{i} '{}': neither input_{i}.pb nor input_{i}.npy is in '{}' (the model takes {} inputs)",

@@ -31,6 +31,9 @@ pub struct InputSpec {
     pub shape: Option<Vec<Option<usize>>>,
     /// Whether the input is a tensor, a sequence or an optional.
     pub kind: ValueKind,
+    /// The value to use when the caller gives none (the `onnx.default` argument attribute: an
+    /// ONNX initializer that the graph input overrides).
+    pub default: Option<Tensor>,
 }
 
 impl InputSpec {
@@ -326,6 +329,22 @@ impl Planner<'_> {
     }
 }
 
+/// The `onnx.default` value of argument `i`, if it has one.
+fn arg_default(ctx: &Context, dicts: Option<nart_ir::Attr>, i: usize) -> Result<Option<Tensor>> {
+    let Some(AttrData::Array(items)) = dicts.map(|d| ctx.attr_data(d)) else {
+        return Ok(None);
+    };
+    let Some(AttrData::Dictionary(entries)) = items.get(i).map(|&d| ctx.attr_data(d)) else {
+        return Ok(None);
+    };
+    let Some(e) = entries.iter().find(|e| ctx.str(e.name) == "onnx.default") else {
+        return Ok(None);
+    };
+    tensor_from_attr(ctx, e.value)
+        .map(Some)
+        .map_err(|m| InterpError::BadFunction(format!("argument #{i}'s default value: {m}")))
+}
+
 fn arg_name(ctx: &Context, dicts: Option<nart_ir::Attr>, i: usize) -> Option<String> {
     let AttrData::Array(items) = ctx.attr_data(dicts?) else {
         return None;
@@ -399,21 +418,18 @@ impl Interpreter {
         }
         let arg_attrs = ctx.attr(func, "arg_attrs");
         let res_attrs = ctx.attr(func, "res_attrs");
-        let inputs = ctx
-            .block_args(blocks[0])
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| {
-                let ty = ctx.value_type(a);
-                let (dtype, shape) = tensor_type_info(ctx, ty).unwrap_or((None, None));
-                InputSpec {
-                    name: arg_name(ctx, arg_attrs, i).unwrap_or_else(|| format!("input_{i}")),
-                    dtype,
-                    shape,
-                    kind: value_kind(ctx, ty),
-                }
-            })
-            .collect();
+        let mut inputs = Vec::new();
+        for (i, &a) in ctx.block_args(blocks[0]).iter().enumerate() {
+            let ty = ctx.value_type(a);
+            let (dtype, shape) = tensor_type_info(ctx, ty).unwrap_or((None, None));
+            inputs.push(InputSpec {
+                name: arg_name(ctx, arg_attrs, i).unwrap_or_else(|| format!("input_{i}")),
+                dtype,
+                shape,
+                kind: value_kind(ctx, ty),
+                default: arg_default(ctx, arg_attrs, i)?,
+            });
+        }
         let output_kinds = ctx
             .block_last_op(blocks[0])
             .map(|ret| {
