@@ -62,19 +62,10 @@ pub fn cli_limits(max_memory: usize, max_iterations: u64) -> Limits {
     }
 }
 
-/// What is left of `limits`' memory now.
-fn memory_left(limits: &Limits) -> usize {
-    match limits.memory_in_use {
-        Some(in_use) => limits.max_memory.saturating_sub(in_use()),
-        None => limits.max_memory,
-    }
-}
-
-/// Reads the inputs in `dir`, each checked against what is left of the memory limit before it
-/// is decoded.
+/// Reads the inputs in `dir`, each checked against the memory limit before it is decoded.
 pub fn read_inputs_within(m: &Loaded, dir: &Path) -> Result<Vec<Val>> {
-    let left = memory_left(&m.interp.limits());
-    Ok(nart_tensor::with_max_bytes(left, || {
+    let max = m.interp.limits().max_memory;
+    Ok(nart_tensor::with_max_bytes(max, || {
         read_inputs(dir, m.interp.inputs())
     })?)
 }
@@ -151,8 +142,7 @@ pub fn run(
 }
 
 /// Deterministic inputs for the declared input types (dynamic dimensions set to 1), each
-/// checked against what is left of the memory limit before it is made; an input with a default
-/// value gets it.
+/// checked against the memory limit before it is made; an input with a default value gets it.
 pub fn synthetic_inputs(interp: &Interpreter) -> Result<Vec<Val>> {
     interp
         .inputs()
@@ -170,20 +160,20 @@ pub fn synthetic_inputs(interp: &Interpreter) -> Result<Vec<Val>> {
                 .unwrap_or_default();
             // The f64 values and the tensor made from them.
             let per_elem = std::mem::size_of::<f64>() + nart_tensor::elem_bytes(dtype);
-            let left = memory_left(&interp.limits());
+            let max = interp.limits().max_memory;
             let n = shape
                 .iter()
                 .try_fold(1usize, |a, &d| a.checked_mul(d))
-                .filter(|&n| n.checked_mul(per_elem).is_some_and(|b| b <= left))
+                .filter(|&n| n.checked_mul(per_elem).is_some_and(|b| b <= max))
                 .ok_or_else(|| {
                     anyhow!(
-                        "input #{i} '{}': a tensor of shape {shape:?} needs {} but only {} is left of the memory limit",
+                        "input #{i} '{}': a tensor of shape {shape:?} needs {}, more than the {} the memory limit allows",
                         spec.name,
                         shape
                             .iter()
                             .try_fold(per_elem, |a, &d| a.checked_mul(d))
                             .map_or("more bytes than a machine has".to_string(), nart_tensor::human_bytes),
-                        nart_tensor::human_bytes(left)
+                        nart_tensor::human_bytes(max)
                     )
                 })?;
             let v: Vec<f64> = (0..n)

@@ -33,8 +33,8 @@ struct Cli {
 /// The bounds of a run.
 #[derive(Args)]
 struct LimitArgs {
-    /// The most memory a run may use: bytes, a size such as 512M or 4G, or a percentage of the
-    /// machine's memory such as 75% [default: 50%].
+    /// The most memory a run may allocate beyond the loaded model and its inputs: bytes, a size
+    /// such as 512M or 4G, or a percentage of the machine's memory such as 75% [default: 50%].
     #[arg(long, value_name = "SIZE", value_parser = memory::parse_size)]
     max_memory: Option<usize>,
     /// The most iterations of loop bodies (Loop, Scan, SequenceMap) a run may execute.

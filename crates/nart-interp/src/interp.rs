@@ -58,17 +58,19 @@ impl InputSpec {
 /// a memory limit from the machine's memory and an iteration limit.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// The most bytes a run may use. Every op checks it before it runs: the bytes of its results
-    /// where their shapes are static, and each tensor a kernel sizes from its inputs' values
-    /// (through [`nart_tensor::with_max_bytes`]); with [`Limits::memory_in_use`], against what is
-    /// left of it.
+    /// The most bytes a run may allocate beyond what the process holds when it starts (the
+    /// model, its constants and the inputs). Every op checks it before it runs: the bytes of its
+    /// results where their shapes are static, and each tensor a kernel sizes from its inputs'
+    /// values (through [`nart_tensor::with_max_bytes`]); with [`Limits::memory_in_use`], against
+    /// what the run has left of it.
     pub max_memory: usize,
     /// The most iterations of loop bodies (Loop, Scan, SequenceMap, nested ones included) a run
     /// may execute.
     pub max_iterations: u64,
     /// The bytes the process has allocated now, when the caller can tell (a counting global
-    /// allocator, as the `nart` binary has): each op then gets what is left of `max_memory`, and
-    /// the run stops after an op that takes the process past it.
+    /// allocator, as the `nart` binary has): each op then gets what the run has left of
+    /// `max_memory` (its growth since it started counts), and the run stops after an op that
+    /// takes it past the limit.
     pub memory_in_use: Option<fn() -> usize>,
 }
 
@@ -596,6 +598,7 @@ impl Interpreter {
             slots: vec![None; self.n_slots],
             limits: self.limits,
             iterations: 0,
+            baseline: self.limits.memory_in_use.map_or(0, |in_use| in_use()),
         };
         for (s, v) in &self.consts {
             env.slots[*s] = Some(v.clone());
@@ -612,20 +615,26 @@ impl Interpreter {
     }
 }
 
-/// The state of a run: a value per slot, the limits, and the loop iterations so far.
+/// The state of a run: a value per slot, the limits, the loop iterations so far, and the
+/// memory in use when the run started.
 pub(crate) struct Env {
     slots: Vec<Option<Arc<Val>>>,
     limits: Limits,
     iterations: u64,
+    baseline: usize,
 }
 
 impl Env {
+    /// The bytes the run has allocated so far (0 without a probe).
+    fn memory_used(&self) -> usize {
+        self.limits
+            .memory_in_use
+            .map_or(0, |in_use| in_use().saturating_sub(self.baseline))
+    }
+
     /// The bytes an op may still allocate.
     fn memory_left(&self) -> usize {
-        match self.limits.memory_in_use {
-            Some(in_use) => self.limits.max_memory.saturating_sub(in_use()),
-            None => self.limits.max_memory,
-        }
+        self.limits.max_memory.saturating_sub(self.memory_used())
     }
 
     /// Counts one iteration of a loop body run by `step`, or fails past the iteration limit.
@@ -667,7 +676,7 @@ fn memory_left_text(left: usize, max: usize) -> String {
         format!("the memory limit is {}", human_bytes(max))
     } else {
         format!(
-            "the memory limit is {}, of which {} is in use",
+            "the memory limit is {}, of which the run uses {}",
             human_bytes(max),
             human_bytes(max - left)
         )
@@ -731,18 +740,16 @@ pub(crate) fn run_block(
         for &s in &step.free_after {
             env.slots[s] = None;
         }
-        if let Some(in_use) = env.limits.memory_in_use {
-            let used = in_use();
-            if used > env.limits.max_memory {
-                return Err(limit(
-                    step,
-                    format!(
-                        "took the memory in use to {}, past the memory limit of {}",
-                        human_bytes(used),
-                        human_bytes(env.limits.max_memory)
-                    ),
-                ));
-            }
+        let used = env.memory_used();
+        if used > env.limits.max_memory {
+            return Err(limit(
+                step,
+                format!(
+                    "took the run's memory to {}, past the memory limit of {}",
+                    human_bytes(used),
+                    human_bytes(env.limits.max_memory)
+                ),
+            ));
         }
     }
     Ok(plan

@@ -105,7 +105,7 @@ pub enum KernelError {
     /// A tensor the kernel would allocate is larger than the memory limit
     /// ([`crate::with_max_bytes`]).
     #[error(
-        "{op}: a tensor of shape {shape:?} needs {} but the memory limit is {}",
+        "{op}: a tensor of shape {shape:?} needs {}, more than the {} the memory limit allows",
         human_bytes(*bytes),
         human_bytes(*limit)
     )]
@@ -129,7 +129,8 @@ pub fn human_bytes(n: usize) -> String {
     }
     let mut v = n as f64 / 1024.0;
     let mut unit = 0;
-    while v >= 1024.0 && unit + 1 < UNITS.len() {
+    // Values that would print as 1024.0 move up a unit.
+    while v >= 1023.95 && unit + 1 < UNITS.len() {
         v /= 1024.0;
         unit += 1;
     }

@@ -15,7 +15,10 @@ fn too_large(res: Result<Tensor, KernelError>, op: &str) {
                 msg.starts_with(&format!("{op}: a tensor of shape")),
                 "{msg}"
             );
-            assert!(msg.contains("the memory limit is 1.0 MiB"), "{msg}");
+            assert!(
+                msg.contains("more than the 1.0 MiB the memory limit allows"),
+                "{msg}"
+            );
         }
         other => panic!("{op}: expected TooLarge, got {other:?}"),
     }
