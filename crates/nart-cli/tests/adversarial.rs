@@ -356,7 +356,9 @@ impl Report {
         self.failures.push(msg);
     }
 
-    fn finish(self, family: &str, start: Instant) {
+    /// Reports the run, fails the test if a case failed, and removes the scratch folder when
+    /// none did (a failure keeps the files to look at).
+    fn finish(self, family: &str, start: Instant, scratch: Option<&Path>) {
         eprintln!(
             "{family}: {} cases in {:.1} s",
             self.cases,
@@ -369,6 +371,9 @@ impl Report {
             self.cases,
             self.failures.join("\n\n")
         );
+        if let Some(dir) = scratch {
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 }
 
@@ -616,7 +621,7 @@ fn huge_sizes() {
             Expect::Error(&["input #0 'x'"]),
         );
     }
-    r.finish("huge sizes", start);
+    r.finish("huge sizes", start, Some(&root));
 }
 
 /// A Loop over `body`, with optional trip count and condition initializers.
@@ -764,7 +769,7 @@ fn unbounded_loops() {
             output_f32(&case.dir, 0)
         ));
     }
-    r.finish("unbounded loops", start);
+    r.finish("unbounded loops", start, Some(&root));
 }
 
 /// Invalid models, inputs overriding initializers, and mutations of the committed models.
@@ -897,7 +902,7 @@ fn invalid_models() {
             Expect::Either,
         );
     }
-    r.finish("invalid models", start);
+    r.finish("invalid models", start, Some(&root));
 }
 
 /// Hostile command lines.
@@ -1153,5 +1158,5 @@ fn hostile_command_lines() {
     if !String::from_utf8_lossy(&o.stdout).contains("--max-memory <SIZE>") {
         r.fail("run --help does not show --max-memory".into());
     }
-    r.finish("hostile command lines", start);
+    r.finish("hostile command lines", start, Some(&root));
 }

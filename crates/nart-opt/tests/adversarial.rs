@@ -203,7 +203,9 @@ impl Report {
         self.failures.extend(problem);
     }
 
-    fn finish(self, family: &str, start: Instant) {
+    /// Reports the run, fails the test if a case failed, and removes the scratch folder when
+    /// none did (a failure keeps the files to look at).
+    fn finish(self, family: &str, start: Instant, scratch: Option<&Path>) {
         eprintln!(
             "{family}: {} cases in {:.1} s",
             self.cases,
@@ -216,6 +218,9 @@ impl Report {
             self.cases,
             self.failures.join("\n\n")
         );
+        if let Some(dir) = scratch {
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 }
 
@@ -425,7 +430,7 @@ fn huge_sizes() {
             Expect::Either("nart-opt"),
         );
     }
-    r.finish("huge sizes", start);
+    r.finish("huge sizes", start, Some(&dir));
 }
 
 /// Deep nesting: regions, types, attributes, locations and pipelines nested deeply.
@@ -493,7 +498,7 @@ fn deep_nesting() {
             Expect::Either("nart-opt"),
         );
     }
-    r.finish("deep nesting", start);
+    r.finish("deep nesting", start, None);
 }
 
 /// Wrong literals: seeded mutations of valid lit cases, and malformed literals.
@@ -576,7 +581,7 @@ fn wrong_literals() {
         Out::Pipe,
         Expect::Error("<stdin>"),
     );
-    r.finish("wrong literals", start);
+    r.finish("wrong literals", start, None);
 }
 
 /// Hostile command lines.
@@ -723,7 +728,7 @@ fn hostile_command_lines() {
     }
     // The empty input is a valid empty module.
     r.case("empty stdin", &os(&["-"]), b"", Out::Pipe, Expect::Ok);
-    r.finish("hostile command lines", start);
+    r.finish("hostile command lines", start, Some(&dir));
 }
 
 /// Mutated ONNX models.
@@ -761,5 +766,5 @@ fn mutated_onnx() {
             Expect::Either(leaked),
         );
     }
-    r.finish("mutated ONNX", start);
+    r.finish("mutated ONNX", start, Some(&dir));
 }
