@@ -207,13 +207,17 @@ fn process_chunk(
             Ok(()) => result = Some(module),
         },
     }
-    if opts.verify_diagnostics {
-        return verify_diagnostics(&ctx, &sm, name, text, &diags);
-    }
-    for d in &diags {
-        eprint!("{}", sm.render(&ctx, d));
-    }
-    match result {
+    let matched = if opts.verify_diagnostics {
+        Some(verify_diagnostics(&ctx, &sm, name, text, &diags))
+    } else {
+        for d in &diags {
+            eprint!("{}", sm.render(&ctx, d));
+        }
+        None
+    };
+    // As mlir-opt, a buffer whose pipeline succeeded is printed, with `--verify-diagnostics`
+    // too; there the result is whether the diagnostics matched.
+    let printed = match result {
         Some(module) if diags.iter().all(|d| d.severity != nart_ir::Severity::Error) => {
             let t = Instant::now();
             out.push_str(&nart_ir::printer::print_op(&ctx, module, &opts.print));
@@ -221,7 +225,8 @@ fn process_chunk(
             true
         }
         _ => false,
-    }
+    };
+    matched.unwrap_or(printed)
 }
 
 fn verify_diagnostics(
