@@ -27,17 +27,20 @@ use nart_ir::{Context, Op, PatternRewriter, WalkOrder};
 
 use crate::folder::{operand_definers_to_revisit, KnownConstant, OperationFolder};
 use crate::pattern_set::FrozenPatternSet;
-use crate::side_effects::{is_op_trivially_dead, simplify_regions};
+use crate::regions::simplify_regions;
+use crate::side_effects::is_op_trivially_dead;
 
-/// How much control-flow simplification runs after each sweep.
+/// How much control-flow simplification runs after each sweep (MLIR's
+/// `GreedySimplifyRegionLevel`; see [`simplify_regions`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum RegionSimplification {
     /// None.
     Disabled,
-    /// Erase blocks unreachable from their region's entry.
+    /// Erase unreachable blocks, dead ops and dead block arguments.
     #[default]
     Normal,
-    /// Like `Normal` (block merging is not implemented yet).
+    /// Also merge identical blocks and drop the block arguments every predecessor gives the
+    /// same value.
     Aggressive,
 }
 
@@ -273,9 +276,11 @@ pub fn apply_patterns_greedily(
             }
         }
         if config.region_simplification != RegionSimplification::Disabled {
-            let n = simplify_regions(ctx, root);
-            if n > 0 {
-                res.num_blocks_erased += n;
+            let merge = config.region_simplification == RegionSimplification::Aggressive;
+            let simplified = simplify_regions(ctx, root, merge);
+            if simplified.changed() {
+                res.num_blocks_erased += simplified.blocks_erased;
+                res.num_erased += simplified.ops_erased;
                 changed = true;
             }
         }

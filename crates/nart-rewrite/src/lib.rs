@@ -10,6 +10,8 @@
 //!   as MLIR's `OperationFolder` does.
 //! - [`apply_patterns_greedily`]: MLIR's `applyPatternsGreedily`, always bounded, which reports
 //!   why it stopped ([`StopReason`]) and what it did ([`GreedyResult`]), like egg's `Runner`.
+//! - [`simplify_regions`]: MLIR's region simplification (unreachable blocks, dead ops and block
+//!   arguments, identical blocks, redundant arguments), which the driver runs after each sweep.
 //! - [`conversion`]: MLIR's dialect conversion, all or nothing over the rewriter's journal:
 //!   a [`ConversionTarget`](conversion::ConversionTarget), a
 //!   [`TypeConverter`](conversion::TypeConverter), [`ConversionPattern`](conversion::ConversionPattern)s,
@@ -21,6 +23,7 @@ pub mod conversion;
 mod driver;
 mod folder;
 mod pattern_set;
+mod regions;
 mod side_effects;
 
 #[cfg(test)]
@@ -32,4 +35,5 @@ pub use driver::{
 pub use folder::OperationFolder;
 pub use nart_ir::rewrite::{PatternRewriter, RewritePattern};
 pub use pattern_set::FrozenPatternSet;
-pub use side_effects::{is_op_trivially_dead, is_pure, simplify_regions};
+pub use regions::{erase_unreachable_blocks, simplify_regions, RegionSimplifyResult};
+pub use side_effects::{is_op_trivially_dead, is_pure};
