@@ -77,7 +77,9 @@ fn run_lines(text: &str) -> Vec<RunLine> {
         let Some((_, cmd)) = line.split_once("RUN:") else {
             continue;
         };
-        let (opt, check) = cmd.split_once(" | ").expect("a RUN line pipes into filecheck");
+        let (opt, check) = cmd
+            .split_once(" | ")
+            .expect("a RUN line pipes into filecheck");
         let mut args = words(opt);
         assert_eq!(args.first().map(String::as_str), Some("nart-opt"), "{line}");
         args.remove(0);
@@ -160,7 +162,10 @@ fn run_lines_are_parsed() {
     assert_eq!(runs.len(), 1);
     assert_eq!(
         runs[0].args,
-        ["%s", "--pass-pipeline=builtin.module(inline{default-pipeline= x=1})"]
+        [
+            "%s",
+            "--pass-pipeline=builtin.module(inline{default-pipeline= x=1})"
+        ]
     );
     assert_eq!(runs[0].prefixes, ["NESTED"]);
 }

@@ -330,10 +330,7 @@ fn run_region_dce(ctx: &mut Context, root: Op) -> (usize, usize) {
     let regions = ctx.regions(root).to_vec();
     let mut live = LiveMap::default();
     for op in ctx.collect_ops(root, WalkOrder::PreOrder) {
-        if op != root
-            && !ctx.successors(op).is_empty()
-            && !can_update_successor_operands(ctx, op)
-        {
+        if op != root && !ctx.successors(op).is_empty() && !can_update_successor_operands(ctx, op) {
             live.fixed.insert(op);
         }
     }
@@ -413,11 +410,13 @@ fn keep_used_by_survivors(ctx: &Context, dead: Vec<Op>) -> Vec<Op> {
             .iter()
             .copied()
             .filter(|&op| {
-                ctx.collect_ops(op, WalkOrder::PreOrder).into_iter().any(|n| {
-                    ctx.results(n)
-                        .iter()
-                        .any(|&r| ctx.uses(r).iter().any(|u| !top_dead(&dead_set, u.op)))
-                })
+                ctx.collect_ops(op, WalkOrder::PreOrder)
+                    .into_iter()
+                    .any(|n| {
+                        ctx.results(n)
+                            .iter()
+                            .any(|&r| ctx.uses(r).iter().any(|u| !top_dead(&dead_set, u.op)))
+                    })
             })
             .collect();
         if keep.is_empty() {
@@ -427,7 +426,9 @@ fn keep_used_by_survivors(ctx: &Context, dead: Vec<Op>) -> Vec<Op> {
             dead_set.remove(&op);
         }
     }
-    dead.into_iter().filter(|op| dead_set.contains(op)).collect()
+    dead.into_iter()
+        .filter(|op| dead_set.contains(op))
+        .collect()
 }
 
 /// Drops the operands `term` passes to dead arguments of its successors.
@@ -597,7 +598,10 @@ impl Cluster {
                 for (m, list) in new_args.iter_mut().enumerate() {
                     list.push(ctx.operand(ops[m][op_i], operand_i));
                 }
-                let v = new_args[0].last().copied().expect("a value was just pushed");
+                let v = new_args[0]
+                    .last()
+                    .copied()
+                    .expect("a value was just pushed");
                 let (ty, loc) = (ctx.value_type(v), ctx.value_loc(v));
                 let arg = ctx.add_block_arg(leader, ty, loc);
                 ctx.set_operand(ops[0][op_i], operand_i, arg);
@@ -768,7 +772,11 @@ fn drop_redundant_arguments(ctx: &mut Context, root: Op) -> usize {
 
 fn drop_redundant_arguments_of(ctx: &mut Context, block: Block) -> usize {
     let preds = predecessors(ctx, block);
-    if preds.is_empty() || !preds.iter().all(|&(t, _)| can_update_successor_operands(ctx, t)) {
+    if preds.is_empty()
+        || !preds
+            .iter()
+            .all(|&(t, _)| can_update_successor_operands(ctx, t))
+    {
         return 0;
     }
     let forwarded: Vec<Vec<Value>> = preds
@@ -798,4 +806,77 @@ fn drop_redundant_arguments_of(ctx: &mut Context, block: Block) -> usize {
         }
     }
     to_erase.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nart_test_dialect::TestIr;
+
+    /// A module holding `test.func @f(%arg0: i32)`, `@f` and its entry block.
+    fn func_ir() -> (TestIr, Op, Block) {
+        let mut t = TestIr::new();
+        let f = t.func("f", 1, 0, false);
+        let b = t.entry(f);
+        (t, f, b)
+    }
+
+    #[test]
+    fn dead_ops_in_every_block_go() {
+        let (mut t, f, b) = func_ir();
+        let next = t.block(f);
+        let x = t.arg(f, 0);
+        t.add(b, x, x);
+        t.br(b, &[next]);
+        let y = t.add(next, x, x);
+        t.add(next, y, y);
+        t.ret(next, &[]);
+        let res = simplify_regions(&mut t.ctx, f, false);
+        assert_eq!(res.ops_erased, 3, "{res:?}");
+        assert_eq!(t.dump(f), "test.br ^1\n^1:\ntest.return");
+    }
+
+    #[test]
+    fn arguments_of_a_branch_that_cannot_change_stay() {
+        // `test.br` passes all its operands to every successor: it cannot drop one.
+        let (mut t, f, b) = func_ir();
+        let next = t.block(f);
+        let i32t = t.ctx.i32_type();
+        let loc = t.loc;
+        t.ctx.add_block_arg(next, i32t, loc);
+        let x = t.arg(f, 0);
+        let br = t.br(b, &[next]);
+        t.ctx.set_operands(br, &[x]);
+        t.ret(next, &[]);
+        let res = simplify_regions(&mut t.ctx, f, true);
+        assert_eq!(res.args_erased, 0, "{res:?}");
+        assert_eq!(t.ctx.block_args(next).len(), 1);
+    }
+
+    #[test]
+    fn identical_blocks_merge_only_when_asked() {
+        let (mut t, f, b) = func_ir();
+        let (b1, b2) = (t.block(f), t.block(f));
+        let br = t.br(b, &[b1, b2]);
+        t.ret(b1, &[]);
+        t.ret(b2, &[]);
+        assert!(!simplify_regions(&mut t.ctx, f, false).changed());
+        let res = simplify_regions(&mut t.ctx, f, true);
+        assert_eq!(res.blocks_merged, 1, "{res:?}");
+        assert_eq!(t.ctx.successors(br), &[b1, b1]);
+        assert!(t.ctx.is_block_erased(b2));
+    }
+
+    #[test]
+    fn unreachable_blocks_go_first() {
+        let (mut t, f, b) = func_ir();
+        let dead = t.block(f);
+        let x = t.arg(f, 0);
+        t.ret(b, &[]);
+        t.effect(dead, &[x]);
+        t.ret(dead, &[]);
+        let res = simplify_regions(&mut t.ctx, f, false);
+        assert_eq!(res.blocks_erased, 1, "{res:?}");
+        assert_eq!(t.dump(f), "test.return");
+    }
 }
