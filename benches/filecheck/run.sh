@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Benchmark: nart's filecheck vs LLVM's FileCheck on a 50 MB input with 10,000 check lines.
-# Usage: benches/filecheck/run.sh [RUNS]   (from the repository root; builds filecheck in release)
-# Prints the median wall time of each tool over RUNS runs (default 5) and the ratio.
+# Benchmark: nart's filecheck vs LLVM's FileCheck on two input shapes of about 50 MB each
+# (see gen.py): "dense" (10,000 positive checks, each finding one line in ~5 KB) and "filler"
+# (2,000 CHECK-LABEL blocks of ~25 KB scanned by CHECK-NOT directives that match nothing).
+# Usage: benches/filecheck/run.sh [RUNS] [SHAPE...]   (from anywhere; builds filecheck in release)
+# Runs are interleaved (LLVM, nart, LLVM, nart, ...) so both tools see the same machine load.
+# Prints, per shape, the median wall time of each tool over RUNS runs (default 5) and the ratio
+# nart/LLVM (below 1 means nart is faster), and the load average before and after.
 set -euo pipefail
 RUNS="${1:-5}"
+shift || true
+SHAPES=("$@")
+[ ${#SHAPES[@]} -eq 0 ] && SHAPES=(dense filler)
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 LLVM="${LLVM_FILECHECK:-/usr/lib/llvm-22/bin/FileCheck}"
 WORK="${TMPDIR:-/tmp}/nart-filecheck-bench"
@@ -13,56 +20,32 @@ if [ -z "${NART_FILECHECK:-}" ]; then
   TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
   NART_FILECHECK="$TARGET/release/filecheck"
 fi
-python3 - "$WORK" "$RUNS" "$NART_FILECHECK" "$LLVM" <<'PY'
+python3 "$ROOT/benches/filecheck/gen.py" "$WORK" "${SHAPES[@]}"
+python3 - "$WORK" "$RUNS" "$NART_FILECHECK" "$LLVM" "${SHAPES[@]}" <<'PY'
 import os, statistics, subprocess, sys, time
-work, runs, nart, llvm = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-inp, chk = os.path.join(work, "input.txt"), os.path.join(work, "checks.txt")
-TARGET = 50 * 1024 * 1024
-NCHECKS = 10_000
-# About 50 MB of MLIR-like text; every block has one distinctive line that a check matches.
-lines_per_block = 0
-block_lines = []
-size = 0
-with open(inp, "w") as f, open(chk, "w") as c:
-    n = 0
-    per_block = TARGET // NCHECKS
-    for k in range(NCHECKS):
-        written = 0
-        j = 0
-        while written < per_block - 200:
-            s = f"  %v{n} = arith.addi %a{j}, %b{j} : i32 loc(#loc{n % 977})\n"
-            f.write(s); written += len(s); n += 1; j += 1
-        mark = f"func.func @kernel_{k}(%arg0: tensor<{k % 64}x{(k * 7) % 128}xf32>) -> i32 attributes {{id = {k}}}\n"
-        f.write(mark)
-        nxt = f"  return %r{k} : i32\n"
-        f.write(nxt)
-        kind = k % 4
-        if kind == 0:
-            c.write(f"CHECK: func.func @kernel_{k}(\n")
-        elif kind == 1:
-            c.write(f"CHECK-LABEL: @kernel_{k}(\n")
-        elif kind == 2:
-            c.write(f"CHECK: @kernel_{k}(%arg0: tensor<{{{{[0-9]+}}}}x{{{{[0-9]+}}}}xf32>)\n")
-        else:
-            c.write(f"CHECK: attributes {{id = [[#ID{k}:]]}}\n")
-        if k % 10 == 0:
-            c.write(f"CHECK-NEXT: return %r{k} : i32\n")
-print(f"input: {os.path.getsize(inp) / 1e6:.1f} MB, check lines: {sum(1 for l in open(chk) if 'CHECK' in l)}")
+work, runs, nart, llvm, shapes = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
 
-def timed(tool):
+def timed(tool, shape):
+    chk, inp = os.path.join(work, f"{shape}.check"), os.path.join(work, f"{shape}.input")
     t = time.perf_counter()
     r = subprocess.run([tool, chk, "--input-file", inp], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     dt = time.perf_counter() - t
     if r.returncode != 0:
-        sys.exit(f"{tool} failed ({r.returncode}): {r.stderr[:2000].decode(errors='replace')}")
+        sys.exit(f"{tool} failed on {shape} ({r.returncode}): {r.stderr[:2000].decode(errors='replace')}")
     return dt
 
-res = {"nart": [], "llvm": []}
-for _ in range(runs):  # interleaved, so both see the same machine load
-    res["llvm"].append(timed(llvm))
-    res["nart"].append(timed(nart))
-ml, mn = statistics.median(res["llvm"]), statistics.median(res["nart"])
-print(f"LLVM FileCheck : median {ml:.3f} s over {runs} runs ({', '.join(f'{x:.3f}' for x in res['llvm'])})")
-print(f"nart filecheck : median {mn:.3f} s over {runs} runs ({', '.join(f'{x:.3f}' for x in res['nart'])})")
-print(f"ratio LLVM/nart: {ml / mn:.2f}x ({'nart faster' if mn < ml else 'nart slower'})")
+print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} CPUs)")
+res = {s: {"llvm": [], "nart": []} for s in shapes}
+for _ in range(runs):
+    for s in shapes:
+        res[s]["llvm"].append(timed(llvm, s))
+        res[s]["nart"].append(timed(nart, s))
+print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+for s in shapes:
+    ml, mn = statistics.median(res[s]["llvm"]), statistics.median(res[s]["nart"])
+    fmt = lambda xs: ", ".join(f"{x:.3f}" for x in xs)
+    print(f"{s}:")
+    print(f"  LLVM FileCheck : median {ml:.3f} s over {runs} runs ({fmt(res[s]['llvm'])})")
+    print(f"  nart filecheck : median {mn:.3f} s over {runs} runs ({fmt(res[s]['nart'])})")
+    print(f"  ratio nart/LLVM: {mn / ml:.2f} ({'nart faster' if mn < ml else 'nart slower'})")
 PY

@@ -293,39 +293,98 @@ impl PrefixMatcher {
 /// Canonicalizes a buffer as LLVM does: drops the `\r` of `\r\n`, and (unless `strict`) folds runs
 /// of spaces and tabs into one space.
 pub fn canonicalize(input: &[u8], strict: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(input.len());
-    let n = input.len();
-    let mut i = 0;
-    while i < n {
-        // Copy the run up to the next interesting byte in one go.
-        let next = if strict {
-            memchr::memchr(b'\r', &input[i..])
-        } else {
-            memchr::memchr3(b' ', b'\t', b'\r', &input[i..])
-        };
-        let j = next.map_or(n, |x| x + i);
-        out.extend_from_slice(&input[i..j]);
-        if j >= n {
+    let mut out = input.to_vec();
+    canonicalize_in_place(&mut out, strict);
+    out
+}
+
+/// [`canonicalize`] without a second buffer: the text only shrinks, so it is compacted in place.
+///
+/// Most bytes stay as they are (a single space between words included), so the scan jumps with
+/// SIMD searches from one byte that changes to the next: a `\r`, a tab, or a space followed by a
+/// space or a tab (unless `strict`); the text between is moved down in one copy, or not at all
+/// while nothing has been removed yet.
+pub fn canonicalize_in_place(buf: &mut Vec<u8>, strict: bool) {
+    let n = buf.len();
+    let mut events = Events::new(strict);
+    let (mut r, mut w) = (0usize, 0usize);
+    loop {
+        let e = events.next(buf, r);
+        if w != r {
+            buf.copy_within(r..e, w);
+        }
+        w += e - r;
+        if e == n {
             break;
         }
-        let c = input[j];
-        if c == b'\r' {
-            if j + 1 < n && input[j + 1] == b'\n' {
-                i = j + 1;
+        if buf[e] == b'\r' {
+            if e + 1 < n && buf[e + 1] == b'\n' {
+                r = e + 1;
             } else {
-                out.push(b'\r');
-                i = j + 1;
+                buf[w] = b'\r';
+                w += 1;
+                r = e + 1;
             }
             continue;
         }
-        out.push(b' ');
-        let mut k = j + 1;
-        while k < n && (input[k] == b' ' || input[k] == b'\t') {
+        // A run of spaces and tabs starts at `e`.
+        buf[w] = b' ';
+        w += 1;
+        let mut k = e + 1;
+        while k < n && (buf[k] == b' ' || buf[k] == b'\t') {
             k += 1;
         }
-        i = k;
+        r = k;
     }
-    out
+    buf.truncate(w);
+}
+
+/// Finds the bytes [`canonicalize_in_place`] must change, remembering the next hit of each search
+/// so that every byte is searched once.
+struct Events {
+    strict: bool,
+    /// The next `\t` or `\r` (`\r` only when strict), or the end.
+    tab_cr: Option<usize>,
+    /// The next two spaces, or the end.
+    spaces: Option<usize>,
+    double_space: memchr::memmem::Finder<'static>,
+}
+
+impl Events {
+    fn new(strict: bool) -> Events {
+        Events {
+            strict,
+            tab_cr: None,
+            spaces: None,
+            double_space: memchr::memmem::Finder::new(b"  "),
+        }
+    }
+
+    /// The first offset at or after `from` where the text changes, or `buf.len()`.
+    fn next(&mut self, buf: &[u8], from: usize) -> usize {
+        let n = buf.len();
+        if self.tab_cr.is_none_or(|x| x < from) {
+            let hit = if self.strict {
+                memchr::memchr(b'\r', &buf[from..])
+            } else {
+                memchr::memchr2(b'\t', b'\r', &buf[from..])
+            };
+            self.tab_cr = Some(hit.map_or(n, |x| x + from));
+        }
+        let mut e = self.tab_cr.unwrap_or(n);
+        if self.strict {
+            return e;
+        }
+        // A tab right after a space: the run starts at the space.
+        if e < n && e > from && buf[e] == b'\t' && buf[e - 1] == b' ' {
+            e -= 1;
+        }
+        if self.spaces.is_none_or(|x| x < from) {
+            let hit = self.double_space.find(&buf[from..]);
+            self.spaces = Some(hit.map_or(n, |x| x + from));
+        }
+        e.min(self.spaces.unwrap_or(n))
+    }
 }
 
 /// The parsed check file.
@@ -1212,10 +1271,82 @@ fn fuzzy(run: &mut Run, pat: &Pattern, loc: Loc, buf: (usize, usize)) {
 mod tests {
     use super::*;
 
+    /// LLVM's `CanonicalizeFile` loop, byte by byte.
+    fn canonicalize_reference(input: &[u8], strict: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < input.len() {
+            let c = input[i];
+            if c == b'\r' && input.get(i + 1) == Some(&b'\n') {
+                i += 1;
+                continue;
+            }
+            if strict || (c != b' ' && c != b'\t') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            out.push(b' ');
+            while matches!(input.get(i + 1), Some(b' ') | Some(b'\t')) {
+                i += 1;
+            }
+            i += 1;
+        }
+        out
+    }
+
     #[test]
     fn canonicalizes_whitespace() {
         assert_eq!(canonicalize(b"a \t b\r\nc\t", false), b"a b\nc ");
         assert_eq!(canonicalize(b"a \t b\r\n", true), b"a \t b\n");
+        for (input, strict) in [
+            (&b""[..], false),
+            (b" ", false),
+            (b"\t", false),
+            (b"  ", false),
+            (b"\t\t x", false),
+            (b"x \t", false),
+            (b"x\t ", false),
+            (b"a b c", false),
+            (b"a\tb", false),
+            (b" \r\n", false),
+            (b"\r", false),
+            (b"\r\r\n", false),
+            (b"a\r\n\r\nb\r", true),
+            (b"  lead\n\t\ttabs  \t mixed \r\n", false),
+            (b"  lead\n\t\ttabs  \t mixed \r\n", true),
+        ] {
+            assert_eq!(
+                canonicalize(input, strict),
+                canonicalize_reference(input, strict),
+                "{:?} strict={strict}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+
+    #[test]
+    fn canonicalizes_random_text_like_llvm() {
+        // A fixed xorshift sequence over an alphabet rich in whitespace and `\r`.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let alphabet = b"  \t\r\nab";
+        for len in 0..200usize {
+            for _ in 0..20 {
+                let text: Vec<u8> = (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        alphabet[(x % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                for strict in [false, true] {
+                    let mut got = text.clone();
+                    canonicalize_in_place(&mut got, strict);
+                    assert_eq!(got, canonicalize_reference(&text, strict), "{text:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -156,14 +156,13 @@ pub fn render(sm: &SourceSet, diags: &[Diag], filter: Filter, context: usize) ->
         let mut chunk = String::new();
         let _ = write!(chunk, "{:>width$}: ", line, width = width);
         let start = p;
-        while p < text.len() {
-            let c = text[p];
+        let end = memchr::memchr(b'\n', &text[p..]).map_or(text.len(), |e| p + e);
+        // The line's bytes as they are (LLVM writes them raw; invalid UTF-8 becomes U+FFFD).
+        chunk.push_str(&String::from_utf8_lossy(&text[p..end]));
+        p = end;
+        if p < text.len() {
             p += 1;
-            if c == b'\n' {
-                chunk.push(' ');
-                break;
-            }
-            chunk.push_str(&String::from_utf8_lossy(&[c]));
+            chunk.push(' ');
         }
         chunk.push('\n');
         let line_width = p - start;

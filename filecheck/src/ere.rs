@@ -22,6 +22,11 @@ pub struct Translated {
     pub groups: usize,
     /// Whether the fragment contains a back-reference.
     pub backref: bool,
+    /// An upper bound on the size of the compiled regex: one per atom, times the largest count of
+    /// each repetition around it (saturating).
+    pub weight: u64,
+    /// The deepest nesting of parentheses.
+    pub depth: usize,
 }
 
 const DUP_MAX: u32 = 255;
@@ -62,6 +67,8 @@ struct Parser<'a> {
     nsub: usize,
     closed: Vec<bool>,
     backref: bool,
+    depth: usize,
+    max_depth: usize,
 }
 
 type R<T> = Result<T, &'static str>;
@@ -99,8 +106,10 @@ pub fn translate(src: &[u8], base: usize, out: &mut Vec<u8>, dialect: Dialect) -
         nsub: 0,
         closed: Vec::new(),
         backref: false,
+        depth: 0,
+        max_depth: 0,
     };
-    p.ere(None)?;
+    let weight = p.ere(None)?;
     if p.p < p.s.len() {
         // Only a stray ')' can stop the top level early.
         return Err(msg::EPAREN);
@@ -108,6 +117,8 @@ pub fn translate(src: &[u8], base: usize, out: &mut Vec<u8>, dialect: Dialect) -
     Ok(Translated {
         groups: p.nsub,
         backref: p.backref,
+        weight,
+        depth: p.max_depth,
     })
 }
 
@@ -122,11 +133,13 @@ impl Parser<'_> {
         self.s.get(self.p + 1).copied()
     }
 
-    fn ere(&mut self, stop: Option<u8>) -> R<()> {
+    /// Returns the weight of the alternatives (see [`Translated::weight`]).
+    fn ere(&mut self, stop: Option<u8>) -> R<u64> {
+        let mut weight = 0u64;
         loop {
             let start = self.p;
             while self.more() && self.peek() != b'|' && Some(self.peek()) != stop {
-                self.exp()?;
+                weight = weight.saturating_add(self.exp()?);
             }
             if self.p == start {
                 return Err(msg::EMPTY);
@@ -135,7 +148,7 @@ impl Parser<'_> {
                 self.p += 1;
                 self.out.push(b'|');
             } else {
-                return Ok(());
+                return Ok(weight);
             }
         }
     }
@@ -151,10 +164,12 @@ impl Parser<'_> {
         }
     }
 
-    fn exp(&mut self) -> R<()> {
+    /// Translates one atom and its repetition; returns its weight.
+    fn exp(&mut self) -> R<u64> {
         let c = self.peek();
         self.p += 1;
         let mut was_caret = false;
+        let mut weight = 1u64;
         match c {
             b'(' => {
                 if !self.more() {
@@ -164,9 +179,12 @@ impl Parser<'_> {
                 let idx = self.nsub;
                 self.closed.push(false);
                 self.out.push(b'(');
+                self.depth += 1;
+                self.max_depth = self.max_depth.max(self.depth);
                 if self.peek() != b')' {
-                    self.ere(Some(b')'))?;
+                    weight = weight.saturating_add(self.ere(Some(b')'))?);
                 }
+                self.depth -= 1;
                 if !self.more() || self.peek() != b')' {
                     return Err(msg::EPAREN);
                 }
@@ -211,7 +229,7 @@ impl Parser<'_> {
             _ => push_literal(self.out, c, self.dialect),
         }
         if !self.is_rep_start() {
-            return Ok(());
+            return Ok(weight);
         }
         let c = self.peek();
         self.p += 1;
@@ -219,7 +237,12 @@ impl Parser<'_> {
             return Err(msg::BADRPT);
         }
         match c {
-            b'*' | b'+' | b'?' => self.out.push(c),
+            b'*' | b'?' => self.out.push(c),
+            b'+' => {
+                // Compiled as `x x*`.
+                self.out.push(c);
+                weight = weight.saturating_mul(2);
+            }
             _ => {
                 let lo = self.count()?;
                 let mut hi = Some(lo);
@@ -245,6 +268,12 @@ impl Parser<'_> {
                     return Err(msg::BADBR);
                 }
                 self.p += 1;
+                // `x{m,n}` is compiled as n copies of `x`, `x{m,}` as m copies and a star.
+                let copies = match hi {
+                    Some(h) => h.max(1),
+                    None => lo + 1,
+                };
+                weight = weight.saturating_mul(u64::from(copies));
                 let rep = match hi {
                     Some(h) if h == lo => format!("{{{}}}", lo),
                     Some(h) => format!("{{{},{}}}", lo, h),
@@ -256,7 +285,7 @@ impl Parser<'_> {
         if self.is_rep_start() {
             return Err(msg::BADRPT);
         }
-        Ok(())
+        Ok(weight)
     }
 
     fn count(&mut self) -> R<u32> {
@@ -489,5 +518,22 @@ mod tests {
         assert_eq!(tr("a\\"), Err(msg::EESCAPE));
         assert!(tr("()").is_ok());
         assert!(tr("(a)\\1").is_ok());
+    }
+
+    fn weight_depth(s: &str) -> (u64, usize) {
+        let mut out = Vec::new();
+        let t = translate(s.as_bytes(), 0, &mut out, Dialect::Bytes).unwrap();
+        (t.weight, t.depth)
+    }
+
+    #[test]
+    fn bounds_the_compiled_size() {
+        assert_eq!(weight_depth("abc"), (3, 0));
+        assert_eq!(weight_depth("a|bc"), (3, 0));
+        assert_eq!(weight_depth("[a-z]+x*"), (3, 0));
+        assert_eq!(weight_depth("(ab){3}"), (9, 1));
+        assert_eq!(weight_depth("(a{2,}){0,4}"), (16, 1));
+        assert_eq!(weight_depth("((a))"), (3, 2));
+        assert_eq!(weight_depth("((a{255}){255}){255}"), (16_646_655, 2));
     }
 }

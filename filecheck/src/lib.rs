@@ -23,9 +23,10 @@ pub mod errors;
 pub mod expr;
 pub mod lit;
 pub mod pattern;
+pub mod search;
 pub mod source;
 
-use check::{canonicalize, Checks, ReadError};
+use check::{canonicalize_in_place, Checks, ReadError};
 pub use dump::Filter;
 use pattern::Context;
 use source::{Buffer, SourceSet};
@@ -190,7 +191,7 @@ pub fn run(
     if req.comment_prefixes.is_empty() {
         req.comment_prefixes = vec!["COM".into(), "RUN".into()];
     }
-    let check = match check {
+    let mut check = match check {
         Ok(c) => c,
         Err(e) => {
             out.push_str(&format!(
@@ -203,7 +204,7 @@ pub fn run(
             };
         }
     };
-    let check = canonicalize(&check, req.strict_whitespace);
+    canonicalize_in_place(&mut check, req.strict_whitespace);
     let mut sm = SourceSet::new(Buffer::new(check_name, check));
     let mut ctx = Context::default();
     let checks = match Checks::read(&req, &mut sm, &mut ctx, &mut out) {
@@ -221,7 +222,7 @@ pub fn run(
             }
         }
     };
-    let input = match input() {
+    let mut input = match input() {
         Ok(i) => i,
         Err(e) => {
             out.push_str(&format!(
@@ -243,7 +244,8 @@ pub fn run(
             stderr: out,
         };
     }
-    sm.input = Buffer::new(input_name, canonicalize(&input, req.strict_whitespace));
+    canonicalize_in_place(&mut input, req.strict_whitespace);
+    sm.input = Buffer::new(input_name, input);
     let mut diags = Vec::new();
     let want = req.dump_input != DumpInput::Never;
     let ok = checks.check_input(

@@ -2,13 +2,22 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use crate::ere::{self, Dialect};
 use crate::expr::{Ast, BinOp, EvalError, Format, FormatKind, NumVar};
+use crate::search::{self, Compiled, Piece, RegexCache};
 use crate::source::{BufId, Loc};
 
 /// The most string variables a back-reference can name, as in LLVM.
 const BACKREF_LIMIT: usize = 20;
+
+/// The literal fast paths (see [`crate::search`]) skip building a regex, so they are taken only
+/// for regexes that certainly build: at most this weight ([`ere::Translated::weight`], plus the
+/// literal text and substituted values) ...
+const FAST_PATH_MAX_WEIGHT: u64 = 10_000;
+/// ... and at most this nesting of groups (the Rust parser's limit is 250).
+const FAST_PATH_MAX_DEPTH: usize = 64;
 
 /// The kind of a directive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,6 +138,8 @@ pub struct Context {
     pub nums: Vec<NumVar>,
     /// The index of `@LINE`.
     pub line_var: usize,
+    /// Compiled regexes, shared by patterns with the same source.
+    regexes: RegexCache,
 }
 
 impl Context {
@@ -194,14 +205,6 @@ impl Subst {
     }
 }
 
-/// A compiled regex of either engine.
-#[derive(Debug)]
-enum Compiled {
-    Bytes(regex::bytes::Regex),
-    Fancy(Box<fancy_regex::Regex>),
-    Invalid(String),
-}
-
 /// A successful match: position and length relative to the searched buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Match {
@@ -242,7 +245,17 @@ pub struct Pattern {
     num_defs: Vec<(String, usize, usize)>,
     fancy: bool,
     ignore_case: bool,
-    cache: RefCell<Option<Compiled>>,
+    /// The compiled regex when there are no substitutions.
+    cache: RefCell<Option<Rc<Compiled>>>,
+    /// The regex as a concatenation, for the literal fast paths.
+    pieces: Vec<Piece>,
+    /// The bound on the regex size: translated weights and literal text.
+    weight: u64,
+    /// The deepest nesting of regex groups.
+    depth: usize,
+    /// Whether the literal fast paths may be taken (the regex certainly builds, and the engine's
+    /// case folding is ASCII's).
+    fast_path: bool,
 }
 
 /// Options that affect pattern parsing.
@@ -926,6 +939,10 @@ impl Pattern {
             fancy: false,
             ignore_case: false,
             cache: RefCell::new(None),
+            pieces: Vec::new(),
+            weight: 0,
+            depth: 0,
+            fast_path: false,
         }
     }
 
@@ -984,6 +1001,7 @@ impl Pattern {
             p.is_regex = true;
             p.llvm_re = b"(\n$)".to_vec();
             p.rust_re = b"(\\n$)".to_vec();
+            p.pieces.push(Piece::Regex);
             return Ok(p);
         }
         if ty.literal {
@@ -1004,6 +1022,7 @@ impl Pattern {
         };
         p.fancy = dialect == Dialect::Fancy;
         if full_lines {
+            p.pieces.push(Piece::Regex);
             p.llvm_re.push(b'^');
             p.rust_re.push(b'^');
             if !opts.strict_whitespace {
@@ -1033,6 +1052,7 @@ impl Pattern {
                     b: s.a + e,
                     ..s
                 };
+                p.pieces.push(Piece::Regex);
                 p.add_regex(frag, &mut cur_paren, dialect)?;
                 if alternation {
                     p.llvm_re.push(b')');
@@ -1176,6 +1196,10 @@ impl Pattern {
                 if is_def {
                     p.llvm_re.push(b')');
                     p.rust_re.push(b')');
+                    p.pieces.push(Piece::Regex);
+                } else if !subst_needed {
+                    // A numeric block without an expression matches its format's wildcard.
+                    p.pieces.push(Piece::Regex);
                 }
                 if subst_needed {
                     let same_line = if is_num {
@@ -1197,9 +1221,15 @@ impl Pattern {
                         }
                         p.llvm_re.extend_from_slice(format!("\\{g}").as_bytes());
                         p.rust_re.extend_from_slice(format!("\\{g}").as_bytes());
+                        p.pieces.push(Piece::Regex);
                     } else if let Some(blk) = num_block {
                         let len = m.len();
                         let ast = blk.ast.unwrap_or(Ast::Lit(0));
+                        p.pieces.push(if is_def {
+                            Piece::Regex
+                        } else {
+                            Piece::Subst(p.substs.len())
+                        });
                         p.substs.push(Subst::Num {
                             ast,
                             format: blk.format,
@@ -1208,6 +1238,7 @@ impl Pattern {
                             at: subst_at,
                         });
                     } else {
+                        p.pieces.push(Piece::Subst(p.substs.len()));
                         p.substs.push(Subst::Str {
                             name: subst_name,
                             loc: subst_loc,
@@ -1228,6 +1259,8 @@ impl Pattern {
             .min()
             .map_or(s.len(), |x| x + 1);
             let lit = &s.s()[..next];
+            p.pieces.push(Piece::Lit(lit.to_vec()));
+            p.weight += lit.len() as u64;
             for &c in lit {
                 if b"()^$|*+?.[]\\{}".contains(&c) {
                     p.llvm_re.push(b'\\');
@@ -1244,7 +1277,13 @@ impl Pattern {
             }
             p.llvm_re.push(b'$');
             p.rust_re.push(b'$');
+            p.pieces.push(Piece::Regex);
         }
+        // The pattern adds up to two groups around its fragments and a few atoms of its own.
+        p.weight = p.weight.saturating_add(8);
+        p.fast_path = p.weight <= FAST_PATH_MAX_WEIGHT
+            && p.depth + 2 <= FAST_PATH_MAX_DEPTH
+            && !(p.fancy && p.ignore_case);
         Ok(p)
     }
 
@@ -1260,6 +1299,8 @@ impl Pattern {
                 self.llvm_re.extend_from_slice(re.s());
                 self.rust_re.extend_from_slice(&out);
                 *cur_paren += t.groups;
+                self.weight = self.weight.saturating_add(t.weight);
+                self.depth = self.depth.max(t.depth);
                 Ok(())
             }
             Err(m) => Err(PatDiag::new(re.loc(), 0, format!("invalid regex: {m}"))),
@@ -1330,97 +1371,51 @@ impl Pattern {
             });
         }
         if !self.is_regex {
-            let pos = if self.ignore_case {
-                find_ignore_case(buf, &self.fixed)
-            } else {
-                memchr::memmem::find(buf, &self.fixed)
-            };
-            return match pos {
-                Some(pos) => MatchResult::Found(Match {
-                    pos,
-                    len: self.fixed.len(),
-                }),
-                None => MatchResult::NotFound,
-            };
+            return literal_match(buf, &self.fixed, self.ignore_case);
         }
-        let mut tmp;
-        let re_src: &[u8] = if self.substs.is_empty() {
-            &self.rust_re
-        } else {
-            if let Some(l) = self.line {
-                ctx.nums[ctx.line_var].value = Some(l as i128);
+        let values = match self.substitute(ctx) {
+            Ok(v) => v,
+            Err(errs) => return MatchResult::Error(errs),
+        };
+        let values_len: usize = values.iter().map(Vec::len).sum();
+        if self.rust_re.is_empty() && values_len == 0 {
+            // Only empty substitutions: LLVM's regcomp rejects the empty regex, so nothing matches.
+            return MatchResult::NotFound;
+        }
+        if self.fast_path && self.weight.saturating_add(values_len as u64) <= FAST_PATH_MAX_WEIGHT {
+            let runs = search::literal_runs(&self.pieces, &values);
+            if search::is_literal(&self.pieces) && !self.fancy {
+                // Literal text and substituted values only: the regex is that string.
+                let lit = runs.concat();
+                return literal_match(buf, &lit, self.ignore_case);
             }
-            tmp = self.rust_re.clone();
-            let mut shift = 0;
-            let mut errs = Vec::new();
-            let dialect = if self.fancy {
-                Dialect::Fancy
-            } else {
-                Dialect::Bytes
-            };
-            for sub in &self.substs {
-                let value: Result<Vec<u8>, PatDiag> = match sub {
-                    Subst::Str { name, loc, .. } => match ctx.strings.get(name) {
-                        Some((v, _)) => Ok(v.clone()),
-                        None => Err(PatDiag::new(
-                            *loc,
-                            name.len(),
-                            format!("undefined variable: {name}"),
-                        )),
-                    },
-                    Subst::Num {
-                        ast,
-                        format,
-                        loc,
-                        len,
-                        ..
-                    } => match ast.eval(&ctx.nums) {
-                        Ok(v) => format
-                            .render(v)
-                            .map(String::into_bytes)
-                            .ok_or_else(|| overflow(*loc, *len)),
-                        Err(EvalError::Overflow) => Err(overflow(*loc, *len)),
-                        Err(EvalError::Undef(list)) => {
-                            for (l, n, i) in &list[..list.len() - 1] {
-                                errs.push(undef(ctx, *l, *n, *i));
-                            }
-                            let (l, n, i) = list[list.len() - 1];
-                            Err(undef(ctx, l, n, i))
-                        }
-                    },
-                };
-                match value {
-                    Ok(v) => {
-                        let mut esc = Vec::new();
-                        ere::push_literal_str(&mut esc, &v, dialect);
-                        let at = sub.at() + shift;
-                        tmp.splice(at..at, esc.iter().copied());
-                        shift += esc.len();
-                    }
-                    Err(d) => errs.push(d),
+            // Every match contains each run; the fancy engine sees a lossy UTF-8 copy of `buf`,
+            // where only ASCII is sure to sit where it was.
+            let required = runs
+                .iter()
+                .filter(|r| !self.fancy || r.is_ascii())
+                .max_by_key(|r| r.len());
+            if let Some(r) = required {
+                if search::find_literal(buf, r, self.ignore_case).is_none() {
+                    return MatchResult::NotFound;
                 }
             }
-            if !errs.is_empty() {
-                return MatchResult::Error(errs);
-            }
-            &tmp
-        };
-        let compiled;
-        let cache_ref;
-        let re: &Compiled = if self.substs.is_empty() {
-            if self.cache.borrow().is_none() {
-                *self.cache.borrow_mut() = Some(self.compile(re_src));
-            }
-            cache_ref = self.cache.borrow();
-            match cache_ref.as_ref() {
+        }
+        let re = if self.substs.is_empty() {
+            let cached = self.cache.borrow().clone();
+            match cached {
                 Some(c) => c,
-                None => return MatchResult::NotFound,
+                None => {
+                    let c = ctx.regexes.get(&self.rust_re, self.fancy, self.ignore_case);
+                    *self.cache.borrow_mut() = Some(c.clone());
+                    c
+                }
             }
         } else {
-            compiled = self.compile(re_src);
-            &compiled
+            let src = self.splice(&values);
+            ctx.regexes.get(&src, self.fancy, self.ignore_case)
         };
-        let groups: Vec<Option<(usize, usize)>> = match re {
+        let groups: Vec<Option<(usize, usize)>> = match &*re {
             Compiled::Invalid(m) => {
                 return MatchResult::Error(vec![PatDiag::new(
                     self.loc,
@@ -1436,7 +1431,11 @@ impl Pattern {
                 (0..locs.len()).map(|i| locs.get(i)).collect()
             }
             Compiled::Fancy(r) => {
-                let text = String::from_utf8_lossy(buf);
+                // `from_utf8` checks ASCII a word at a time; the lossy iterator goes byte by byte.
+                let text = match std::str::from_utf8(buf) {
+                    Ok(t) => std::borrow::Cow::Borrowed(t),
+                    Err(_) => String::from_utf8_lossy(buf),
+                };
                 match r.captures(&text) {
                     Ok(Some(c)) => (0..c.len())
                         .map(|i| c.get(i).map(|m| (m.start(), m.end())))
@@ -1469,24 +1468,76 @@ impl Pattern {
         })
     }
 
-    fn compile(&self, src: &[u8]) -> Compiled {
-        let flags = if self.ignore_case { "(?mi" } else { "(?m" };
-        if self.fancy {
-            let s = format!("{flags}){}", String::from_utf8_lossy(src));
-            match fancy_regex::Regex::new(&s) {
-                Ok(r) => Compiled::Fancy(Box::new(r)),
-                Err(e) => Compiled::Invalid(e.to_string()),
-            }
-        } else {
-            let s = format!("{flags}-u){}", String::from_utf8_lossy(src));
-            match regex::bytes::RegexBuilder::new(&s)
-                .size_limit(1 << 28)
-                .build()
-            {
-                Ok(r) => Compiled::Bytes(r),
-                Err(e) => Compiled::Invalid(e.to_string()),
+    /// The value of each substitution, in order, or every error met evaluating them.
+    fn substitute(&self, ctx: &mut Context) -> Result<Vec<Vec<u8>>, Vec<PatDiag>> {
+        if self.substs.is_empty() {
+            return Ok(Vec::new());
+        }
+        if let Some(l) = self.line {
+            ctx.nums[ctx.line_var].value = Some(l as i128);
+        }
+        let mut values = Vec::with_capacity(self.substs.len());
+        let mut errs = Vec::new();
+        for sub in &self.substs {
+            let value: Result<Vec<u8>, PatDiag> = match sub {
+                Subst::Str { name, loc, .. } => match ctx.strings.get(name) {
+                    Some((v, _)) => Ok(v.clone()),
+                    None => Err(PatDiag::new(
+                        *loc,
+                        name.len(),
+                        format!("undefined variable: {name}"),
+                    )),
+                },
+                Subst::Num {
+                    ast,
+                    format,
+                    loc,
+                    len,
+                    ..
+                } => match ast.eval(&ctx.nums) {
+                    Ok(v) => format
+                        .render(v)
+                        .map(String::into_bytes)
+                        .ok_or_else(|| overflow(*loc, *len)),
+                    Err(EvalError::Overflow) => Err(overflow(*loc, *len)),
+                    Err(EvalError::Undef(list)) => {
+                        for (l, n, i) in &list[..list.len() - 1] {
+                            errs.push(undef(ctx, *l, *n, *i));
+                        }
+                        let (l, n, i) = list[list.len() - 1];
+                        Err(undef(ctx, l, n, i))
+                    }
+                },
+            };
+            match value {
+                Ok(v) => values.push(v),
+                Err(d) => errs.push(d),
             }
         }
+        if errs.is_empty() {
+            Ok(values)
+        } else {
+            Err(errs)
+        }
+    }
+
+    /// The Rust regex with the substituted values inserted as literals.
+    fn splice(&self, values: &[Vec<u8>]) -> Vec<u8> {
+        let dialect = if self.fancy {
+            Dialect::Fancy
+        } else {
+            Dialect::Bytes
+        };
+        let mut src =
+            Vec::with_capacity(self.rust_re.len() + values.iter().map(Vec::len).sum::<usize>());
+        let mut from = 0;
+        for (sub, v) in self.substs.iter().zip(values) {
+            src.extend_from_slice(&self.rust_re[from..sub.at()]);
+            ere::push_literal_str(&mut src, v, dialect);
+            from = sub.at();
+        }
+        src.extend_from_slice(&self.rust_re[from..]);
+        src
     }
 
     /// LLVM's `computeMatchDistance`: edit distance between the start of `buf` and the pattern.
@@ -1577,6 +1628,7 @@ fn pattern_needs_backrefs(s: &[u8]) -> bool {
     false
 }
 
+/// LLVM's `raw_ostream::write_escaped`: other unprintable bytes as three octal digits.
 fn escape(s: &[u8]) -> String {
     let mut out = String::new();
     for &c in s {
@@ -1586,28 +1638,39 @@ fn escape(s: &[u8]) -> String {
             b'\n' => out.push_str("\\n"),
             b'"' => out.push_str("\\\""),
             0x20..=0x7e => out.push(c as char),
-            _ => out.push_str(&format!("\\{:02X}", c)),
+            _ => out.push_str(&format!("\\{c:03o}")),
         }
     }
     out
 }
 
-fn find_ignore_case(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() {
-        return Some(0);
+#[cfg(test)]
+impl Pattern {
+    /// Turns the literal fast paths off, to compare them with the regex.
+    pub(crate) fn disable_fast_path(&mut self) {
+        self.fast_path = false;
     }
-    let lower: Vec<u8> = needle.to_ascii_lowercase();
-    let first = lower[0];
-    let upper = first.to_ascii_uppercase();
-    let mut i = 0;
-    while i + needle.len() <= hay.len() {
-        let j = memchr::memchr2(first, upper, &hay[i..=hay.len() - needle.len()])? + i;
-        if hay[j..j + needle.len()].eq_ignore_ascii_case(&lower) {
-            return Some(j);
-        }
-        i = j + 1;
+
+    /// Whether the pattern is searched as a literal string once substituted.
+    pub(crate) fn is_literal_fast_path(&self) -> bool {
+        self.fast_path && !self.fancy && search::is_literal(&self.pieces)
     }
-    None
+
+    /// Whether the pattern has literal runs for the prefilter (text or substitutions).
+    pub(crate) fn is_prefiltered(&self) -> bool {
+        self.fast_path && self.pieces.iter().any(|p| *p != Piece::Regex)
+    }
+}
+
+/// The first occurrence of a literal as a match.
+fn literal_match(buf: &[u8], lit: &[u8], ignore_case: bool) -> MatchResult {
+    match search::find_literal(buf, lit, ignore_case) {
+        Some(pos) => MatchResult::Found(Match {
+            pos,
+            len: lit.len(),
+        }),
+        None => MatchResult::NotFound,
+    }
 }
 
 /// Levenshtein distance, as LLVM's `StringRef::edit_distance` with replacements allowed.
@@ -1672,6 +1735,24 @@ mod tests {
             q.match_in(&mut ctx, b"100", 0),
             MatchResult::Found(_)
         ));
+    }
+
+    #[test]
+    fn backreferences_search_a_lossy_copy_of_invalid_utf8() {
+        let mut ctx = Context::default();
+        ctx.create_line_var();
+        let p = parse(&mut ctx, "[[X:a]]{{.}}[[X]]").unwrap();
+        // Valid text is searched as it is.
+        match p.match_in(&mut ctx, "bé aéa".as_bytes(), 0) {
+            MatchResult::Found(m) => assert_eq!((m.pos, m.len), (4, 4)),
+            other => panic!("unexpected {other:?}"),
+        }
+        // Invalid bytes become U+FFFD (three bytes), and positions are the copy's (a known
+        // difference from LLVM, documented in docs/filecheck.md).
+        match p.match_in(&mut ctx, b"b a\xffa", 0) {
+            MatchResult::Found(m) => assert_eq!((m.pos, m.len), (2, 5)),
+            other => panic!("unexpected {other:?}"),
+        }
     }
 
     #[test]

@@ -184,6 +184,11 @@ pub fn render(
         msg
     );
     let src = buf.line_text(off);
+    if !src.is_ascii() {
+        // LLVM cannot place carets under multibyte text, so it prints the line alone.
+        let _ = writeln!(s, "{}", String::from_utf8_lossy(&expand_tabs(src)));
+        return s;
+    }
     let line_start = off + 1 - col;
     let mut caret: Vec<u8> = vec![b' '; src.len() + 1];
     if let Some((a, b)) = range {
@@ -229,6 +234,22 @@ pub fn render(
     s
 }
 
+/// The line with each tab expanded to the next multiple of 8 columns, counting bytes.
+fn expand_tabs(src: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(src.len());
+    for &c in src {
+        if c == b'\t' {
+            out.push(b' ');
+            while out.len() % 8 != 0 {
+                out.push(b' ');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,5 +261,12 @@ mod tests {
         assert_eq!(s, "f:1:8: error: msg\nCHECK: foo\n       ^~~\n");
         let s = render(&b, 15, Kind::Note, "end", None);
         assert_eq!(s, "f:3:1: note: end\n\n^\n");
+    }
+
+    #[test]
+    fn prints_non_ascii_lines_without_carets() {
+        let b = Buffer::new("f", "a\té x\n".as_bytes().to_vec());
+        let s = render(&b, 5, Kind::Error, "msg", Some((5, 6)));
+        assert_eq!(s, "f:1:6: error: msg\na       é x\n");
     }
 }

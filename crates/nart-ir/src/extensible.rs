@@ -311,6 +311,11 @@ impl<'a> AsmPrinter<'a> {
     pub fn print_float(&mut self, v: f64) {
         crate::printer::text::write_f64(self.out, v);
     }
+
+    /// Writes a float of format `kind` as MLIR prints an attribute of that type.
+    pub fn print_float_of(&mut self, kind: crate::FloatKind, v: f64) {
+        crate::printer::text::write_float(self.out, kind, v);
+    }
 }
 
 impl std::fmt::Write for AsmPrinter<'_> {

@@ -284,8 +284,9 @@ pub(crate) fn verify_branch_op(ctx: &Context, op: Op) -> Result<(), crate::Diagn
     for (i, (block, values)) in groups.iter().enumerate() {
         let args = ctx.block_args(*block);
         if args.len() != values.len() {
-            return Err(ctx.op_error(
-                op,
+            // Upstream emits these two without the op prefix.
+            return Err(crate::Diagnostic::error(
+                ctx.op_loc(op),
                 format!(
                     "branch has {} operands for successor #{i}, but target block has {}",
                     values.len(),
@@ -294,15 +295,10 @@ pub(crate) fn verify_branch_op(ctx: &Context, op: Op) -> Result<(), crate::Diagn
             ));
         }
         for (j, (&v, &a)) in values.iter().zip(args).enumerate() {
-            let (vt, at) = (ctx.value_type(v), ctx.value_type(a));
-            if vt != at {
-                return Err(ctx.op_error(
-                    op,
-                    format!(
-                        "type mismatch for bb argument #{j} of successor #{i}: '{}' vs '{}'",
-                        crate::printer::type_to_string(ctx, vt),
-                        crate::printer::type_to_string(ctx, at)
-                    ),
+            if ctx.value_type(v) != ctx.value_type(a) {
+                return Err(crate::Diagnostic::error(
+                    ctx.op_loc(op),
+                    format!("type mismatch for bb argument #{j} of successor #{i}"),
                 ));
             }
         }

@@ -196,6 +196,18 @@ impl OperationState {
     }
 }
 
+/// Removes the earlier of adjacent entries with one name from a sorted list.
+fn dedup_keep_last(list: &mut Vec<NamedAttr>) {
+    let mut out: Vec<NamedAttr> = Vec::with_capacity(list.len());
+    for a in list.drain(..) {
+        match out.last_mut() {
+            Some(last) if last.name == a.name => *last = a,
+            _ => out.push(a),
+        }
+    }
+    *list = out;
+}
+
 /// Insert or replace `name` in a sorted attribute list.
 fn set_named(ctx: &Context, list: &mut Vec<NamedAttr>, name: Ident, value: Attr) {
     if let Some(it) = list.iter_mut().find(|it| it.name == name) {
@@ -260,6 +272,10 @@ impl Context {
         }
         self.sort_named(&mut props);
         self.sort_named(&mut attrs);
+        // A name given twice keeps its last value (the sort is stable): a custom form's
+        // attribute dictionary overrides what its syntax set, as upstream.
+        dedup_keep_last(&mut props);
+        dedup_keep_last(&mut attrs);
         self.ops.push(OpData {
             name: state.name,
             operands: SmallVec::new(),

@@ -26,7 +26,7 @@ pub mod registry;
 pub mod rewrite;
 pub mod rule;
 pub mod symbol;
-mod traits;
+pub mod traits;
 mod types;
 mod uniquer;
 pub mod util;

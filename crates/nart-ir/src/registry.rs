@@ -125,7 +125,11 @@ impl AttrConstraint {
         let kind_ok = match self.kind {
             AttrKind::Any => true,
             AttrKind::Unit => matches!(ctx.attr_data(attr), crate::AttrData::Unit),
-            AttrKind::Typed => ctx.typed_attr_type(attr).is_some(),
+            // A string is typed in MLIR even without a `: type` (its type is then `none`).
+            AttrKind::Typed => {
+                ctx.typed_attr_type(attr).is_some()
+                    || matches!(ctx.attr_data(attr), crate::AttrData::String { .. })
+            }
             AttrKind::DenseIntArray(w) => matches!(ctx.attr_data(attr),
                 crate::AttrData::DenseArray { elem, data: crate::DenseArrayData::Int(_) }
                     if *ctx.type_data(*elem) == crate::TypeData::int(w)),
@@ -760,7 +764,9 @@ pub mod constraints {
     pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
         kind: crate::registry::AttrKind::Typed,
         desc: "TypedAttr instance",
-        check: |ctx, a| ctx.typed_attr_type(a).is_some(),
+        check: |ctx, a| {
+            ctx.typed_attr_type(a).is_some() || matches!(ctx.attr_data(a), AttrData::String { .. })
+        },
     };
     /// `unit`.
     pub const UNIT_ATTR: AttrConstraint = AttrConstraint {

@@ -1,8 +1,9 @@
 //! Symbols and symbol tables: ops with a `sym_name` inside an op with the `SymbolTable` trait,
 //! referred to by `@name` (nested `@a::@b`) attributes.
 
+use crate::interfaces::CallableOpInterface;
 use crate::registry::Trait;
-use crate::{Attr, AttrData, Context, Op};
+use crate::{Attr, AttrData, Context, Diagnostic, Op};
 
 /// The symbol name of `op` (its `sym_name` string attribute), if any.
 pub fn symbol_name(ctx: &Context, op: Op) -> Option<&str> {
@@ -98,4 +99,55 @@ pub fn is_private(ctx: &Context, op: Op) -> bool {
     ctx.attr(op, "sym_visibility")
         .and_then(|a| ctx.attr_str(a))
         .is_some_and(|v| v == "private")
+}
+
+/// The `Symbol` trait's verifier (MLIR's `SymbolOpInterface` verifier): an op without a
+/// `sym_name` is an unnamed optional symbol (an unnamed module) and is not checked; otherwise
+/// the visibility is one of the three, a declaration (a callable op without a body) is not
+/// public, and a registered parent is a symbol table.
+pub fn verify_symbol(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let Some(name) = ctx.attr(op, "sym_name") else {
+        return Ok(());
+    };
+    if ctx.attr_str(name).is_none() {
+        return Err(ctx.op_error(op, "requires string attribute 'sym_name'"));
+    }
+    let visibility = match ctx.attr(op, "sym_visibility") {
+        None => "public",
+        Some(v) => match ctx.attr_str(v) {
+            Some(s @ ("public" | "private" | "nested")) => s,
+            Some(_) => {
+                return Err(ctx.op_error(
+                    op,
+                    format!(
+                        "visibility expected to be one of [\"public\", \"private\", \"nested\"], \
+                         but got {}",
+                        crate::printer::attr_to_string(ctx, v)
+                    ),
+                ))
+            }
+            None => {
+                return Err(ctx.op_error(
+                    op,
+                    format!(
+                        "requires visibility attribute 'sym_visibility' to be a string \
+                         attribute, but got {}",
+                        crate::printer::attr_to_string(ctx, v)
+                    ),
+                ))
+            }
+        },
+    };
+    let declaration = ctx
+        .op_interface::<dyn CallableOpInterface>(op)
+        .is_some_and(|c| c.callable_region(ctx, op).is_none());
+    if declaration && visibility == "public" {
+        return Err(ctx.op_error(op, "symbol declaration cannot have public visibility"));
+    }
+    if let Some(parent) = ctx.op_parent_op(op) {
+        if ctx.op_def(parent).is_some() && !is_symbol_table(ctx, parent) {
+            return Err(ctx.op_error(op, "symbol's parent must have the SymbolTable trait"));
+        }
+    }
+    Ok(())
 }

@@ -13,14 +13,17 @@
 //!   `foldCommutative` does, so dialects need no per-op "commute constant" pattern;
 //! - `Idempotent` folds `op(x, x) → x` and `op(op(x)) → op(x)`;
 //! - `Involution` folds `op(op(x)) → x`;
-//! - `SameOperandsAndResultType`, `SameOperandsAndResultShape` and
-//!   `SameOperandsAndResultElementType` verify what they say.
+//! - `SameOperandsAndResultType`, `SameOperandsAndResultShape`,
+//!   `SameOperandsAndResultElementType`, `SameTypeOperands` and `Elementwise` verify what they
+//!   say, with MLIR's rules: shapes are *compatible* when dynamic dimensions and unranked
+//!   tensors could be equal, and fixed and scalable vectors never are;
+//! - `Symbol` checks the name, the visibility and the parent of a symbol.
 //!
 //! Behaviour that needs methods (what a call calls, which operands a branch forwards) is an
 //! interface, not a trait: see [`crate::interfaces`].
 
 use crate::registry::{FoldOutcome, FoldResult};
-use crate::{Attr, Context, Diagnostic, Op};
+use crate::{Attr, Context, Diagnostic, Op, Type, TypeData, DYNAMIC};
 
 /// Verifies one op against a trait.
 pub type TraitVerifyFn = fn(&Context, Op) -> Result<(), Diagnostic>;
@@ -137,8 +140,13 @@ impl Trait {
     };
     /// The regions hold a symbol table.
     pub const SymbolTable: Trait = Trait::marker("SymbolTable", "the region is a symbol table");
-    /// The op defines a symbol (its `sym_name` property, see [`crate::symbol`]).
-    pub const Symbol: Trait = Trait::marker("Symbol", "defines a symbol");
+    /// The op defines a symbol (its `sym_name` property, see [`crate::symbol`]): the visibility
+    /// is `public`, `private` or `nested`, a declaration (a callable without a body) is not
+    /// public, and the parent, when registered, is a symbol table.
+    pub const Symbol: Trait = Trait {
+        verify: Some(crate::symbol::verify_symbol),
+        ..Trait::marker("Symbol", "defines a symbol")
+    };
     /// Blocks of the regions need no terminator.
     pub const NoTerminator: Trait =
         Trait::marker("NoTerminator", "blocks of the regions need no terminator");
@@ -164,11 +172,17 @@ impl Trait {
     );
     /// Reads or writes memory (not pure).
     pub const MemoryEffects: Trait = Trait::marker("MemoryEffects", "reads or writes memory");
-    /// Elementwise: maps scalars to scalars, extended over shaped types.
-    pub const Elementwise: Trait = Trait::marker(
-        "Elementwise",
-        "maps scalars to scalars, elementwise over shapes",
-    );
+    /// Elementwise: maps scalars to scalars, extended over shaped types; when any operand is a
+    /// vector or tensor, every result is one, and all of them have one kind and compatible
+    /// shapes. An op that infers its result shapes (`InferShapedTypeOpInterface`, the graph
+    /// dialect's) is left to its inference check, which says more.
+    pub const Elementwise: Trait = Trait {
+        verify: Some(verify_elementwise),
+        ..Trait::marker(
+            "Elementwise",
+            "maps scalars to scalars, elementwise over shapes",
+        )
+    };
 }
 
 fn is_constant(c: Option<&Option<Attr>>) -> bool {
@@ -251,15 +265,111 @@ fn verify_constant_like(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn verify_same_type(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    let mut tys = ctx
-        .operands(op)
+/// MLIR's `verifyAtLeastNOperands(op, 1)` and `verifyAtLeastNResults(op, 1)`, which the
+/// `Same*` traits check first.
+fn at_least_one(ctx: &Context, op: Op, results: bool) -> Result<(), Diagnostic> {
+    let n = ctx.operands(op).len();
+    if n == 0 {
+        return Err(ctx.op_error(op, format!("expected 1 or more operands, but found {n}")));
+    }
+    if results && ctx.results(op).is_empty() {
+        return Err(ctx.op_error(op, "expected 1 or more results"));
+    }
+    Ok(())
+}
+
+fn types_of(ctx: &Context, op: Op) -> Vec<Type> {
+    ctx.operands(op)
         .iter()
         .chain(ctx.results(op))
-        .map(|&v| ctx.value_type(v));
-    if let Some(first) = tys.next() {
-        if tys.any(|t| t != first) {
+        .map(|&v| ctx.value_type(v))
+        .collect()
+}
+
+/// The dimensions of a ranked shaped type; `Some(None)` for an unranked one, `None` for a type
+/// that is not shaped.
+fn dims(ctx: &Context, ty: Type) -> Option<Option<&[i64]>> {
+    match ctx.type_data(ty) {
+        TypeData::RankedTensor { shape, .. }
+        | TypeData::MemRef { shape, .. }
+        | TypeData::Vector { shape, .. } => Some(Some(shape)),
+        TypeData::UnrankedTensor { .. } | TypeData::UnrankedMemRef { .. } => Some(None),
+        _ => None,
+    }
+}
+
+/// Whether the shapes of `a` and `b` may be equal (MLIR's `verifyCompatibleShape`): both are
+/// scalars, or both shaped with one unranked or equal ranks whose static dimensions agree.
+/// Scalable dimensions are not compared (the n-ary [`compatible_shapes`] does).
+pub fn compatible_shape(ctx: &Context, a: Type, b: Type) -> bool {
+    match (dims(ctx, a), dims(ctx, b)) {
+        (None, None) => true,
+        (Some(Some(x)), Some(Some(y))) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(&p, &q)| p == DYNAMIC || q == DYNAMIC || p == q)
+        }
+        (Some(_), Some(_)) => true,
+        _ => false,
+    }
+}
+
+/// Whether the shapes of all `types` may be equal (MLIR's `verifyCompatibleShapes`): all
+/// scalars, or all shaped with no mix of scalable and other types, and the ranked ones of one
+/// rank whose static dimensions agree.
+pub fn compatible_shapes(ctx: &Context, types: &[Type]) -> bool {
+    let shaped: Vec<_> = types.iter().map(|&t| dims(ctx, t)).collect();
+    if shaped.iter().all(Option::is_none) {
+        return true;
+    }
+    if shaped.iter().any(Option::is_none) {
+        return false;
+    }
+    let is_scalable = |t: Type| matches!(ctx.type_data(t), TypeData::Vector { scalable, .. } if scalable.iter().any(|&s| s));
+    let n_scalable = types.iter().filter(|&&t| is_scalable(t)).count();
+    if n_scalable != 0 && n_scalable != types.len() {
+        return false;
+    }
+    let ranked: Vec<&[i64]> = shaped.into_iter().flatten().flatten().collect();
+    let Some(first) = ranked.first() else {
+        return true;
+    };
+    if ranked.iter().any(|r| r.len() != first.len()) {
+        return false;
+    }
+    (0..first.len()).all(|i| {
+        let mut fixed = ranked.iter().map(|r| r[i]).filter(|&d| d != DYNAMIC);
+        let first = fixed.next();
+        fixed.all(|d| Some(d) == first)
+    })
+}
+
+fn encoding(ctx: &Context, ty: Type) -> Option<Attr> {
+    match ctx.type_data(ty) {
+        TypeData::RankedTensor { encoding, .. } => *encoding,
+        _ => None,
+    }
+}
+
+/// MLIR's rule: one element type, compatible shapes, and the first result's tensor encoding
+/// (when it has one) on every other operand and result.
+fn verify_same_type(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    at_least_one(ctx, op, true)?;
+    let ty = ctx.value_type(ctx.result(op, 0));
+    let elem = ctx.element_type(ty);
+    let enc = encoding(ctx, ty);
+    let others = ctx.results(op)[1..].iter().chain(ctx.operands(op));
+    for &v in others {
+        let t = ctx.value_type(v);
+        if ctx.element_type(t) != elem || !compatible_shape(ctx, t, ty) {
             return Err(ctx.op_error(op, "requires the same type for all operands and results"));
+        }
+        if enc.is_some() && encoding(ctx, t) != enc {
+            return Err(ctx.op_error(
+                op,
+                "requires the same encoding for all operands and results",
+            ));
         }
     }
     Ok(())
@@ -276,29 +386,79 @@ fn verify_same_type_operands(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
 }
 
 fn verify_same_shape(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    let shapes: Vec<_> = ctx
-        .operands(op)
-        .iter()
-        .chain(ctx.results(op))
-        .map(|&v| ctx.shape_of(ctx.value_type(v)))
-        .collect();
-    if shapes.windows(2).any(|w| w[0] != w[1]) {
+    at_least_one(ctx, op, true)?;
+    if !compatible_shapes(ctx, &types_of(ctx, op)) {
         return Err(ctx.op_error(op, "requires the same shape for all operands and results"));
     }
     Ok(())
 }
 
 fn verify_same_element_type(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    let elems: Vec<_> = ctx
-        .operands(op)
-        .iter()
-        .chain(ctx.results(op))
-        .map(|&v| ctx.element_type(ctx.value_type(v)))
-        .collect();
-    if elems.windows(2).any(|w| w[0] != w[1]) {
+    at_least_one(ctx, op, true)?;
+    let elem = ctx.element_type(ctx.value_type(ctx.result(op, 0)));
+    let all = ctx.results(op).iter().chain(ctx.operands(op));
+    for &v in all {
+        if ctx.element_type(ctx.value_type(v)) != elem {
+            return Err(ctx.op_error(
+                op,
+                "requires the same element type for all operands and results",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// MLIR's `verifyElementwise`: with no vector or tensor operand or result there is nothing to
+/// check; otherwise both sides have some, every result is one, and all are of one kind (ranked
+/// and unranked tensors are different kinds) with compatible shapes.
+fn verify_elementwise(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    if ctx
+        .op_interface::<dyn crate::interfaces::InferShapedTypeOpInterface>(op)
+        .is_some()
+    {
+        return Ok(());
+    }
+    let kind = |t: Type| match ctx.type_data(t) {
+        TypeData::Vector { .. } => Some(0),
+        TypeData::RankedTensor { .. } => Some(1),
+        TypeData::UnrankedTensor { .. } => Some(2),
+        _ => None,
+    };
+    let mappable = |vals: &[crate::Value]| -> Vec<Type> {
+        vals.iter()
+            .map(|&v| ctx.value_type(v))
+            .filter(|&t| kind(t).is_some())
+            .collect()
+    };
+    let operands = mappable(ctx.operands(op));
+    let results = mappable(ctx.results(op));
+    if operands.is_empty() && results.is_empty() {
+        return Ok(());
+    }
+    if operands.is_empty() {
         return Err(ctx.op_error(
             op,
-            "requires the same element type for all operands and results",
+            "if a result is non-scalar, then at least one operand must be non-scalar",
+        ));
+    }
+    if results.is_empty() {
+        return Err(ctx.op_error(
+            op,
+            "if an operand is non-scalar, then there must be at least one non-scalar result",
+        ));
+    }
+    if results.len() != ctx.results(op).len() {
+        return Err(ctx.op_error(
+            op,
+            "if an operand is non-scalar, then all results must be non-scalar",
+        ));
+    }
+    let all: Vec<Type> = operands.into_iter().chain(results).collect();
+    let first = kind(all[0]);
+    if all.iter().any(|&t| kind(t) != first) || !compatible_shapes(ctx, &all) {
+        return Err(ctx.op_error(
+            op,
+            "all non-scalar operands/results must have the same shape and base type",
         ));
     }
     Ok(())

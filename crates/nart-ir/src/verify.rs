@@ -46,36 +46,45 @@ fn segment(
     what: &str,
 ) -> Result<Vec<(usize, usize)>, String> {
     if let Some(name) = segment_attr {
-        if let Some(a) = ctx.attr(op, name) {
-            if let AttrData::DenseArray {
+        // As upstream, where the sizes are a property: a missing one counts as all zeros.
+        let zeros = vec![0; defs.len()];
+        let sizes = match ctx.attr(op, name).map(|a| ctx.attr_data(a)) {
+            None => &zeros,
+            Some(AttrData::DenseArray {
+                elem,
                 data: crate::DenseArrayData::Int(sizes),
-                ..
-            } = ctx.attr_data(a)
+            }) if matches!(
+                ctx.type_data(*elem),
+                crate::TypeData::Integer { width: 32, .. }
+            ) =>
             {
-                if sizes.len() != defs.len() {
-                    return Err(format!(
-                        "'{name}' attribute for specifying {what} segments must have {} elements, but got {}",
-                        defs.len(),
-                        sizes.len()
-                    ));
-                }
-                let total: i64 = sizes.iter().sum();
-                if total != n as i64 || sizes.iter().any(|&s| s < 0) {
-                    return Err(format!(
-                        "{what} count ({n}) does not match with the total size ({total}) specified in attribute '{name}'"
-                    ));
-                }
-                let mut out = Vec::new();
-                let mut start = 0usize;
-                for &s in sizes {
-                    out.push((start, s as usize));
-                    start += s as usize;
-                }
-                return Ok(out);
+                sizes
             }
-            return Err(format!("requires dense i32 array attribute '{name}'"));
+            Some(_) => return Err(format!("requires dense i32 array attribute '{name}'")),
+        };
+        if sizes.iter().any(|&s| s < 0) {
+            return Err(format!("'{name}' attribute cannot have negative elements"));
         }
-        return Err(format!("requires attribute '{name}'"));
+        if sizes.len() != defs.len() {
+            return Err(format!(
+                "'{name}' attribute for specifying {what} segments must have {} elements, but got {}",
+                defs.len(),
+                sizes.len()
+            ));
+        }
+        let total: i64 = sizes.iter().sum();
+        if total != n as i64 {
+            return Err(format!(
+                "{what} count ({n}) does not match with the total size ({total}) specified in attribute '{name}'"
+            ));
+        }
+        let mut out = Vec::new();
+        let mut start = 0usize;
+        for &s in sizes {
+            out.push((start, s as usize));
+            start += s as usize;
+        }
+        return Ok(out);
     }
     let fixed = defs.iter().filter(|d| d.arity == Arity::Single).count();
     let n_var = defs.iter().filter(|d| d.arity != Arity::Single).count();
@@ -348,6 +357,11 @@ impl<'a> Verifier<'a> {
                     self.push(d);
                     return;
                 }
+            }
+        }
+        if def.has_trait(Trait::SameOperandsAndResultType) {
+            if let Err(d) = verify_inferred_result_types(ctx, op) {
+                self.push(d);
             }
         }
     }
@@ -650,6 +664,40 @@ impl<'a> Verifier<'a> {
             }
         }
     }
+}
+
+/// Upstream gives an op with `SameOperandsAndResultType` an `InferTypeOpInterface` that infers
+/// each result type as the first operand's, and checks it after the traits: while the trait
+/// accepts compatible shapes (`tensor<?xi8>` and `tensor<4xi8>`), the results must have exactly
+/// the first operand's type. Upstream reports two errors; the second rides along as a note
+/// of error severity, so that it prints and is checked as upstream's.
+fn verify_inferred_result_types(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let Some(&first) = ctx.operands(op).first() else {
+        return Ok(());
+    };
+    let inferred = ctx.value_type(first);
+    let results: Vec<_> = ctx.results(op).iter().map(|&r| ctx.value_type(r)).collect();
+    if results.iter().all(|&t| t == inferred) {
+        return Ok(());
+    }
+    let list = |types: &[crate::Type]| {
+        types
+            .iter()
+            .map(|&t| format!("'{}'", type_to_string(ctx, t)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut d = ctx.op_error(
+        op,
+        format!(
+            "inferred type(s) {} are incompatible with return type(s) of operation {}",
+            list(&vec![inferred; results.len()]),
+            list(&results)
+        ),
+    );
+    d.notes
+        .push(ctx.op_error(op, "failed to infer returned types"));
+    Err(d)
 }
 
 /// Block dominance within one region (Cooper, Harvey and Kennedy's iterative algorithm).

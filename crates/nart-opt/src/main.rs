@@ -16,6 +16,7 @@ fn main() -> ExitCode {
                 nart_dialect_cf::register,
                 nart_dialect_arith::register,
                 nart_dialect_graph::register,
+                nart_dialect_quant::register,
             ],
             passes: vec![nart_transforms::register],
         },

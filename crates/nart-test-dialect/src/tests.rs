@@ -73,7 +73,7 @@ fn verifier_errors() {
         ),
         (
             "test.func @f(%a: i32) {\n  test.br ^bb1(%a : i32)\n^bb1:\n  test.return\n}",
-            "'test.br' op branch has 1 operands for successor #0, but target block has 0",
+            "branch has 1 operands for successor #0, but target block has 0",
         ),
     ] {
         let err = parse(D, text).map(|_| ()).expect_err(text);
@@ -217,6 +217,6 @@ fn test_func_harness() {
     s.ctx.set_operands(br, &[]);
     assert_eq!(
         s.first_error().as_deref(),
-        Some("'test.br' op branch has 0 operands for successor #0, but target block has 1")
+        Some("branch has 0 operands for successor #0, but target block has 1")
     );
 }

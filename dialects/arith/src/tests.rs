@@ -493,7 +493,7 @@ fn verifier_errors() {
         ("arith.extf", &[f32t], &[f16t], &[], Some("'arith.extf' op operand type '")),
         ("arith.truncf", &[f16t], &[f64t], &[], Some("'arith.truncf' op operand type '")),
         ("arith.extsi", &[idx], &[i32t], &[], Some("'arith.extsi' op operand #0 must be signless-fixed-width-integer-like")),
-        ("arith.extsi", &[i8t], &[v4i32], &[], Some("'arith.extsi' op requires the same shape for all operands and results")),
+        ("arith.extsi", &[i8t], &[v4i32], &[], Some("'arith.extsi' op failed to verify that input and output have the same tensor dimensions")),
         ("arith.bitcast", &[f32t], &[i8t], &[], Some("'arith.bitcast' op operand type '")),
         ("arith.bitcast", &[f32t], &[i32t], &[], None),
         ("arith.index_cast", &[i32t], &[i8t], &[], Some("'arith.index_cast' op operand type '")),
@@ -510,7 +510,7 @@ fn verifier_errors() {
         ("arith.select", &[v4i32, v4i32, v4i32], &[v4i32], &[], Some("'arith.select' op operand #0 must be bool-like")),
         ("arith.addui_extended", &[i32t, i32t], &[i32t, i1], &[], None),
         ("arith.addui_extended", &[i32t, i32t], &[i32t, i32t], &[], Some("'arith.addui_extended' op result #1 must be bool-like")),
-        ("arith.mulsi_extended", &[i32t, i32t], &[i32t, i8t], &[], Some("'arith.mulsi_extended' op requires the same type for all operands and results")),
+        ("arith.mulsi_extended", &[i32t, i32t], &[i32t, i8t], &[], Some("'arith.mulsi_extended' op failed to verify that all of {lhs, rhs, low, high} have same type")),
     ];
     for &(name, ops, res, props, want) in cases {
         let got = verify_error(name, ops, res, props);
@@ -543,7 +543,8 @@ fn constant_verifier() {
     t.append(op);
     assert_eq!(
         first_error(&mut t).as_deref(),
-        Some("'arith.constant' op attribute 'value' failed to satisfy constraint: TypedAttr instance")
+        // A string is a typed attribute (of type `none`), as upstream.
+        Some("'arith.constant' op failed to verify that all of {value, result} have same type")
     );
     let mut t = setup();
     let si = t.ctx.int_type_signed(8, nart_ir::Signedness::Signed);

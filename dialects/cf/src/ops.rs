@@ -96,6 +96,7 @@ pub struct BranchOp;
     successors(trueDest, falseDest),
     traits(Pure, Terminator, AttrSizedOperandSegments),
     interfaces(BranchOpInterface => CondBrBranch),
+    verify = verify_cond_br,
     canonicalize(
         canonicalize::CondBranchConstantCondition,
         canonicalize::CondBranchIdenticalSuccessors,
@@ -360,6 +361,34 @@ impl BranchOpInterface for SwitchBranch {
     }
 }
 
+/// The weights of `cf.cond_br`, when given, are one per successor and not all zero (upstream's
+/// `WeightedBranchOpInterface` verifier, which reports without the op prefix).
+fn verify_cond_br(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let Some(weights) = dense_i32_array(ctx, op, "branch_weights") else {
+        return Ok(());
+    };
+    let n = ctx.successors(op).len();
+    if weights.is_empty() {
+        return Ok(());
+    }
+    if weights.len() != n {
+        return Err(Diagnostic::error(
+            ctx.op_loc(op),
+            format!(
+                "expects number of branch weights to match number of successors: {} vs {n}",
+                weights.len()
+            ),
+        ));
+    }
+    if weights.iter().all(|&w| w == 0) {
+        return Err(Diagnostic::error(
+            ctx.op_loc(op),
+            "branch weights cannot all be zero",
+        ));
+    }
+    Ok(())
+}
+
 fn verify_switch(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let n_dests = ctx.successors(op).len();
     if n_dests == 0 {
@@ -442,13 +471,13 @@ pub(crate) mod tests {
         s.ctx.set_operands(br, &[]);
         assert_eq!(
             s.first_error().as_deref(),
-            Some("'cf.br' op branch has 0 operands for successor #0, but target block has 1")
+            Some("branch has 0 operands for successor #0, but target block has 1")
         );
         let c = s.arg(0);
         s.ctx.set_operands(br, &[c]);
         let msg = s.first_error().unwrap_or_default();
         assert!(
-            msg.starts_with("'cf.br' op type mismatch for bb argument #0 of successor #0"),
+            msg.starts_with("type mismatch for bb argument #0 of successor #0"),
             "{msg}"
         );
     }
@@ -476,7 +505,7 @@ pub(crate) mod tests {
         s.ctx.set_prop(op, "operandSegmentSizes", seg);
         assert_eq!(
             s.first_error().as_deref(),
-            Some("'cf.cond_br' op branch has 0 operands for successor #0, but target block has 1")
+            Some("branch has 0 operands for successor #0, but target block has 1")
         );
     }
 
@@ -543,7 +572,7 @@ pub(crate) mod tests {
         switch(&mut s, &[42], &[d, d], &[1]);
         assert_eq!(
             s.first_error().as_deref(),
-            Some("'cf.switch' op branch has 1 operands for successor #1, but target block has 0")
+            Some("branch has 1 operands for successor #1, but target block has 0")
         );
     }
 

@@ -31,7 +31,13 @@ pub fn parse_switch(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PRe
     let mut dests = Vec::new();
     let mut case_args = Vec::new();
     while p.parse_optional_comma() {
-        values.push(p.parse_integer()?);
+        let loc = p.current_location();
+        let v = p.parse_integer()?;
+        // Upstream reads case values as 64-bit integers, then truncates them to the flag's width.
+        if i64::try_from(v).is_err() {
+            return Err(Diagnostic::error(loc, "integer value too large"));
+        }
+        values.push(v);
         p.parse_colon()?;
         let (b, args) = p.parse_successor_and_use_list()?;
         dests.push(b);

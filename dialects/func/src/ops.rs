@@ -5,7 +5,7 @@ use std::ops::Range;
 use nart_ir::interfaces::{CallOpInterface, CallableOpInterface, Callee, ConstantOpInterface};
 use nart_ir::printer::type_to_string;
 use nart_ir::registry::{constraints as c, Arity, AttrDef, OpDef, RegionDef, Trait, ValueDef};
-use nart_ir::{interface_impl, AttrData, Context, Diagnostic, Op, Region, Type, TypeData};
+use nart_ir::{interface_impl, Attr, AttrData, Context, Diagnostic, Op, Region, Type, TypeData};
 use nart_macros::op;
 
 const ARG_ATTRS: AttrDef = AttrDef {
@@ -261,51 +261,58 @@ fn func_signature(ctx: &Context, func: Op) -> Option<(&[Type], &[Type])> {
     signature_of(ctx, t)
 }
 
-fn dict_array_len(ctx: &Context, op: Op, name: &str) -> Option<usize> {
+/// The entries of `arg_attrs` or `res_attrs`, one dictionary per argument or result.
+fn dict_array<'a>(ctx: &'a Context, op: Op, name: &str) -> Option<&'a [Attr]> {
     match ctx.attr_data(ctx.attr(op, name)?) {
-        AttrData::Array(items) => Some(items.len()),
+        AttrData::Array(items) => Some(items),
         _ => None,
     }
 }
 
+/// Upstream's `FunctionOpInterface` checks of `arg_attrs` (`what` = "argument") or
+/// `res_attrs` ("result"): one dictionary per value, holding only dialect attributes (their
+/// names have a dot).
+fn verify_value_attrs(
+    ctx: &Context,
+    op: Op,
+    name: &str,
+    what: &str,
+    expected: usize,
+) -> Result<(), Diagnostic> {
+    let Some(items) = dict_array(ctx, op, name) else {
+        return Ok(());
+    };
+    if items.len() != expected {
+        return Err(ctx.op_error(
+            op,
+            format!(
+                "expects {what} attribute array to have the same number of elements as the \
+                 number of function {what}s, got {}, but expected {expected}",
+                items.len()
+            ),
+        ));
+    }
+    for &d in items {
+        let AttrData::Dictionary(entries) = ctx.attr_data(d) else {
+            continue;
+        };
+        if entries.iter().any(|e| !ctx.str(e.name).contains('.')) {
+            return Err(ctx.op_error(op, format!("{what}s may only have dialect attributes")));
+        }
+    }
+    Ok(())
+}
+
+/// The checks of upstream's `FunctionOpInterface` (the `Symbol` trait checks the name and
+/// the visibility).
 fn verify_func(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let Some((inputs, results)) = func_signature(ctx, op) else {
         return Err(ctx.op_error(op, "requires a 'function_type' attribute of function type"));
     };
-    if let Some(n) = dict_array_len(ctx, op, "arg_attrs") {
-        if n != inputs.len() {
-            return Err(ctx.op_error(
-                op,
-                format!(
-                    "expects argument attribute array to have the same number of elements as the \
-                     number of function arguments, got {n}, but expected {}",
-                    inputs.len()
-                ),
-            ));
-        }
-    }
-    if let Some(n) = dict_array_len(ctx, op, "res_attrs") {
-        if n != results.len() {
-            return Err(ctx.op_error(
-                op,
-                format!(
-                    "expects result attribute array to have the same number of elements as the \
-                     number of function results, got {n}, but expected {}",
-                    results.len()
-                ),
-            ));
-        }
-    }
+    verify_value_attrs(ctx, op, "arg_attrs", "argument", inputs.len())?;
+    verify_value_attrs(ctx, op, "res_attrs", "result", results.len())?;
     let body = ctx.region(op, 0);
     let Some(&entry) = ctx.region_blocks(body).first() else {
-        if !nart_ir::symbol::is_private(ctx, op)
-            && ctx
-                .attr(op, "sym_visibility")
-                .and_then(|a| ctx.attr_str(a))
-                .is_none_or(|v| v == "public")
-        {
-            return Err(ctx.op_error(op, "symbol declaration cannot have public visibility"));
-        }
         return Ok(());
     };
     let args = ctx.block_args(entry);
@@ -357,8 +364,9 @@ fn verify_return(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     for (i, (&v, &expected)) in operands.iter().zip(results).enumerate() {
         let got = ctx.value_type(v);
         if got != expected {
-            return Err(ctx.op_error(
-                op,
+            // Upstream reports this one without the op prefix.
+            return Err(Diagnostic::error(
+                ctx.op_loc(op),
                 format!(
                     "type of return operand {i} ('{}') doesn't match function result type ('{}') \
                      in function @{name}",
@@ -612,10 +620,7 @@ mod tests {
         let a = s.ctx.block_args(entry)[0];
         ret(&mut s, entry, &[a]);
         let msg = first_error(&s).unwrap_or_default();
-        assert!(
-            msg.starts_with("'func.return' op type of return operand 0"),
-            "{msg}"
-        );
+        assert!(msg.starts_with("type of return operand 0"), "{msg}");
     }
 
     #[test]

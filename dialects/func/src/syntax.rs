@@ -55,7 +55,23 @@ fn parse_sig_list(p: &mut OpAsmParser<'_, '_>, allow_names: bool) -> PResult<Vec
         return Ok(out);
     }
     loop {
-        out.push(parse_sig_entry(p, allow_names)?);
+        let loc = p.current_location();
+        let entry = parse_sig_entry(p, allow_names)?;
+        // Either every argument is named or none is; upstream's messages, at the entry.
+        match (
+            out.last().map(|e: &SigEntry| e.arg.is_some()),
+            entry.arg.is_some(),
+        ) {
+            (Some(false), true) => {
+                return Err(Diagnostic::error(
+                    loc,
+                    "expected type instead of SSA identifier",
+                ))
+            }
+            (Some(true), false) => return Err(Diagnostic::error(loc, "expected SSA identifier")),
+            _ => {}
+        }
+        out.push(entry);
         if !p.parse_optional_comma() {
             break;
         }
@@ -110,7 +126,25 @@ pub fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
     } else {
         Vec::new()
     };
+    let dict_loc = p.current_location();
+    let (n_props, n_attrs) = (st.props.len(), st.attrs.len());
     p.parse_optional_attr_dict_with_keyword(st)?;
+    let written = st.props[n_props..].iter().chain(&st.attrs[n_attrs..]);
+    for a in written.map(|a| a.name).collect::<Vec<_>>() {
+        let name = p.ctx().str(a).to_string();
+        if matches!(
+            name.as_str(),
+            "sym_visibility" | "sym_name" | "function_type"
+        ) {
+            return Err(Diagnostic::error(
+                dict_loc,
+                format!(
+                    "'{name}' is an inferred attribute and should not be specified in the \
+                     explicit attribute dictionary"
+                ),
+            ));
+        }
+    }
     let inputs: Vec<Type> = args.iter().map(|a| a.ty).collect();
     let outputs: Vec<Type> = results.iter().map(|r| r.ty).collect();
     let fty = p.ctx().function_type(inputs, outputs);
@@ -122,15 +156,17 @@ pub fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
     if let Some(a) = attr_array(p, &results) {
         push_prop(p, st, "res_attrs", a);
     }
-    let n_args = args.len();
     let region_args: Vec<Argument> = args.into_iter().filter_map(|a| a.arg).collect();
     let region = if named == 0 && !p.peek_is("{") {
         p.ctx().create_region()
     } else {
-        if named == 0 && n_args != 0 {
-            return Err(p.emit_error("expected named arguments for a function with a body"));
+        let loc = p.current_location();
+        let region = p.parse_region(&region_args)?;
+        // The printer leaves out an empty body, so `{}` would read back as a declaration.
+        if p.ctx().region_blocks(region).is_empty() {
+            return Err(Diagnostic::error(loc, "expected non-empty function body"));
         }
-        p.parse_region(&region_args)?
+        region
     };
     st.regions.push(region);
     Ok(())
@@ -302,17 +338,27 @@ func.call @empty() : () -> ()\n  return %1 : i64\n}\n";
         for (text, want) in [
             (
                 "func.func @f(%a: i32, f32) {\n  return\n}\n",
-                "expected SSA identifier for every argument",
+                "input.mlir:1:23: error: expected SSA identifier",
             ),
             (
+                "func.func @f(i32, %a: f32) {\n  return\n}\n",
+                "input.mlir:1:19: error: expected type instead of SSA identifier",
+            ),
+            (
+                "func.func @f() attributes {sym_name = \"g\"}\n",
+                "'sym_name' is an inferred attribute",
+            ),
+            ("func.func @f() {}\n", "expected non-empty function body"),
+            // Unnamed arguments with a body: the verifier finds the entry block wrong.
+            (
                 "func.func @f(i32) {\n  return\n}\n",
-                "expected named arguments",
+                "entry block must have 1 arguments to match function signature",
             ),
             ("func.func @f(%a: i32) -> i32\n", ""),
         ] {
             let err = parse_print(DIALECTS, text, &PrintOptions::default()).expect_err(text);
             assert!(
-                err.starts_with("parse:") && err.contains(want),
+                (err.starts_with("parse:") || err.starts_with("verify:")) && err.contains(want),
                 "{text}: {err}"
             );
         }

@@ -170,7 +170,19 @@ fn parse_args(argv: &[String]) -> Result<Args, FileCheckError> {
 }
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().collect();
+    let mut argv: Vec<String> = Vec::new();
+    for (i, a) in std::env::args_os().enumerate() {
+        match a.into_string() {
+            Ok(s) => argv.push(s),
+            Err(a) => {
+                eprintln!(
+                    "FileCheck: argument {i} is not valid UTF-8: {}",
+                    a.to_string_lossy()
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
     let prog = argv.first().cloned().unwrap_or_else(|| "filecheck".into());
     let mut all: Vec<String> = std::env::var("FILECHECK_OPTS")
         .map(|s| s.split_whitespace().map(str::to_string).collect())

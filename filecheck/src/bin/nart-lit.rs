@@ -17,7 +17,18 @@ fn usage(msg: &str) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = Vec::new();
+    for a in std::env::args_os().skip(1) {
+        match a.into_string() {
+            Ok(s) => args.push(s),
+            Err(a) => {
+                return usage(&format!(
+                    "argument is not valid UTF-8: {}",
+                    a.to_string_lossy()
+                ))
+            }
+        }
+    }
     let mut verbose = false;
     let mut jobs = std::thread::available_parallelism()
         .map(|n| n.get())

@@ -473,6 +473,16 @@ impl<'a, 'c> AsmParser<'a, 'c> {
         matches!(self.p.ctx.attr_data(attr), AttrData::Unit)
     }
 
+    /// Whether the next token is an integer literal (optionally negative), which a float
+    /// position rejects in MLIR ("unexpected decimal integer literal for a floating point
+    /// value").
+    pub fn peek_is_integer_literal(&self) -> bool {
+        if self.p.is(Tok::Minus) {
+            return super::lexer::lex(self.p.b, self.p.tok.end as usize).kind == Tok::Integer;
+        }
+        self.p.is(Tok::Integer)
+    }
+
     /// Reads a float literal (`1.5`, `-2.0e-3`, `7`), as an `f64`.
     pub fn parse_float(&mut self) -> PResult<f64> {
         let neg = self.p.consume_if(Tok::Minus);

@@ -64,7 +64,12 @@ compare_op! {
     def = SELECT,
     operands(condition: c::BOOL_LIKE, true_value: c::ANY, false_value: c::ANY),
     results(result: c::ANY),
-    traits(Pure, Elementwise),
+    traits(
+        Pure,
+        verify::SELECT_TYPES_MATCH,
+        verify::CONDITION_SHAPE,
+        Elementwise,
+    ),
     verify = verify_select,
     fold = fold::select,
     parse = syntax::parse_select,

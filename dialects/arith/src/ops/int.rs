@@ -302,10 +302,9 @@ int_extended! {
     /// %sum, %overflow = arith.addui_extended %a, %b : i64, i1
     /// ```
     pub struct AddUIExtendedOp = "arith.addui_extended" as ADDUI_EXTENDED {
-        traits(Pure, Commutative, Elementwise),
+        traits(Pure, Commutative, verify::SUM_TYPES_MATCH, Elementwise),
         results(sum: c::SIGNLESS_INTEGER_LIKE, overflow: c::BOOL_LIKE),
         format = "$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)",
-        verify = verify_addui_extended,
         parse = syntax::parse_addui_extended,
         print = syntax::print_addui_extended,
         fold = fold::addui_extended,
@@ -322,7 +321,15 @@ int_extended! {
     /// %low, %high = arith.mulsi_extended %a, %b : i32
     /// ```
     pub struct MulSIExtendedOp = "arith.mulsi_extended" as MULSI_EXTENDED {
-        traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
+        // Upstream's `AllTypesMatch`; `SameOperandsAndResultType` (which it implies) lets the
+        // format infer the types it does not spell.
+        traits(
+            Pure,
+            Commutative,
+            verify::LOW_HIGH_TYPES_MATCH,
+            SameOperandsAndResultType,
+            Elementwise,
+        ),
         fold = fold::mulsi_extended,
         canonicalize(canon::MULSI_EXTENDED_TO_MULI),
     }
@@ -337,7 +344,15 @@ int_extended! {
     /// %low, %high = arith.mului_extended %a, %b : i32
     /// ```
     pub struct MulUIExtendedOp = "arith.mului_extended" as MULUI_EXTENDED {
-        traits(Pure, Commutative, SameOperandsAndResultType, Elementwise),
+        // Upstream's `AllTypesMatch`; `SameOperandsAndResultType` (which it implies) lets the
+        // format infer the types it does not spell.
+        traits(
+            Pure,
+            Commutative,
+            verify::LOW_HIGH_TYPES_MATCH,
+            SameOperandsAndResultType,
+            Elementwise,
+        ),
         fold = fold::mului_extended,
         canonicalize(canon::MULUI_EXTENDED_TO_MULI),
     }

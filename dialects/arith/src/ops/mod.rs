@@ -215,9 +215,8 @@ macro_rules! compare_op {
             name = $name,
             def = $def,
             results(result: c::BOOL_LIKE),
-            traits(Pure, SameTypeOperands, Elementwise),
+            traits(Pure, verify::COMPARE_RESULT_TYPE, SameTypeOperands, Elementwise),
             interfaces(InferTypeOpInterface => CompareResultType),
-            verify = verify_compare,
             $($extra)*
         )]
         $(#[doc = $doc])*
@@ -231,7 +230,13 @@ macro_rules! cast_op {
         #[op(
             name = $name,
             def = $def,
-            traits(Pure, SameOperandsAndResultShape, Elementwise),
+            traits(
+                Pure,
+                verify::SAME_INPUT_OUTPUT_TENSOR_DIMS,
+                SameOperandsAndResultShape,
+                Elementwise,
+            ),
+            verify = verify_int_float_cast,
             format = "$in attr-dict `:` type($in) `to` type($out)",
             $($extra)*
         )]

@@ -173,3 +173,12 @@ func.func @constant_signed() {
   %0 = "arith.constant"() <{value = 1 : si8}> : () -> si8
   return
 }
+
+// -----
+
+// mlir-opt (LLVM 22) crashes on this one; nart reports the condition.
+func.func @select_vector_condition_scalar_values(%c: vector<4xi1>, %a: i8) {
+  // expected-error @+1 {{'arith.select' op failed to verify that condition is signless i1 or has matching shape}}
+  %0 = "arith.select"(%c, %a, %a) : (vector<4xi1>, i8, i8) -> i8
+  return
+}
