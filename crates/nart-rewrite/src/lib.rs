@@ -5,9 +5,9 @@
 //! This crate adds what drives those patterns:
 //!
 //! - [`FrozenPatternSet`]: patterns indexed by the op name they match, ordered by benefit.
-//! - [`OperationFolder`]: runs an op's folder and materializes the constants it produces,
-//!   deduplicated and hoisted to the entry block of the enclosing isolated-from-above region,
-//!   as MLIR's `OperationFolder` does.
+//! - [`OperationFolder`]: runs an op's folder, materializing the constants it produces before
+//!   the op, and uniques and hoists the constants the driver meets to the entry block of the
+//!   enclosing isolated-from-above region, as MLIR 22's driver and `OperationFolder` do.
 //! - [`apply_patterns_greedily`]: MLIR's `applyPatternsGreedily`, always bounded, which reports
 //!   why it stopped ([`StopReason`]) and what it did ([`GreedyResult`]), like egg's `Runner`.
 //! - [`simplify_regions`]: MLIR's region simplification (unreachable blocks, dead ops and block
@@ -32,7 +32,7 @@ mod testing;
 pub use driver::{
     apply_patterns_greedily, GreedyConfig, GreedyResult, RegionSimplification, StopReason,
 };
-pub use folder::OperationFolder;
+pub use folder::{FoldChange, KnownConstant, OperationFolder};
 pub use nart_ir::rewrite::{PatternRewriter, RewritePattern};
 pub use pattern_set::FrozenPatternSet;
 pub use regions::{erase_unreachable_blocks, simplify_regions, RegionSimplifyResult};
