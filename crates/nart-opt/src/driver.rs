@@ -390,21 +390,26 @@ fn process_chunk(
             Ok(()) => result = Some(module),
         },
     }
-    if opts.verify_diagnostics {
-        return Ok(verify_diagnostics(&ctx, &sm, name, text, &diags));
-    }
-    for d in &diags {
-        say!("{}", sm.render(&ctx, d));
-    }
-    match result {
+    let matched = if opts.verify_diagnostics {
+        Some(verify_diagnostics(&ctx, &sm, name, text, &diags))
+    } else {
+        for d in &diags {
+            say!("{}", sm.render(&ctx, d));
+        }
+        None
+    };
+    // As mlir-opt, a buffer whose pipeline succeeded is printed, with `--verify-diagnostics`
+    // too; there the result is whether the diagnostics matched.
+    let printed = match result {
         Some(module) if diags.iter().all(|d| d.severity != nart_ir::Severity::Error) => {
             let t = Instant::now();
             out.print(&ctx, module, opts)?;
             phases.output += t.elapsed();
-            Ok(true)
+            true
         }
-        _ => Ok(false),
-    }
+        _ => false,
+    };
+    Ok(matched.unwrap_or(printed))
 }
 
 fn verify_diagnostics(
