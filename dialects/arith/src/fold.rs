@@ -464,10 +464,23 @@ pub fn subf(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
     fold_floats(ctx, op, cst, |v| v[0] - v[1], |v| v[0] - v[1])
 }
 
-/// `mulf`: constants; `x * 1.0 → x`.
+/// Whether `op`'s `fastmath` flags include every flag of `flags`.
+fn has_fastmath(ctx: &Context, op: Op, flags: u64) -> bool {
+    ctx.attr(op, "fastmath")
+        .and_then(|a| ctx.enum_value(a, &crate::attrs::FASTMATH))
+        .is_some_and(|v| v & flags == flags)
+}
+
+/// `mulf`: constants; `x * 1.0 → x`; `x * ±0.0 → ±0.0` (the zero operand) under
+/// `fastmath<nnan,nsz>`, as upstream.
 pub fn mulf(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
+    const NNAN: u64 = 2;
+    const NSZ: u64 = 8;
     if float_is(ctx, cst[1], 1.0) {
         return replace_value(ctx.operand(op, 0));
+    }
+    if has_fastmath(ctx, op, NNAN | NSZ) && float_const(ctx, cst[1]) == Some(0.0) {
+        return replace_value(ctx.operand(op, 1));
     }
     fold_floats(ctx, op, cst, |v| v[0] * v[1], |v| v[0] * v[1])
 }

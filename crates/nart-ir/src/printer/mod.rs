@@ -11,6 +11,8 @@
 //! Custom op printers receive an [`OpAsmPrinter`]; see [`crate::asm`] for an example.
 
 mod format;
+#[cfg(test)]
+mod stream_tests;
 pub(crate) mod text;
 
 use std::fmt::Write as _;
@@ -91,7 +93,22 @@ pub struct OpAsmPrinter<'a> {
     aliases: Option<&'a RefCell<Aliases>>,
     /// Collecting aliases in MLIR's order: generic ops visit their regions first.
     collecting: bool,
+    /// Where [`print_op_to`] streams the text: the buffer is drained into it between ops.
+    sink: Option<Sink<'a>>,
 }
+
+/// The writer of a streaming print, and its first error (after which printing stops early).
+struct Sink<'a> {
+    w: &'a mut dyn std::io::Write,
+    error: Option<std::io::Error>,
+}
+
+/// The buffer size at which a streaming print hands its text to the writer.
+const DRAIN_AT: usize = 64 * 1024;
+
+/// The largest text [`print_op_to`] keeps in memory to print a module in one pass; larger
+/// modules are printed again, streaming.
+const ONE_PASS_LIMIT: usize = 8 << 20;
 
 /// Prints `op` (usually a module) and everything in it, ending with a newline. For a top-level
 /// op (one without a parent) the resource section of the context follows, if it has entries.
@@ -148,6 +165,121 @@ fn print_op_with(
     p.out
 }
 
+/// Prints like [`print_op`], but writes the text to `w` as it is produced, so that printing a
+/// huge module does not first build its whole text in memory; returns the first write error.
+///
+/// Output up to a few MiB is printed once and written at the end; a larger module is printed
+/// again (a third time when it has `#map` aliases, which come first), streaming. The text is
+/// handed to `w` in chunks between ops, so `w` should not need to be buffered.
+pub fn print_op_to(
+    ctx: &Context,
+    op: Op,
+    opts: &PrintOptions,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    print_op_to_with_limit(ctx, op, opts, w, ONE_PASS_LIMIT)
+}
+
+/// [`print_op_to`], printing in one pass only when the text fits in `one_pass_limit` bytes.
+fn print_op_to_with_limit(
+    ctx: &Context,
+    op: Op,
+    opts: &PrintOptions,
+    w: &mut dyn std::io::Write,
+    one_pass_limit: usize,
+) -> std::io::Result<()> {
+    let top = ctx.op_parent_block(op).is_none();
+    if !top || opts.local_scope {
+        return stream_op_with(ctx, op, opts, None, false, w);
+    }
+    let aliases = RefCell::new(Aliases::default());
+    let mut first = CappedBuf {
+        buf: Vec::new(),
+        limit: one_pass_limit,
+        overflowed: false,
+    };
+    stream_op_with(ctx, op, opts, Some(&aliases), false, &mut first)?;
+    if aliases.borrow().is_empty() {
+        if !first.overflowed {
+            return w.write_all(&first.buf);
+        }
+        drop(first);
+        let aliases = RefCell::new(Aliases::default());
+        return stream_op_with(ctx, op, opts, Some(&aliases), false, w);
+    }
+    drop(first);
+    let aliases = RefCell::new(Aliases::default());
+    stream_op_with(ctx, op, opts, Some(&aliases), true, &mut std::io::sink())?;
+    let mut header = String::new();
+    {
+        let al = aliases.borrow();
+        for (kind, list) in [("map", &al.order), ("set", &al.sets)] {
+            for (i, &a) in list.iter().enumerate() {
+                text::write_alias(&mut header, kind, i as u32);
+                header.push_str(" = ");
+                text::write_attr(ctx, &mut header, a, None);
+                header.push('\n');
+            }
+        }
+    }
+    w.write_all(header.as_bytes())?;
+    stream_op_with(ctx, op, opts, Some(&aliases), false, w)
+}
+
+/// A writer that keeps everything written to it while it fits in `limit` bytes, and nothing
+/// once it does not.
+struct CappedBuf {
+    buf: Vec<u8>,
+    limit: usize,
+    overflowed: bool,
+}
+
+impl std::io::Write for CappedBuf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        if !self.overflowed && self.buf.len() + b.len() <= self.limit {
+            self.buf.extend_from_slice(b);
+        } else if !self.overflowed {
+            self.overflowed = true;
+            self.buf = Vec::new();
+        }
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// [`print_op_with`], draining the text into `w` between ops.
+fn stream_op_with(
+    ctx: &Context,
+    op: Op,
+    opts: &PrintOptions,
+    aliases: Option<&RefCell<Aliases>>,
+    collecting: bool,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut p = OpAsmPrinter::new(ctx, opts, aliases);
+    p.sink = Some(Sink { w, error: None });
+    p.collecting = collecting;
+    p.number_root(op);
+    // The default dialect of the enclosing op's regions, as in `print_op_with`.
+    let dd = match ctx.op_parent_op(op) {
+        Some(parent) => p.regions_default_dialect(parent),
+        None => "builtin",
+    };
+    p.default_dialect.push(dd);
+    p.print_op_line(op);
+    if ctx.op_parent_block(op).is_none() {
+        p.print_resources();
+    }
+    p.drain(0);
+    match p.sink.take().and_then(|s| s.error) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
 /// Prints a type in MLIR syntax.
 pub fn type_to_string(ctx: &Context, ty: Type) -> String {
     let mut s = String::new();
@@ -202,7 +334,29 @@ impl<'a> OpAsmPrinter<'a> {
             preds: FxHashMap::default(),
             aliases,
             collecting: false,
+            sink: None,
         }
+    }
+
+    /// Hands the buffered text to the sink of a streaming print once it holds `at` bytes.
+    fn drain(&mut self, at: usize) {
+        let Some(sink) = &mut self.sink else {
+            return;
+        };
+        if self.out.len() < at.max(1) {
+            return;
+        }
+        if sink.error.is_none() {
+            if let Err(e) = sink.w.write_all(self.out.as_bytes()) {
+                sink.error = Some(e);
+            }
+        }
+        self.out.clear();
+    }
+
+    /// Whether a streaming print has failed to write (and can stop).
+    fn sink_failed(&self) -> bool {
+        self.sink.as_ref().is_some_and(|s| s.error.is_some())
     }
 
     fn attr_opts(&self) -> Option<AttrOpts<'a>> {
@@ -631,6 +785,10 @@ impl<'a> OpAsmPrinter<'a> {
             }
             for op in ctx.block_ops_iter(b) {
                 self.print_op_line(op);
+                self.drain(DRAIN_AT);
+                if self.sink_failed() {
+                    break;
+                }
             }
         }
         self.indent -= 2;
