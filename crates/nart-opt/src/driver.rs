@@ -293,14 +293,12 @@ fn run(opts: &Options, io: &Io, tool: &Tool<'_>) -> Result<bool, String> {
         if i > 0 {
             out.write("// -----\n")?;
         }
-        // Pad the chunk with empty lines so that line numbers match the original file.
-        let padded = format!("{}{}", "\n".repeat(*first_line as usize), chunk);
         let chunk_ok = process_chunk(
             tool,
             opts,
             &mut pipeline,
             &name,
-            &padded,
+            chunk,
             (&text, *first_line),
             &mut out,
             &mut phases,
@@ -377,10 +375,12 @@ fn process_chunk(
     // The implicit module of a chunk sits where mlir-opt puts it: at the separator line.
     let module_loc = nart_ir::parser::chunk_module_loc(&mut ctx, name, whole, first_line);
     let mut sm = SourceMgr::new();
-    sm.add(name, text);
+    sm.add_at(name, text, first_line);
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut result = None;
-    let parsed = nart_ir::parser::parse_source_with_module_loc(&mut ctx, name, text, module_loc)
+    // The chunk is parsed where it sits in the file (locations and expected-* lines are the
+    // file's) without padding it, so that splitting a buffer is linear in its size.
+    let parsed = nart_ir::parser::parse_chunk(&mut ctx, name, text, first_line, module_loc)
         .and_then(|m| nart_ir::verify::verify(&ctx, m).map(|()| m));
     phases.parser += t.elapsed();
     match parsed {
@@ -391,7 +391,13 @@ fn process_chunk(
         },
     }
     let matched = if opts.verify_diagnostics {
-        Some(verify_diagnostics(&ctx, &sm, name, text, &diags))
+        Some(verify_diagnostics(
+            &ctx,
+            &sm,
+            name,
+            (text, first_line),
+            &diags,
+        ))
     } else {
         for d in &diags {
             say!("{}", sm.render(&ctx, d));
@@ -416,10 +422,10 @@ fn verify_diagnostics(
     ctx: &Context,
     sm: &SourceMgr,
     name: &str,
-    text: &str,
+    (text, first_line): (&str, u32),
     diags: &[Diagnostic],
 ) -> bool {
-    let expected = match nart_ir::diag::parse_expected(text) {
+    let expected = match nart_ir::diag::parse_expected_at(text, first_line) {
         Ok(e) => e,
         Err((line, col, msg)) => {
             sayln!("{name}:{line}:{col}: error: {msg}");
