@@ -650,7 +650,17 @@ impl<'c> Parser<'c> {
         if shape.contains(&DYNAMIC) {
             return Err(self.err_at(dense_pos, "elements literal type must have static shape"));
         }
-        let n: usize = shape.iter().map(|&d| d as usize).product();
+        // A count past i64 cannot describe memory; refuse it rather than overflow.
+        let Some(n) = shape
+            .iter()
+            .try_fold(1i64, |n, &d| n.checked_mul(d))
+            .map(|n| n as usize)
+        else {
+            return Err(self.err_at(
+                dense_pos,
+                "elements literal type has more elements than fit in a 64-bit count",
+            ));
+        };
         if let Some(lit @ Lit::List(_)) = &lit {
             let got = lit_shape(lit);
             if got.len() != shape.len() || got.iter().zip(&shape).any(|(&g, &w)| g as i64 != w) {
