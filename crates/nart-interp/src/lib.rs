@@ -6,6 +6,8 @@
 //! [`Interpreter::run`] then checks the inputs (count, element type, shape) and executes the plan,
 //! freeing intermediates after their last use.
 //! Ops with regions (`graph.If`, `graph.Loop`, `graph.Scan`) run their bodies recursively.
+//! [`Interpreter::run_observed`] shows an [`Observer`] every value of a run as it is computed
+//! (calibration collects its statistics this way).
 //!
 //! Numerics follow ONNX: every kernel lives in `nart-tensor`, which computes every element type
 //! ONNX has; this crate adds the dispatch table (`ops`, one entry per ONNX operator, mapping its
@@ -27,6 +29,6 @@ mod value;
 
 pub use convert::ValueKind;
 pub use error::{InterpError, Result};
-pub use interp::{InputSpec, Interpreter};
+pub use interp::{InputSpec, Interpreter, Observer};
 pub use ops::{register, Kernel, ReferenceKernel};
 pub use value::Val;
