@@ -12,7 +12,8 @@
 //!   histogram up to `t` with everything above folded into its last bin is the reference `P`;
 //!   `Q` is the same bins merged into `levels` quantization levels and spread back evenly over
 //!   the bins where `P` is non-empty; both are smoothed (a zero becomes `1e-4`, as MXNet and
-//!   TVM do), and the `t` of least `KL(P || Q)` wins.
+//!   TVM do), and the `t` of least `KL(P || Q)` wins. The first bin (the exact zeros of a
+//!   ReLU's output) counts as much as the second, as in pytorch-quantization.
 //! - `mse`: the `t` minimizing the expected squared error of quantizing with `levels` steps over
 //!   `[0, t]`: clipping error `(|x| - t)^2` above `t`, rounding noise `step^2 / 12` below.
 //!
@@ -238,7 +239,10 @@ pub fn entropy_threshold(h: &Histogram, levels: usize) -> f64 {
     if levels == 0 || levels >= n {
         return h.amax;
     }
-    let bins: Vec<f64> = h.bins.iter().map(|&c| c as f64).collect();
+    let mut bins: Vec<f64> = h.bins.iter().map(|&c| c as f64).collect();
+    // The first bin holds the exact zeros of a ReLU's output, a spike that would dominate the
+    // divergence: it counts as much as its neighbour (as pytorch-quantization does).
+    bins[0] = bins[1];
     let mut best = (f64::INFINITY, n);
     let mut tail: f64 = bins[levels..].iter().sum();
     for i in levels..=n {

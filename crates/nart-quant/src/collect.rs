@@ -289,7 +289,15 @@ fn set_arg_attr(ctx: &mut Context, func: Op, index: usize, key: &str, value: nar
     entries.push(NamedAttr { name, value });
     dicts[index] = ctx.dict_attr(entries);
     let arr = ctx.array_attr(dicts);
-    ctx.set_attr(func, "arg_attrs", arr);
+    let is_prop = ctx
+        .props(func)
+        .iter()
+        .any(|p| ctx.str(p.name) == "arg_attrs");
+    if is_prop {
+        ctx.set_prop(func, "arg_attrs", arr);
+    } else {
+        ctx.set_attr(func, "arg_attrs", arr);
+    }
 }
 
 /// Records ranges in the IR (see the module documentation): `ranges` per value, and optionally

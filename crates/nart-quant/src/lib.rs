@@ -39,10 +39,16 @@ pub use errors::QuantError;
 pub use passes::register_passes;
 pub use scheme::{Scheme, SchemeRegistry};
 
-/// Makes a context ready for quantization: attaches the reference kernels of the graph ops and
-/// of the quant casts, so that calibration and QDQ-form IR run in the interpreter.
-/// Call it after registering the graph and quant dialects.
+/// Makes a context ready for quantization: registers the graph and quant dialects if they are
+/// not yet, and attaches the reference kernels of the graph ops and of the quant casts (so that
+/// calibration and QDQ-form IR run in the interpreter) and the lint's dequantize interface.
 pub fn register(ctx: &mut nart_ir::Context) {
+    if !ctx.registry.has_dialect("graph") {
+        nart_dialect_graph::register(ctx);
+    }
+    if !ctx.registry.has_dialect("quant") {
+        nart_dialect_quant::register(ctx);
+    }
     nart_interp::register(ctx);
     reference::register(ctx);
     lint::register(ctx);
