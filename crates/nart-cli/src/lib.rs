@@ -4,4 +4,5 @@
 #![deny(missing_docs)]
 
 pub mod commands;
+pub mod quantize;
 pub mod tensor_io;
