@@ -284,6 +284,35 @@ mod tests {
         let text = f.to_json();
         let back = QParamsFile::parse(&text, "t.json").unwrap();
         assert_eq!(back, f);
+        // Scales survive exactly, including ones whose shortest form is long.
+        let mut g = QParamsFile::default();
+        let awkward = vec![
+            1.2059824139464135e-02,
+            1.0147929659076765e-02,
+            0.1 + 0.2,
+            1.0 / 3.0,
+            5e-324,
+        ];
+        g.tensors.insert(
+            "t".into(),
+            TensorParams {
+                dtype: None,
+                scale: awkward.clone(),
+                zero_point: Vec::new(),
+                range: None,
+                axis: Some(0),
+                block: None,
+            },
+        );
+        let g2 = QParamsFile::parse(&g.to_json(), "g.json").unwrap();
+        assert_eq!(
+            g2.tensors["t"]
+                .scale
+                .iter()
+                .map(|s| s.to_bits())
+                .collect::<Vec<_>>(),
+            awkward.iter().map(|s| s.to_bits()).collect::<Vec<_>>()
+        );
         assert_eq!(back.to_json(), text);
         // Parameters come back bit for bit, narrow range and blocks included.
         let w = &back.tensors["conv1.weight"];
