@@ -43,6 +43,20 @@ pub fn is_float_compute(ctx: &Context, op: Op) -> bool {
             .any(|&r| ir_util::is_float_tensor(ctx, ctx.value_type(r)))
 }
 
+/// The value a quantized value was made from, for messages: through `quant.qcast` and
+/// `quant.scast` back to the float value or the integer constant.
+fn source_name(ctx: &Context, mut v: nart_ir::Value) -> String {
+    for _ in 0..4 {
+        match ctx.defining_op(v) {
+            Some(d) if matches!(ctx.op_name_str(d), "quant.qcast" | "quant.scast") => {
+                v = ctx.operand(d, 0);
+            }
+            _ => break,
+        }
+    }
+    format!("'{}'", ir_util::describe_value(ctx, v))
+}
+
 /// What the lint found.
 #[derive(Clone, Debug, Default)]
 pub struct LintReport {
@@ -65,11 +79,7 @@ pub fn lint(ctx: &Context, root: Op) -> LintReport {
                 continue;
             };
             if ctx.op_interface::<dyn DequantizeOpInterface>(d).is_some() {
-                from.push(format!(
-                    "#{i} ('{}' of {})",
-                    ctx.op_name_str(d),
-                    ir_util::describe_value(ctx, ctx.operand(d, 0))
-                ));
+                from.push(format!("#{i} ({})", source_name(ctx, ctx.operand(d, 0))));
             }
         }
         if from.is_empty() {
