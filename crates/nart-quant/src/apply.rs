@@ -150,8 +150,9 @@ enum ActPlan {
     Int(IntSpec),
     /// Cast to a smaller float format and back (subnormals are not flushed at run time).
     Cast(FloatFormat),
-    /// Share the parameters of another value (data movement).
-    Like(Value),
+    /// Share the parameters of another value (data movement), or choose with the spec when
+    /// they do not fit (per-channel parameters through a reshape).
+    Like(Value, IntSpec),
 }
 
 struct Planner<'a> {
@@ -209,8 +210,12 @@ pub fn quantized_type(
                         .collect()
                 })
                 .unwrap_or_default();
+            // Every dimension is listed: a dimension without a block would count as one block.
+            let rank = shape.map_or(0, <[usize]>::len) as u32;
             IrParams::PerBlock {
-                block_sizes: vec![(dim, i64::from(size))],
+                block_sizes: (0..rank.max(dim + 1))
+                    .map(|d| (d, if d == dim { i64::from(size) } else { 1 }))
+                    .collect(),
                 shape: scale_shape,
                 scales: p.scales.iter().map(|s| s.to_bits()).collect(),
                 zero_points: p.zero_points.clone(),
@@ -596,7 +601,7 @@ pub fn apply_static(
             continue;
         }
         let out_plan = match (role, &plan) {
-            (Role::PassThrough, ActPlan::Int(_)) => ActPlan::Like(operands[0]),
+            (Role::PassThrough, ActPlan::Int(spec)) => ActPlan::Like(operands[0], *spec),
             _ => plan.clone(),
         };
         planner.want(out, out_plan);
@@ -615,8 +620,25 @@ pub fn apply_static(
                     .insert(name, TensorParams::from_qparams(&p));
                 chosen.insert(*v, p);
             }
-            ActPlan::Like(src) => {
-                if let Some(p) = chosen.get(src).cloned() {
+            ActPlan::Like(src, spec) => {
+                let fits = |p: &QParams| match p.axis {
+                    None => true,
+                    Some(a) => {
+                        ir_util::dims(ctx, ctx.value_type(*v))
+                            .and_then(|d| d.get(a as usize).copied().flatten())
+                            == Some(p.scales.len())
+                    }
+                };
+                let shared = chosen.get(src).filter(|p| fits(p)).cloned();
+                if shared.is_none() {
+                    let (name, p) = activation_params(ctx, *v, spec, user)?;
+                    report
+                        .params
+                        .tensors
+                        .insert(name, TensorParams::from_qparams(&p));
+                    chosen.insert(*v, p);
+                }
+                if let Some(p) = shared {
                     let name = ir_util::describe_value(ctx, *v);
                     let p = match user.and_then(|u| u.tensors.get(&name)) {
                         Some(e) => e.to_qparams(&name, &p, None)?,
@@ -730,7 +752,7 @@ pub fn apply_static(
     // Activations.
     for (v, plan) in &acts {
         match plan {
-            ActPlan::Int(_) | ActPlan::Like(_) => {
+            ActPlan::Int(_) | ActPlan::Like(..) => {
                 let Some(p) = chosen.get(v) else { continue };
                 let fty = ctx.value_type(*v);
                 let expressed = ctx.element_type(fty);

@@ -62,6 +62,11 @@ fn fold_one(ctx: &mut Context, func: Op, bn: Op) -> bool {
     if [&gamma, &beta, &mean, &var].iter().any(|p| p.len() != m) {
         return false;
     }
+    let old: Vec<nart_ir::Value> = ctx.operands(conv)[1..]
+        .iter()
+        .chain(&ctx.operands(bn)[1..])
+        .copied()
+        .collect();
     let bias = match ctx.operands(conv).get(2) {
         Some(&b) if !matches!(ctx.type_data(ctx.value_type(b)), nart_ir::TypeData::None) => {
             match ir_util::constant_tensor(ctx, b).and_then(|t| t.to_f64_vec().ok()) {
@@ -100,10 +105,10 @@ fn fold_one(ctx: &mut Context, func: Op, bn: Op) -> bool {
     collect::transfer(ctx, func, y, conv_out);
     ctx.replace_all_uses(y, conv_out);
     ctx.erase_op(bn);
-    // The old weight and bias constants go when nothing else uses them.
-    for v in [w_val] {
+    // The old weight, bias and BatchNorm constants go when nothing else uses them.
+    for v in old {
         if let Some(d) = ctx.defining_op(v) {
-            if !ctx.has_uses(v) {
+            if !ctx.has_uses(v) && nart_ir::interfaces::constant_value(ctx, d).is_some() {
                 ctx.erase_op(d);
             }
         }
