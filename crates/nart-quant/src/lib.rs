@@ -53,3 +53,41 @@ pub fn register(ctx: &mut nart_ir::Context) {
     reference::register(ctx);
     lint::register(ctx);
 }
+
+#[cfg(test)]
+mod tests {
+    /// Replaces the text between `<!-- BEGIN {what} -->` and `<!-- END {what} -->` of
+    /// `docs/quantization.md` with `generated`, or checks it (`NART_BLESS=1` rewrites).
+    fn check_section(what: &str, generated: &str) {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/quantization.md");
+        let text = std::fs::read_to_string(&path).expect("docs/quantization.md exists");
+        let (begin, end) = (
+            format!("<!-- BEGIN {what} -->\n"),
+            format!("<!-- END {what} -->"),
+        );
+        let (Some(b), Some(e)) = (text.find(&begin), text.find(&end)) else {
+            panic!("docs/quantization.md lacks the {what} markers");
+        };
+        if &text[b + begin.len()..e] != generated {
+            if std::env::var_os("NART_BLESS").is_some() {
+                let new = format!("{}{begin}{generated}{}", &text[..b], &text[e..]);
+                std::fs::write(&path, new).expect("docs/quantization.md is writable");
+            } else {
+                panic!("docs/quantization.md ({what}) is out of date; run with NART_BLESS=1 to regenerate");
+            }
+        }
+    }
+
+    #[test]
+    fn docs_in_sync() {
+        let table = format!(
+            "```\n{}```\n",
+            crate::scheme::SchemeRegistry::with_builtins().listing()
+        );
+        check_section("GENERATED SCHEME TABLE", &table);
+        let mut registry = nart_pass::PassRegistry::new();
+        crate::register_passes(&mut registry);
+        check_section("GENERATED PASS REFERENCE", &registry.markdown_reference());
+    }
+}
