@@ -25,6 +25,13 @@ fn load() -> (Context, Op) {
     (ctx, func)
 }
 
+/// The logits of `func` on the held-out set.
+fn logits(ctx: &Context, func: Op) -> Vec<f64> {
+    let x = dataset::read_tensor(&model_dir().join("heldout_inputs.pb")).unwrap();
+    let interp = Interpreter::new(ctx, func).unwrap();
+    interp.run(vec![x]).unwrap().remove(0).to_f64_vec().unwrap()
+}
+
 /// Top-1 accuracy of `func` on the held-out set.
 fn accuracy(ctx: &Context, func: Op) -> f64 {
     let x = dataset::read_tensor(&model_dir().join("heldout_inputs.pb")).unwrap();
@@ -47,7 +54,7 @@ fn accuracy(ctx: &Context, func: Op) -> f64 {
     correct as f64 / labels.len() as f64
 }
 
-fn quantized_accuracy(calibrator: Calibrator, scheme: &str) -> f64 {
+fn quantized_accuracy(calibrator: Calibrator, scheme: &str) -> (f64, Vec<f64>) {
     let (mut ctx, func) = load();
     let interp = Interpreter::new(&ctx, func).unwrap();
     let samples = dataset::load(&model_dir().join("calib_inputs.pb"), interp.inputs()).unwrap();
@@ -72,13 +79,14 @@ fn quantized_accuracy(calibrator: Calibrator, scheme: &str) -> f64 {
         .map(|op| ctx.op_name_str(op))
         .collect();
     assert!(names.contains(&"quant.qcast") && names.contains(&"quant.dcast"));
-    accuracy(&ctx, func)
+    (accuracy(&ctx, func), logits(&ctx, func))
 }
 
 #[test]
 fn onnx_qdq_keeps_top1_within_one_point_of_float() {
     let (ctx, func) = load();
     let float = accuracy(&ctx, func);
+    let want = logits(&ctx, func);
     assert!((float - 0.9777).abs() < 1e-3, "float accuracy {float}");
     for calibrator in [
         Calibrator::MinMax,
@@ -86,9 +94,15 @@ fn onnx_qdq_keeps_top1_within_one_point_of_float() {
         Calibrator::Percentile(99.99),
         Calibrator::Mse,
     ] {
-        let q = quantized_accuracy(calibrator, "onnx-qdq");
+        let (q, got) = quantized_accuracy(calibrator, "onnx-qdq");
+        // The quantized model really computes something else: its logits carry quantization
+        // noise, measured as SQNR against float.
+        let noise: f64 = got.iter().zip(&want).map(|(a, b)| (a - b) * (a - b)).sum();
+        let signal: f64 = want.iter().map(|b| b * b).sum();
+        let sqnr = 10.0 * (signal / noise).log10();
+        assert!(noise > 0.0 && sqnr > 20.0, "SQNR {sqnr} dB");
         eprintln!(
-            "digits_cnn onnx-qdq {}: float top-1 {:.2}%, quantized {:.2}% ({:+.2} points)",
+            "digits_cnn onnx-qdq {}: float top-1 {:.2}%, quantized {:.2}% ({:+.2} points), logits SQNR {sqnr:.1} dB",
             calibrator.name(),
             100.0 * float,
             100.0 * q,
