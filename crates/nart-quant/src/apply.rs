@@ -487,10 +487,7 @@ fn activation_params(
     let shape: Option<Vec<usize>> = ir_util::dims(ctx, ctx.value_type(v))
         .map(|d| d.into_iter().map(|d| d.unwrap_or(0)).collect());
     let computed = if spec.granularity == Granularity::PerChannel {
-        match collect::calibrated_channels(ctx, v) {
-            Some(ranges) => Some(spec.params_for_ranges(&ranges, Some(1))),
-            None => None,
-        }
+        collect::calibrated_channels(ctx, v).map(|ranges| spec.params_for_ranges(&ranges, Some(1)))
     } else {
         collect::calibrated_range(ctx, v).map(|r| spec.params_for_ranges(&[r], None))
     };

@@ -199,7 +199,7 @@ pub fn collect(
     crate::register(ctx);
     let interp = Interpreter::new(ctx, func).map_err(|e| QuantError::Run {
         sample: "planning".into(),
-        error: e,
+        error: Box::new(e),
     })?;
     let values = calibrated_values(ctx, func);
     let wanted: HashMap<Value, usize> = values.iter().enumerate().map(|(i, &v)| (v, i)).collect();
@@ -232,7 +232,7 @@ pub fn collect(
                 .run_observed(s.inputs.clone(), &mut col)
                 .map_err(|e| QuantError::Run {
                     sample: s.name.clone(),
-                    error: e,
+                    error: Box::new(e),
                 })?;
             pb.inc(1);
         }
@@ -300,13 +300,12 @@ fn set_arg_attr(ctx: &mut Context, func: Op, index: usize, key: &str, value: nar
     }
 }
 
+/// A value, its range, and optionally its ranges per channel of dimension 1.
+pub type Recorded = (Value, (f64, f64), Option<Vec<(f64, f64)>>);
+
 /// Records ranges in the IR (see the module documentation): `ranges` per value, and optionally
 /// per-channel ranges.
-pub fn record(
-    ctx: &mut Context,
-    func: Op,
-    ranges: &[(Value, (f64, f64), Option<Vec<(f64, f64)>>)],
-) {
+pub fn record(ctx: &mut Context, func: Op, ranges: &[Recorded]) {
     let mut by_op: HashMap<Op, Vec<(u32, nart_ir::Attr, Option<nart_ir::Attr>)>> = HashMap::new();
     for (v, range, channels) in ranges {
         let attr = calibrated_attr(ctx, *v, *range);

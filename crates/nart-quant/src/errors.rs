@@ -26,8 +26,8 @@ pub enum QuantError {
     Run {
         /// The sample.
         sample: String,
-        /// What the interpreter said.
-        error: nart_interp::InterpError,
+        /// What the interpreter said (boxed: it is large, and rare).
+        error: Box<nart_interp::InterpError>,
     },
     /// IR the passes cannot handle.
     #[error("{0}")]

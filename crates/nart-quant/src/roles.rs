@@ -47,7 +47,7 @@ pub fn role_of(onnx: &str) -> Option<Role> {
 }
 
 /// The ONNX name of a graph op (`graph.Conv` → `Conv`), or `None` for other dialects.
-pub fn onnx_name<'c>(ctx: &'c Context, op: Op) -> Option<&'c str> {
+pub fn onnx_name(ctx: &Context, op: Op) -> Option<&str> {
     ctx.op_name_str(op).strip_prefix("graph.")
 }
 

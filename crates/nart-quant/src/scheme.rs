@@ -638,7 +638,7 @@ impl IntSpec {
             };
             (scale, zp)
         };
-        if !(scale > f64::from(f32::MIN_POSITIVE)) || !scale.is_finite() {
+        if scale.is_nan() || scale <= f64::from(f32::MIN_POSITIVE) || !scale.is_finite() {
             return (
                 1.0,
                 if self.symmetric {
