@@ -339,21 +339,28 @@ fn report(opts: &Options, pipeline: &nart_pass::PassManager, phases: &Phases, st
     }
 }
 
-/// Runs the pipeline, turning its failure into diagnostics.
+/// Runs the pipeline: `Ok` with the warnings and remarks passes emitted, or `Err` with those
+/// and the failure's diagnostics.
 fn run_pipeline(
     ctx: &mut Context,
     pipeline: &mut nart_pass::PassManager,
     module: nart_ir::Op,
-) -> Result<(), Vec<Diagnostic>> {
+) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
     let mut log = std::io::stderr();
-    pipeline.run(ctx, module, &mut log).map_err(|e| {
-        let diags = e.diagnostics().to_vec();
-        if diags.is_empty() {
-            vec![Diagnostic::error(ctx.op_loc(module), e.to_string())]
-        } else {
-            diags
+    let res = pipeline.run(ctx, module, &mut log);
+    let mut emitted = pipeline.take_diagnostics();
+    match res {
+        Ok(()) => Ok(emitted),
+        Err(e) => {
+            let diags = e.diagnostics().to_vec();
+            if diags.is_empty() {
+                emitted.push(Diagnostic::error(ctx.op_loc(module), e.to_string()));
+            } else {
+                emitted.extend(diags);
+            }
+            Err(emitted)
         }
-    })
+    }
 }
 
 /// Parses, verifies, transforms and prints one buffer. Returns whether it succeeded (with
@@ -387,7 +394,10 @@ fn process_chunk(
         Err(errs) => diags.extend(errs),
         Ok(module) => match run_pipeline(&mut ctx, pipeline, module) {
             Err(errs) => diags.extend(errs),
-            Ok(()) => result = Some(module),
+            Ok(warnings) => {
+                diags.extend(warnings);
+                result = Some(module);
+            }
         },
     }
     let matched = if opts.verify_diagnostics {
@@ -478,8 +488,14 @@ fn run_onnx(
         Err(errs) => return report(&ctx, errs),
     };
     phases.parser += t.elapsed();
-    if let Err(errs) = run_pipeline(&mut ctx, pipeline, module) {
-        return report(&ctx, errs);
+    match run_pipeline(&mut ctx, pipeline, module) {
+        Err(errs) => return report(&ctx, errs),
+        Ok(warnings) => {
+            let sm = SourceMgr::new();
+            for d in &warnings {
+                eprint!("{}", sm.render(&ctx, d));
+            }
+        }
     }
     let t = Instant::now();
     out.print(&ctx, module, opts)?;

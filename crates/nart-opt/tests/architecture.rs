@@ -25,8 +25,9 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),
         ("nart-interp", 4),
-        ("nart-cli", 5),
-        ("nart-opt", 5),
+        ("nart-quant", 5),
+        ("nart-cli", 6),
+        ("nart-opt", 6),
         // Dev-only (see `DEV_ONLY`): its tier only says what it may depend on.
         ("nart-test-dialect", 2),
     ])
