@@ -8,7 +8,8 @@
 //! Tensor kernels only map attributes and operands onto `nart-tensor`'s functions, one file per
 //! family: `elementwise`, `nn` (convolution, pooling, normalization, reductions, ...),
 //! `attention`, `rnn`, `signal`, `text` and `shape` (shape, indexing and type operators);
-//! `control` holds the value and region kernels.
+//! `control` holds the value and region kernels; `qnn` maps the qnn dialect's ops and the quant
+//! casts onto `nart_tensor::qnn` (their own table, by full op name).
 
 use std::sync::Arc;
 
@@ -26,6 +27,7 @@ mod attention;
 mod control;
 mod elementwise;
 mod nn;
+mod qnn;
 mod rnn;
 pub(crate) mod shape;
 mod signal;
@@ -68,12 +70,16 @@ impl ReferenceKernel for (&'static str, Kernel) {
     }
 }
 
-/// Attaches the reference kernel of every graph op the interpreter runs (call once per context,
-/// before building an [`Interpreter`](crate::Interpreter)).
+/// Attaches the reference kernel of every graph op the interpreter runs, and of the qnn ops and
+/// quant casts (call once per context, before building an
+/// [`Interpreter`](crate::Interpreter)).
 pub fn register(ctx: &mut nart_ir::Context) {
     for entry in KERNELS {
         let name = format!("graph.{}", entry.0);
         ctx.attach_interface::<dyn ReferenceKernel>(&name, entry);
+    }
+    for entry in qnn::QNN_KERNELS {
+        ctx.attach_interface::<dyn ReferenceKernel>(entry.0, entry);
     }
 }
 

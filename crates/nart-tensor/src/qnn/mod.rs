@@ -179,6 +179,8 @@ pub struct QParams {
     pub min: i64,
     /// The largest stored value.
     pub max: i64,
+    /// The storage type's width in bits (a wider `dtype` may hold it: `i3` in `I8`).
+    pub bits: u32,
     /// One scale, or one per index of `axis`.
     pub scales: Vec<f64>,
     /// One zero point, or one per index of `axis`.
@@ -195,6 +197,7 @@ impl QParams {
             dtype,
             min,
             max,
+            bits: dtype.bit_width() as u32,
             scales: vec![scale],
             zero_points: vec![zero_point],
             axis: None,
@@ -208,6 +211,7 @@ impl QParams {
             dtype,
             min,
             max,
+            bits: dtype.bit_width() as u32,
             scales,
             zero_points,
             axis: Some(axis),
@@ -219,6 +223,28 @@ impl QParams {
         self.min = min;
         self.max = max;
         self
+    }
+
+    /// The same parameters for a storage type of `bits` bits held in `dtype` (`i3` in `I8`),
+    /// with that type's full range.
+    pub fn with_bits(mut self, bits: u32) -> QParams {
+        self.bits = bits;
+        (self.min, self.max) = if self.dtype.is_signed_int() {
+            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+        } else {
+            (0, (1i64 << bits) - 1)
+        };
+        self
+    }
+
+    /// The smallest value of the storage type's full range (`-128` for `i8`, `0` for `u8`),
+    /// which a lookup table starts at.
+    pub fn first(&self) -> i64 {
+        if self.dtype.is_signed_int() {
+            -(1i64 << (self.bits - 1))
+        } else {
+            0
+        }
     }
 
     /// The scale of index `c` of the quantized axis (the one scale per tensor).
