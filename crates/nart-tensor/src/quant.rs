@@ -380,6 +380,40 @@ mod tests {
     }
 
     #[test]
+    fn arithmetic_in_the_reference_evaluators_types() {
+        // float16 divides in float16: 3002 / 3 = 1000.67 is 1000.5 there, a tie to even.
+        let x = Tensor::vector(vec![half::f16::from_f32(3002.0)]);
+        let s = Tensor::scalar(half::f16::from_f32(3.0));
+        let y = quantize_linear(&x, &s, Some(&Tensor::scalar(0i16)), QuantAttrs::default());
+        assert_eq!(y.unwrap().as_slice::<i16>().unwrap(), &[1000]);
+        // With precision float, the same division gives 1000.67, which rounds to 1001.
+        let attrs = QuantAttrs {
+            precision: Some(DType::F32),
+            ..Default::default()
+        };
+        let y = quantize_linear(&x, &s, Some(&Tensor::scalar(0i16)), attrs).unwrap();
+        assert_eq!(y.as_slice::<i16>().unwrap(), &[1001]);
+        // An int32 input becomes float32 first (2^24 + 1 → 2^24), then the int32 zero point is
+        // subtracted in float64.
+        let x = Tensor::vector(vec![16_777_217i32]);
+        let y = dequantize_linear(
+            &x,
+            &Tensor::scalar(1f32),
+            Some(&Tensor::scalar(1i32)),
+            QuantAttrs::default(),
+        )
+        .unwrap();
+        assert_eq!(y.as_f32().unwrap(), &[16_777_215.0]);
+        // The QLinear output multiplier is f32(f32(sa · sb) / sy), applied in f64: 0.1 · 0.05 /
+        // 0.01 is 0.50000006 in f32, so an accumulator of 5 gives 2.5000003 → 3, where exact
+        // arithmetic has the tie 2.5 → 2.
+        let m = qlinear_multiplier(0.1, 0.05, 0.01, DType::F32);
+        assert_eq!(m, 0.500_000_06);
+        assert_eq!(qlinear_output(5, m, 0, -128, 127), 3);
+        assert_eq!(qlinear_output(1000, m, 0, -128, 127), 127);
+    }
+
+    #[test]
     fn dynamic() {
         // onnx DynamicQuantizeLinear doc example: x=[0, 2, -3, -2.5, 1.34, 0.5]
         // -> y_scale = 0.0196078438, y_zp = 153, y = [153, 255, 0, 26, 221, 179]
