@@ -262,6 +262,13 @@ fn window(
     Ok(v)
 }
 
+/// Window strides, pads and dilations, resolved to their defaults.
+struct WindowProps {
+    strides: Vec<i64>,
+    pads: Vec<i64>,
+    dilations: Vec<i64>,
+}
+
 /// The spatial rules every window op shares: the result's spatial dimensions are
 /// `(in + pad_begin + pad_end − dilation·(k − 1) − 1) / stride + 1`.
 fn check_spatial(
@@ -270,10 +277,9 @@ fn check_spatial(
     input: &[i64],
     kernel: &[i64],
     result: &[i64],
-    strides: &[i64],
-    pads: &[i64],
-    dilations: &[i64],
+    w: &WindowProps,
 ) -> VResult {
+    let (strides, pads, dilations) = (&w.strides, &w.pads, &w.dilations);
     let sp = kernel.len();
     for i in 0..sp {
         let (Some(d), Some(k)) = (known(input[2 + i]), known(kernel[i])) else {
@@ -429,16 +435,12 @@ pub(crate) fn conv(ctx: &Context, op: Op) -> VResult {
             ),
         ));
     }
-    check_spatial(
-        ctx,
-        op,
-        x.shape,
-        &w.shape[2..],
-        y.shape,
-        &strides,
-        &pads,
-        &dilations,
-    )?;
+    let props = WindowProps {
+        strides,
+        pads,
+        dilations,
+    };
+    check_spatial(ctx, op, x.shape, &w.shape[2..], y.shape, &props)?;
     check_params(ctx, op, "input", x, None)?;
     check_params(ctx, op, "weight", w, Some(0))?;
     check_params(ctx, op, "result", y, None)?;
@@ -634,9 +636,12 @@ fn pool<'c>(
             ),
         ));
     }
-    check_spatial(
-        ctx, op, x.shape, &kernel, y.shape, &strides, &pads, &dilations,
-    )?;
+    let props = WindowProps {
+        strides,
+        pads,
+        dilations,
+    };
+    check_spatial(ctx, op, x.shape, &kernel, y.shape, &props)?;
     check_params(ctx, op, "input", x, None)?;
     check_params(ctx, op, "result", y, None)?;
     check_width(ctx, op, "input", x, 16)?;
