@@ -1,12 +1,15 @@
 //! The subcommands: `run` (one sample or a dataset), `bench` (timings), `run-tests` (a batch of
 //! ONNX backend test folders in one process, for the conformance suite).
+//!
+//! Every run is bounded by [`Limits`]: inputs are sized before they are read or made, and the
+//! interpreter checks each op against the memory and loop-iteration limits.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context as _, Result};
-use nart_interp::{Interpreter, Val, ValueKind};
+use nart_interp::{Interpreter, Limits, Val, ValueKind};
 use nart_ir::Context;
 use nart_tensor::{DType, Tensor};
 
@@ -49,8 +52,31 @@ fn render_diags(ctx: &Context, diags: &[nart_ir::Diagnostic]) -> String {
         .join("\n")
 }
 
-/// Imports `model` and plans `func` (default `main_graph`).
+/// The limits of the `nart` binary: `max_memory` and `max_iterations` as given, and the memory in
+/// use from the counting allocator when it is installed ([`crate::memory::Counting`]).
+pub fn cli_limits(max_memory: usize, max_iterations: u64) -> Limits {
+    Limits {
+        max_memory,
+        max_iterations,
+        memory_in_use: crate::memory::counting().then_some(crate::memory::in_use as fn() -> usize),
+    }
+}
+
+/// Reads the inputs in `dir`, each checked against the memory limit before it is decoded.
+pub fn read_inputs_within(m: &Loaded, dir: &Path) -> Result<Vec<Val>> {
+    let max = m.interp.limits().max_memory;
+    Ok(nart_tensor::with_max_bytes(max, || {
+        read_inputs(dir, m.interp.inputs())
+    })?)
+}
+
+/// Imports `model` and plans `func` (default `main_graph`), with no limits but absurd sizes.
 pub fn load(model: &Path, func: Option<&str>) -> Result<Loaded> {
+    load_with(model, func, Limits::default())
+}
+
+/// Imports `model` and plans `func` (default `main_graph`) to run within `limits`.
+pub fn load_with(model: &Path, func: Option<&str>, limits: Limits) -> Result<Loaded> {
     let mut ctx = Context::new();
     let t0 = Instant::now();
     let module = nart_onnx::import_file(&mut ctx, model).map_err(|d| {
@@ -63,7 +89,8 @@ pub fn load(model: &Path, func: Option<&str>) -> Result<Loaded> {
     let import_s = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     nart_interp::register(&mut ctx);
-    let interp = Interpreter::from_module(&ctx, module, func)?;
+    let mut interp = Interpreter::from_module(&ctx, module, func)?;
+    interp.set_limits(limits);
     let plan_s = t1.elapsed().as_secs_f64();
     Ok(Loaded {
         ctx,
@@ -75,7 +102,7 @@ pub fn load(model: &Path, func: Option<&str>) -> Result<Loaded> {
 
 /// Runs one sample folder and writes its outputs.
 pub fn run_sample(m: &Loaded, inputs: &Path, outputs: &Path) -> Result<()> {
-    let vals = read_inputs(inputs, m.interp.inputs())?;
+    let vals = read_inputs_within(m, inputs)?;
     let outs = m.interp.run_values(vals)?;
     write_outputs(
         outputs,
@@ -93,8 +120,9 @@ pub fn run(
     dataset: Option<&Path>,
     outputs: &Path,
     func: Option<&str>,
+    limits: Limits,
 ) -> Result<()> {
-    let m = load(model, func)?;
+    let m = load_with(model, func, limits)?;
     match (inputs, dataset) {
         (Some(dir), None) => run_sample(&m, dir, outputs),
         (None, Some(ds)) => {
@@ -113,19 +141,41 @@ pub fn run(
     }
 }
 
-/// Deterministic inputs for the declared input types (dynamic dimensions set to 1).
+/// Deterministic inputs for the declared input types (dynamic dimensions set to 1), each
+/// checked against the memory limit before it is made; an input with a default value gets it.
 pub fn synthetic_inputs(interp: &Interpreter) -> Result<Vec<Val>> {
     interp
         .inputs()
         .iter()
-        .map(|spec| {
+        .enumerate()
+        .map(|(i, spec)| {
+            if let Some(d) = &spec.default {
+                return Ok(Val::Tensor(d.clone()));
+            }
             let dtype = spec.dtype.unwrap_or(DType::F32);
             let shape: Vec<usize> = spec
                 .shape
                 .as_ref()
                 .map(|d| d.iter().map(|d| d.unwrap_or(1)).collect())
                 .unwrap_or_default();
-            let n: usize = shape.iter().product();
+            // The f64 values and the tensor made from them.
+            let per_elem = std::mem::size_of::<f64>() + nart_tensor::elem_bytes(dtype);
+            let max = interp.limits().max_memory;
+            let n = shape
+                .iter()
+                .try_fold(1usize, |a, &d| a.checked_mul(d))
+                .filter(|&n| n.checked_mul(per_elem).is_some_and(|b| b <= max))
+                .ok_or_else(|| {
+                    anyhow!(
+                        "input #{i} '{}': a tensor of shape {shape:?} needs {}, more than the {} the memory limit allows",
+                        spec.name,
+                        shape
+                            .iter()
+                            .try_fold(per_elem, |a, &d| a.checked_mul(d))
+                            .map_or("more bytes than a machine has".to_string(), nart_tensor::human_bytes),
+                        nart_tensor::human_bytes(max)
+                    )
+                })?;
             let v: Vec<f64> = (0..n)
                 .map(|i| ((i * 7919) % 1000) as f64 / 1000.0 - 0.5)
                 .collect();
@@ -155,11 +205,34 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
-/// `nart bench`: imports, plans and runs the model `runs` times.
-pub fn bench(model: &Path, inputs: Option<&Path>, runs: usize, json: bool) -> Result<BenchReport> {
-    let m = load(model, None)?;
+/// Standard output as a writer of its own, or an error when it is closed (Rust's `Stdout`
+/// silently discards what is written to a closed descriptor).
+pub fn open_stdout() -> std::io::Result<Box<dyn Write>> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let fd = std::io::stdout().as_fd().try_clone_to_owned()?;
+        Ok(Box::new(std::fs::File::from(fd)))
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(Box::new(std::io::stdout()))
+    }
+}
+
+/// `nart bench`: imports, plans and runs the model `runs` times within `limits`, and writes the
+/// report to `out`.
+pub fn bench(
+    model: &Path,
+    inputs: Option<&Path>,
+    runs: usize,
+    json: bool,
+    limits: Limits,
+    out: &mut dyn Write,
+) -> Result<BenchReport> {
+    let m = load_with(model, None, limits)?;
     let vals = match inputs {
-        Some(dir) => read_inputs(dir, m.interp.inputs())?,
+        Some(dir) => read_inputs_within(&m, dir)?,
         None => synthetic_inputs(&m.interp)?,
     };
     let mut runs_s = Vec::new();
@@ -173,38 +246,47 @@ pub fn bench(model: &Path, inputs: Option<&Path>, runs: usize, json: bool) -> Re
         plan_s: m.plan_s,
         runs_s,
     };
+    use std::fmt::Write as _;
     let ms = |s: f64| s * 1e3;
+    let mut text = String::new();
     if json {
-        println!(
+        writeln!(
+            text,
             "{{\"import_ms\": {:.3}, \"plan_ms\": {:.3}, \"run_ms_median\": {:.3}, \"run_ms_min\": {:.3}, \"runs\": {}}}",
             ms(r.import_s),
             ms(r.plan_s),
             ms(median(&r.runs_s)),
             ms(r.runs_s.iter().copied().fold(f64::INFINITY, f64::min)),
             r.runs_s.len()
-        );
+        )?;
     } else {
-        println!("model:          {}", model.display());
-        println!(
+        writeln!(text, "model:          {}", model.display())?;
+        writeln!(
+            text,
             "import:         {:.3} ms (parse, upgrade, shape inference)",
             ms(r.import_s)
-        );
-        println!(
+        )?;
+        writeln!(
+            text,
             "plan:           {:.3} ms ({} steps)",
             ms(r.plan_s),
             m.interp.num_steps()
-        );
-        println!(
+        )?;
+        writeln!(
+            text,
             "run (median):   {:.3} ms over {} runs",
             ms(median(&r.runs_s)),
             r.runs_s.len()
-        );
+        )?;
     }
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")?;
     Ok(r)
 }
 
-fn one_test(dir: &Path, out_root: &Path) -> Result<()> {
-    let m = load(&dir.join("model.onnx"), None)?;
+fn one_test(dir: &Path, out_root: &Path, limits: Limits) -> Result<()> {
+    let m = load_with(&dir.join("model.onnx"), None, limits)?;
     let name = dir
         .file_name()
         .map(|n| n.to_os_string())
@@ -223,15 +305,15 @@ fn one_line(s: &str) -> String {
 /// `nart run-tests`: runs ONNX backend test folders (each with `model.onnx` and
 /// `test_data_set_*`) in one process, writing outputs under `out_root/<test>/<set>/` and printing
 /// `name<TAB>ok|error<TAB>message` per test. A panic in one test is caught and reported.
-pub fn run_tests(dirs: &[PathBuf], out_root: &Path) -> Result<()> {
+pub fn run_tests(dirs: &[PathBuf], out_root: &Path, limits: Limits) -> Result<()> {
     std::panic::set_hook(Box::new(|_| {}));
-    let stdout = std::io::stdout();
+    let mut stdout = open_stdout().context("cannot write to standard output")?;
     for dir in dirs {
         let name = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let res = std::panic::catch_unwind(|| one_test(dir, out_root));
+        let res = std::panic::catch_unwind(|| one_test(dir, out_root, limits));
         let line = match res {
             Ok(Ok(())) => format!("{name}\tok\t"),
             Ok(Err(e)) => format!("{name}\terror\t{}", one_line(&format!("{e:#}"))),
@@ -244,9 +326,7 @@ pub fn run_tests(dirs: &[PathBuf], out_root: &Path) -> Result<()> {
                 format!("{name}\tpanic\t{}", one_line(&msg))
             }
         };
-        let mut lock = stdout.lock();
-        writeln!(lock, "{line}")?;
-        lock.flush()?;
+        writeln!(stdout, "{line}").context("cannot write to standard output")?;
     }
     Ok(())
 }

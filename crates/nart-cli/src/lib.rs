@@ -4,4 +4,5 @@
 #![deny(missing_docs)]
 
 pub mod commands;
+pub mod memory;
 pub mod tensor_io;

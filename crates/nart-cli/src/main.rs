@@ -3,11 +3,21 @@
 //! `nart run` runs an ONNX model in the reference interpreter on ONNX test data (`input_N.pb` or
 //! `input_N.npy`) and writes `output_N.pb`; `nart bench` times import, planning and runs.
 //! Compilation, quantization and deployment subcommands will join these.
+//!
+//! Runs are bounded: `--max-memory` (default half of the machine's memory) and
+//! `--max-loop-iterations`; the process counts its allocations so that the interpreter knows
+//! the memory in use. Every failure, bad flags included, exits with code 1 and a message, never a
+//! panic; paths may be any bytes.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
+use nart_cli::memory::{self, DEFAULT_MAX_ITERATIONS};
+
+#[global_allocator]
+static ALLOC: memory::Counting = memory::Counting;
 
 #[derive(Parser)]
 #[command(
@@ -18,6 +28,27 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// The bounds of a run.
+#[derive(Args)]
+struct LimitArgs {
+    /// The most memory a run may allocate beyond the loaded model and its inputs: bytes, a size
+    /// such as 512M or 4G, or a percentage of the machine's memory such as 75% [default: 50%].
+    #[arg(long, value_name = "SIZE", value_parser = memory::parse_size)]
+    max_memory: Option<usize>,
+    /// The most iterations of loop bodies (Loop, Scan, SequenceMap) a run may execute.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ITERATIONS)]
+    max_loop_iterations: u64,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> nart_interp::Limits {
+        nart_cli::commands::cli_limits(
+            self.max_memory.unwrap_or_else(memory::default_max_memory),
+            self.max_loop_iterations,
+        )
+    }
 }
 
 #[derive(Subcommand)]
@@ -39,6 +70,8 @@ enum Command {
         /// The function to run (default: main_graph).
         #[arg(long)]
         func: Option<String>,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Time import, planning and interpreter runs of a model.
     Bench {
@@ -48,12 +81,14 @@ enum Command {
         /// A folder of inputs; without it, deterministic inputs of the declared shapes are used.
         #[arg(long)]
         inputs: Option<PathBuf>,
-        /// Number of timed runs.
-        #[arg(long, default_value_t = 5)]
-        runs: usize,
+        /// Number of timed runs (1 to 1000000).
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        runs: u64,
         /// Print one JSON line.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Run ONNX backend test folders in one process (used by the conformance suite).
     RunTests {
@@ -62,11 +97,48 @@ enum Command {
         outputs: PathBuf,
         /// Test folders, each holding model.onnx and test_data_set_*.
         dirs: Vec<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
 }
 
+/// Writes to standard error, ignoring failures: there is nowhere left to report them, and the
+/// exit code says that the command failed.
+fn say(text: &str) {
+    let _ = std::io::stderr().write_all(text.as_bytes());
+}
+
+/// Parses the command line; help and version go to standard output (exit 0, or 1 when it cannot
+/// be written), and every other problem to standard error with exit code 1.
+fn parse() -> Result<Cli, ExitCode> {
+    use clap::error::ErrorKind;
+    let e = match Cli::try_parse() {
+        Ok(cli) => return Ok(cli),
+        Err(e) => e,
+    };
+    let text = e.render().to_string();
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let written = nart_cli::commands::open_stdout().and_then(|mut w| {
+            w.write_all(text.as_bytes())?;
+            w.flush()
+        });
+        return Err(match written {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                say(&format!("error: cannot write to standard output: {e}\n"));
+                ExitCode::FAILURE
+            }
+        });
+    }
+    say(&text);
+    Err(ExitCode::FAILURE)
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let res = match cli.command {
         Command::Run {
             model,
@@ -74,25 +146,44 @@ fn main() -> ExitCode {
             dataset,
             outputs,
             func,
+            limits,
         } => nart_cli::commands::run(
             &model,
             inputs.as_deref(),
             dataset.as_deref(),
             &outputs,
             func.as_deref(),
+            limits.limits(),
         ),
         Command::Bench {
             model,
             inputs,
             runs,
             json,
-        } => nart_cli::commands::bench(&model, inputs.as_deref(), runs, json).map(|_| ()),
-        Command::RunTests { outputs, dirs } => nart_cli::commands::run_tests(&dirs, &outputs),
+            limits,
+        } => nart_cli::commands::open_stdout()
+            .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
+            .and_then(|mut out| {
+                nart_cli::commands::bench(
+                    &model,
+                    inputs.as_deref(),
+                    runs as usize,
+                    json,
+                    limits.limits(),
+                    &mut out,
+                )
+            })
+            .map(|_| ()),
+        Command::RunTests {
+            outputs,
+            dirs,
+            limits,
+        } => nart_cli::commands::run_tests(&dirs, &outputs, limits.limits()),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            say(&format!("error: {e:#}\n"));
             ExitCode::FAILURE
         }
     }

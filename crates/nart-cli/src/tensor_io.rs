@@ -93,7 +93,14 @@ pub fn tensor_from_proto(t: &TensorProto) -> Result<Tensor, String> {
             nart_interp::convert::decode_elements(dtype, shape, &bytes)
         }
         nart_ir::DenseData::Splat(bytes) => {
-            let n: usize = shape.iter().product();
+            let n = shape
+                .iter()
+                .try_fold(1usize, |a, &d| a.checked_mul(d))
+                .filter(|n| {
+                    n.checked_mul(bytes.len())
+                        .is_some_and(|b| b <= nart_tensor::max_bytes())
+                })
+                .ok_or_else(|| format!("a tensor of shape {shape:?} is too large"))?;
             nart_interp::convert::decode_elements(dtype, shape, &bytes.repeat(n))
         }
         nart_ir::DenseData::Strings { values, .. } => Tensor::new(
@@ -218,7 +225,8 @@ pub fn encode_value(v: &Val, name: &str, optional: bool) -> Vec<u8> {
 
 /// Reads `input_0`, `input_1`, ... (`.pb` or `.npy`) from `dir` for the given inputs.
 ///
-/// Missing or extra files are reported naming the input.
+/// An input with a default value (an ONNX initializer the input overrides) may be left out;
+/// other missing files, and extra files, are reported naming the input.
 pub fn read_inputs(dir: &Path, specs: &[InputSpec]) -> Result<Vec<Val>, DataError> {
     if !dir.is_dir() {
         return Err(DataError::Inputs(format!(
@@ -234,6 +242,10 @@ pub fn read_inputs(dir: &Path, specs: &[InputSpec]) -> Result<Vec<Val>, DataErro
             pb
         } else if npy.exists() {
             npy
+        } else if let Some(d) = &spec.default {
+            // An input with a default (an ONNX initializer it overrides) may be left out.
+            vals.push(Val::Tensor(d.clone()));
+            continue;
         } else {
             return Err(DataError::Inputs(format!(
                 "missing input #{i} '{}': neither input_{i}.pb nor input_{i}.npy is in '{}' (the model takes {} inputs)",

@@ -42,6 +42,16 @@ pub enum InterpError {
         /// What is wrong.
         msg: String,
     },
+    /// A run went past one of its [`crate::Limits`] (memory or loop iterations).
+    #[error("{loc}: '{op}' {msg}")]
+    Limit {
+        /// The op name.
+        op: String,
+        /// Where the op is.
+        loc: String,
+        /// Which limit, and by how much.
+        msg: String,
+    },
     /// The function cannot be interpreted (no body, control flow across blocks, unknown types).
     #[error("cannot interpret function: {0}")]
     BadFunction(String),

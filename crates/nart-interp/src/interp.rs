@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use nart_ir::{AttrData, Block, Context, Op, Value};
-use nart_tensor::{DType, Tensor};
+use nart_tensor::{elem_bytes, human_bytes, numel, DType, Tensor};
 
 use crate::attrs::{AttrValue, Node};
 use crate::convert::{
@@ -33,6 +33,9 @@ pub struct InputSpec {
     pub shape: Option<Vec<Option<usize>>>,
     /// Whether the input is a tensor, a sequence or an optional.
     pub kind: ValueKind,
+    /// The value to use when the caller gives none (the `onnx.default` argument attribute: an
+    /// ONNX initializer that the graph input overrides).
+    pub default: Option<Tensor>,
 }
 
 impl InputSpec {
@@ -51,9 +54,43 @@ impl InputSpec {
     }
 }
 
+/// The bounds of a run: memory and loop iterations.
+///
+/// The default bounds nothing but absurd shapes ([`nart_tensor::MAX_ELEMENTS`]); `nart run` sets
+/// a memory limit from the machine's memory and an iteration limit.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The most bytes a run may allocate beyond what the process holds when it starts (the
+    /// model, its constants and the inputs). Every op checks it before it runs: the bytes of its
+    /// results where their shapes are static, and each tensor a kernel sizes from its inputs'
+    /// values (through [`nart_tensor::with_max_bytes`]); with [`Limits::memory_in_use`], against
+    /// what the run has left of it.
+    pub max_memory: usize,
+    /// The most iterations of loop bodies (Loop, Scan, SequenceMap, nested ones included) a run
+    /// may execute.
+    pub max_iterations: u64,
+    /// The bytes the process has allocated now, when the caller can tell (a counting global
+    /// allocator, as the `nart` binary has): each op then gets what the run has left of
+    /// `max_memory` (its growth since it started counts), and the run stops after an op that
+    /// takes it past the limit.
+    pub memory_in_use: Option<fn() -> usize>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_memory: usize::MAX,
+            max_iterations: u64::MAX,
+            memory_in_use: None,
+        }
+    }
+}
+
 /// One op to run.
 pub(crate) struct Step {
     pub(crate) node: Node,
+    /// The bytes of the results whose shapes are static.
+    result_bytes: usize,
     pub(crate) kernel: Option<Kernel>,
     /// Operand slots; `None` for an absent optional operand.
     pub(crate) inputs: Vec<Option<usize>>,
@@ -79,6 +116,7 @@ pub struct Interpreter {
     inputs: Vec<InputSpec>,
     output_names: Vec<String>,
     output_kinds: Vec<ValueKind>,
+    limits: Limits,
 }
 
 impl std::fmt::Debug for Interpreter {
@@ -278,9 +316,16 @@ impl Planner<'_> {
             regions.push((rname, plan));
         }
         let outputs = ctx.results(op).iter().map(|&r| self.new_slot(r)).collect();
+        let result_bytes = node
+            .out_shapes
+            .iter()
+            .zip(&node.out_dtypes)
+            .filter_map(|(s, d)| Some(numel(s.as_ref()?).saturating_mul(elem_bytes((*d)?))))
+            .fold(0usize, usize::saturating_add);
         Ok((
             Step {
                 node,
+                result_bytes,
                 kernel,
                 inputs,
                 outputs,
@@ -290,6 +335,22 @@ impl Planner<'_> {
             uses,
         ))
     }
+}
+
+/// The `onnx.default` value of argument `i`, if it has one.
+fn arg_default(ctx: &Context, dicts: Option<nart_ir::Attr>, i: usize) -> Result<Option<Tensor>> {
+    let Some(AttrData::Array(items)) = dicts.map(|d| ctx.attr_data(d)) else {
+        return Ok(None);
+    };
+    let Some(AttrData::Dictionary(entries)) = items.get(i).map(|&d| ctx.attr_data(d)) else {
+        return Ok(None);
+    };
+    let Some(e) = entries.iter().find(|e| ctx.str(e.name) == "onnx.default") else {
+        return Ok(None);
+    };
+    tensor_from_attr(ctx, e.value)
+        .map(Some)
+        .map_err(|m| InterpError::BadFunction(format!("argument #{i}'s default value: {m}")))
 }
 
 fn arg_name(ctx: &Context, dicts: Option<nart_ir::Attr>, i: usize) -> Option<String> {
@@ -365,21 +426,18 @@ impl Interpreter {
         }
         let arg_attrs = ctx.attr(func, "arg_attrs");
         let res_attrs = ctx.attr(func, "res_attrs");
-        let inputs = ctx
-            .block_args(blocks[0])
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| {
-                let ty = ctx.value_type(a);
-                let (dtype, shape) = tensor_type_info(ctx, ty).unwrap_or((None, None));
-                InputSpec {
-                    name: arg_name(ctx, arg_attrs, i).unwrap_or_else(|| format!("input_{i}")),
-                    dtype,
-                    shape,
-                    kind: value_kind(ctx, ty),
-                }
-            })
-            .collect();
+        let mut inputs = Vec::new();
+        for (i, &a) in ctx.block_args(blocks[0]).iter().enumerate() {
+            let ty = ctx.value_type(a);
+            let (dtype, shape) = tensor_type_info(ctx, ty).unwrap_or((None, None));
+            inputs.push(InputSpec {
+                name: arg_name(ctx, arg_attrs, i).unwrap_or_else(|| format!("input_{i}")),
+                dtype,
+                shape,
+                kind: value_kind(ctx, ty),
+                default: arg_default(ctx, arg_attrs, i)?,
+            });
+        }
         let output_kinds = ctx
             .block_last_op(blocks[0])
             .map(|ret| {
@@ -399,7 +457,18 @@ impl Interpreter {
             inputs,
             output_names,
             output_kinds,
+            limits: Limits::default(),
         })
+    }
+
+    /// Sets the bounds of later runs.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The bounds of a run.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// Plans the function called `name` in `module`, or, when `name` is `None`, `main_graph` if
@@ -531,9 +600,14 @@ impl Interpreter {
     /// Runs the function on values (tensors, sequences, optionals).
     pub fn run_values(&self, inputs: Vec<Val>) -> Result<Vec<Val>> {
         self.check_inputs(&inputs)?;
-        let mut env: Vec<Option<Arc<Val>>> = vec![None; self.n_slots];
+        let mut env = Env {
+            slots: vec![None; self.n_slots],
+            limits: self.limits,
+            iterations: 0,
+            baseline: self.limits.memory_in_use.map_or(0, |in_use| in_use()),
+        };
         for (s, v) in &self.consts {
-            env[*s] = Some(v.clone());
+            env.slots[*s] = Some(v.clone());
         }
         let args = inputs.into_iter().map(Arc::new).collect();
         let outs = run_block(&self.main, &mut env, args)?;
@@ -547,7 +621,81 @@ impl Interpreter {
     }
 }
 
-pub(crate) type Env = Vec<Option<Arc<Val>>>;
+/// The state of a run: a value per slot, the limits, the loop iterations so far, and the
+/// memory in use when the run started.
+pub(crate) struct Env {
+    slots: Vec<Option<Arc<Val>>>,
+    limits: Limits,
+    iterations: u64,
+    baseline: usize,
+}
+
+impl Env {
+    /// The bytes the run has allocated so far (0 without a probe).
+    fn memory_used(&self) -> usize {
+        self.limits
+            .memory_in_use
+            .map_or(0, |in_use| in_use().saturating_sub(self.baseline))
+    }
+
+    /// The bytes an op may still allocate.
+    fn memory_left(&self) -> usize {
+        self.limits.max_memory.saturating_sub(self.memory_used())
+    }
+
+    /// Counts one iteration of a loop body run by `step`, or fails past the iteration limit.
+    pub(crate) fn count_iteration(&mut self, step: &Step) -> Result<()> {
+        self.iterations += 1;
+        if self.iterations > self.limits.max_iterations {
+            return Err(limit(
+                step,
+                format!(
+                    "ran past the limit of {} loop iterations in one run",
+                    self.limits.max_iterations
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Fails when `bytes` more (of values an op collects, such as scan outputs) would not fit in
+    /// the memory limit.
+    pub(crate) fn check_collected(&self, step: &Step, bytes: usize) -> Result<()> {
+        let left = self.memory_left();
+        if bytes > left {
+            return Err(limit(
+                step,
+                format!(
+                    "collects {} of loop outputs but {}",
+                    human_bytes(bytes),
+                    memory_left_text(left, self.limits.max_memory)
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `the memory limit is M`, and how much of it is in use when some is.
+fn memory_left_text(left: usize, max: usize) -> String {
+    if left == max {
+        format!("the memory limit is {}", human_bytes(max))
+    } else {
+        format!(
+            "the memory limit is {}, of which the run uses {}",
+            human_bytes(max),
+            human_bytes(max - left)
+        )
+    }
+}
+
+fn limit(step: &Step, msg: String) -> InterpError {
+    InterpError::Limit {
+        op: step.node.op.clone(),
+        loc: step.node.loc.clone(),
+        msg,
+    }
+}
 
 fn bad(step: &Step, msg: impl Into<String>) -> InterpError {
     InterpError::BadOp {
@@ -571,27 +719,49 @@ pub(crate) fn run_block(
         )));
     }
     for (&s, a) in plan.args.iter().zip(args) {
-        env[s] = Some(a);
+        env.slots[s] = Some(a);
     }
     for step in &plan.steps {
-        let outs = run_step(step, env)?;
+        let left = env.memory_left();
+        if step.result_bytes > left {
+            return Err(limit(
+                step,
+                format!(
+                    "needs {} for its results but {}",
+                    human_bytes(step.result_bytes),
+                    memory_left_text(left, env.limits.max_memory)
+                ),
+            ));
+        }
+        let outs = nart_tensor::with_max_bytes(left, || run_step(step, env))?;
         if outs.len() < step.outputs.len() {
             // Optional outputs a kernel does not compute stay empty; reading them is an error.
             for &s in &step.outputs[outs.len()..] {
-                env[s] = None;
+                env.slots[s] = None;
             }
         }
         for (&s, v) in step.outputs.iter().zip(outs) {
-            env[s] = Some(Arc::new(v));
+            env.slots[s] = Some(Arc::new(v));
         }
         for &s in &step.free_after {
-            env[s] = None;
+            env.slots[s] = None;
+        }
+        let used = env.memory_used();
+        if used > env.limits.max_memory {
+            return Err(limit(
+                step,
+                format!(
+                    "took the run's memory to {}, past the memory limit of {}",
+                    human_bytes(used),
+                    human_bytes(env.limits.max_memory)
+                ),
+            ));
         }
     }
     Ok(plan
         .results
         .iter()
-        .map(|s| s.and_then(|s| env[s].clone()))
+        .map(|s| s.and_then(|s| env.slots[s].clone()))
         .collect())
 }
 
@@ -601,7 +771,7 @@ fn input_vals(step: &Step, env: &Env) -> Result<Vec<Option<Arc<Val>>>> {
         .enumerate()
         .map(|(i, s)| match s {
             None => Ok(None),
-            Some(s) => match &env[*s] {
+            Some(s) => match &env.slots[*s] {
                 Some(v) => Ok(Some(v.clone())),
                 None => Err(bad(step, format!("operand #{i} has no value at run time"))),
             },
@@ -627,7 +797,7 @@ fn run_step(step: &Step, env: &mut Env) -> Result<Vec<Val>> {
             for (i, s) in step.inputs.iter().enumerate() {
                 match s {
                     None => ins.push(None),
-                    Some(s) => match env[*s].as_deref() {
+                    Some(s) => match env.slots[*s].as_deref() {
                         Some(Val::Tensor(t)) => ins.push(Some(t)),
                         Some(Val::Empty) => ins.push(None),
                         Some(other) => {

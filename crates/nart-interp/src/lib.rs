@@ -5,6 +5,10 @@
 //! out where each intermediate value dies.
 //! [`Interpreter::run`] then checks the inputs (count, element type, shape) and executes the plan,
 //! freeing intermediates after their last use.
+//! A run is bounded by its [`Limits`]: a memory limit that every op checks before allocating (its
+//! results' static shapes, and each tensor a kernel sizes from its inputs), and a limit on loop
+//! iterations; going past one is an [`InterpError::Limit`] or a kernel's
+//! [`nart_tensor::KernelError::TooLarge`] naming the op.
 //! Ops with regions (`graph.If`, `graph.Loop`, `graph.Scan`) run their bodies recursively.
 //!
 //! Numerics follow ONNX: every kernel lives in `nart-tensor`, which computes every element type
@@ -27,6 +31,6 @@ mod value;
 
 pub use convert::ValueKind;
 pub use error::{InterpError, Result};
-pub use interp::{InputSpec, Interpreter};
+pub use interp::{InputSpec, Interpreter, Limits};
 pub use ops::{register, Kernel, ReferenceKernel};
 pub use value::Val;

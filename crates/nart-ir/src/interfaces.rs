@@ -240,6 +240,21 @@ pub trait BranchOpInterface: Sync {
     /// The operands forwarded to the arguments of successor `index`, as a range of operand
     /// indices, or `None` when the op is malformed (the verifier says how).
     fn successor_operands(&self, ctx: &Context, op: Op, index: usize) -> Option<Range<usize>>;
+
+    /// Replaces the operands forwarded to successor `index` by `values`, keeping the op's
+    /// other operands and whatever records their grouping (MLIR's mutable
+    /// `SuccessorOperands`), so that region simplification can erase and add block arguments.
+    /// Returns `false`, changing nothing, when the op cannot do it (the default).
+    fn set_successor_operands(
+        &self,
+        ctx: &mut Context,
+        op: Op,
+        index: usize,
+        values: &[crate::Value],
+    ) -> bool {
+        let _ = (ctx, op, index, values);
+        false
+    }
 }
 
 /// For each successor of a branch op, the block and the operands passed to it; `None` when the

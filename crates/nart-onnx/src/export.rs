@@ -1,7 +1,8 @@
 //! The ONNX exporter: a graph-dialect module (as the importer makes it) back to a `ModelProto`.
 //!
 //! `func.func @main_graph` becomes the graph: its arguments the inputs (named by their
-//! `onnx.name` argument attribute), top-level `graph.constant`s the initializers, every
+//! `onnx.name` argument attribute; an `onnx.default` is also an initializer of the same name),
+//! top-level `graph.constant`s the initializers, every
 //! `graph.<OpType>` a node named after its name location, regions subgraphs, and the returned
 //! values the outputs. The model imports opset 21 of the default domain, or the newer opset (up to 28) its ops need.
 
@@ -341,6 +342,13 @@ impl<'c> Exporter<'c> {
                 ctx.value_type(arg),
                 dict_get(ctx, d, "graph.dim_names"),
             ));
+            // A default value is an initializer of the same name, which the input overrides.
+            if let Some(value) = dict_get(ctx, d, "onnx.default") {
+                let Some(t) = crate::tensor::dense_to_tensor(ctx, value, &name) else {
+                    return Err(self.err(func, "has a default value that ONNX cannot store"));
+                };
+                graph.initializer.push(t);
+            }
         }
         // Name returned op results after the outputs, so the outputs keep their names.
         let term = ctx.block_last_op(block);

@@ -291,6 +291,43 @@ fn topo_order(nodes: &[NodeProto]) -> Result<Vec<usize>, usize> {
     Ok(order)
 }
 
+/// Whether a value of the static type `ty` may stand where `declared` is expected: the same
+/// element type, and the same dims where `declared` has a rank and static dims.
+fn fits(ctx: &Context, ty: Type, declared: Type) -> bool {
+    match (ctx.type_data(ty), ctx.type_data(declared)) {
+        (
+            TypeData::RankedTensor { shape, elem, .. },
+            TypeData::RankedTensor {
+                shape: want,
+                elem: want_elem,
+                ..
+            },
+        ) => {
+            elem == want_elem
+                && shape.len() == want.len()
+                && shape
+                    .iter()
+                    .zip(want)
+                    .all(|(&d, &w)| w == DYNAMIC || d == w)
+        }
+        (TypeData::RankedTensor { elem, .. }, TypeData::UnrankedTensor { elem: want }) => {
+            elem == want
+        }
+        _ => false,
+    }
+}
+
+/// The dictionary `dict` with `name = value` added.
+fn with_entry(ctx: &mut Context, dict: Attr, name: &str, value: Attr) -> Attr {
+    let mut entries = match ctx.attr_data(dict) {
+        AttrData::Dictionary(e) => e.clone(),
+        _ => Vec::new(),
+    };
+    let name = ctx.ident(name);
+    entries.push(NamedAttr { name, value });
+    ctx.dict_attr(entries)
+}
+
 fn node_label(n: &NodeProto) -> String {
     let name = if n.name().is_empty() {
         n.output.first().map_or("", |s| s.as_str())
@@ -351,23 +388,49 @@ impl<'m> Importer<'m> {
             }
         }
 
-        let init_names: HashSet<&str> = graph.initializer.iter().map(|t| t.name()).collect();
+        self.check_unique_names(ctx, graph);
+        let inits: HashMap<&str, &TensorProto> =
+            graph.initializer.iter().map(|t| (t.name(), t)).collect();
+        // A graph input that is also an initializer overrides it, and the initializer is the
+        // input's default value (ONNX IR version 4 and later; before, every initializer had to be
+        // listed as an input, and ONNX Runtime reads them as constants, as nart does). Such
+        // inputs come after the others, so that `input_N` test data numbers the others as ONNX
+        // Runtime does, and they may be left out.
+        let overridable = model.ir_version.is_none_or(|v| v >= 4);
+        let (plain, defaulted): (Vec<_>, Vec<_>) = graph
+            .input
+            .iter()
+            .filter(|vi| overridable || !inits.contains_key(vi.name()))
+            .partition(|vi| !inits.contains_key(vi.name()));
+        let mut overridden: HashSet<String> = HashSet::new();
         let mut arg_types = Vec::new();
         let mut arg_attrs = Vec::new();
         let mut arg_names = Vec::new();
-        for vi in &graph.input {
-            if init_names.contains(vi.name()) {
-                continue;
-            }
+        for vi in plain.into_iter().chain(defaulted) {
             let loc = self.name_loc(ctx, vi.name());
+            let default = inits.get(vi.name()).copied();
+            if default.is_some() {
+                overridden.insert(vi.name().to_string());
+            }
             let Some(tp) = vi.r#type.as_ref() else {
                 self.error(loc, format!("graph input '{}' has no type", vi.name()));
                 continue;
             };
             match self.convert_type(ctx, tp) {
                 Ok((ty, dims)) => {
+                    let mut attrs = self.io_attrs(ctx, vi.name(), &dims);
+                    if let Some(t) = default {
+                        match self.default_value(ctx, t, ty) {
+                            Ok(d) => attrs = with_entry(ctx, attrs, "onnx.default", d),
+                            Err(m) => {
+                                self.error(loc, format!("graph input '{}': {m}", vi.name()));
+                                self.poisoned.insert(vi.name().to_string());
+                                continue;
+                            }
+                        }
+                    }
                     arg_types.push(ty);
-                    arg_attrs.push(self.io_attrs(ctx, vi.name(), &dims));
+                    arg_attrs.push(attrs);
                     arg_names.push(vi.name().to_string());
                 }
                 Err(m) => self.error(loc, format!("graph input '{}': {m}", vi.name())),
@@ -386,7 +449,7 @@ impl<'m> Importer<'m> {
             attr_env: None,
             prefix: String::new(),
         };
-        self.import_initializers(ctx, graph, entry, &mut scopes);
+        self.import_initializers(ctx, graph, entry, &mut scopes, &overridden);
         self.import_nodes(ctx, &graph.node, entry, &mut scopes, &gcx);
 
         let mut results = Vec::new();
@@ -425,6 +488,59 @@ impl<'m> Importer<'m> {
         let r = ctx.array_attr(res_attrs);
         ctx.set_prop(func, "res_attrs", r);
         Some(module)
+    }
+
+    /// Reports every name listed twice among a graph's inputs, or among its initializers, which
+    /// ONNX Runtime rejects too (a node output defined twice is caught where it is defined).
+    fn check_unique_names(&mut self, ctx: &mut Context, graph: &GraphProto) {
+        let mut seen: HashSet<&str> = HashSet::new();
+        for vi in &graph.input {
+            if !seen.insert(vi.name()) {
+                let loc = self.name_loc(ctx, vi.name());
+                self.error(
+                    loc,
+                    format!(
+                        "graph '{}' lists input '{}' more than once",
+                        graph.name(),
+                        vi.name()
+                    ),
+                );
+            }
+        }
+        let mut seen: HashSet<&str> = HashSet::new();
+        for t in &graph.initializer {
+            if !seen.insert(t.name()) {
+                let loc = self.name_loc(ctx, t.name());
+                self.error(
+                    loc,
+                    format!(
+                        "graph '{}' has more than one initializer named '{}'",
+                        graph.name(),
+                        t.name()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The default value of a graph input from the initializer of the same name, which must fit
+    /// the input's declared type.
+    fn default_value(
+        &mut self,
+        ctx: &mut Context,
+        t: &TensorProto,
+        declared: Type,
+    ) -> Result<Attr, String> {
+        let (ty, data) = crate::tensor::tensor_to_dense(ctx, t, self.model_dir.as_deref())
+            .map_err(|e| format!("its initializer: {e}"))?;
+        if !fits(ctx, ty, declared) {
+            return Err(format!(
+                "its initializer has type {}, which does not fit the declared {}",
+                nart_ir::printer::type_to_string(ctx, ty),
+                nart_ir::printer::type_to_string(ctx, declared)
+            ));
+        }
+        Ok(ctx.intern_attr(AttrData::DenseElements { ty, data }))
     }
 
     /// `{onnx.name = "x", graph.dim_names = ["N", "", ...]}` for a graph input or output.
@@ -604,15 +720,19 @@ impl<'m> Importer<'m> {
         v
     }
 
+    /// Imports the initializers of `graph` but those named in `overridden` (by graph inputs).
     fn import_initializers(
         &mut self,
         ctx: &mut Context,
         graph: &GraphProto,
         block: Block,
         scopes: &mut Scopes,
+        overridden: &HashSet<String>,
     ) {
         for t in &graph.initializer {
-            self.add_constant_tensor(ctx, t, t.name(), block, scopes);
+            if !overridden.contains(t.name()) {
+                self.add_constant_tensor(ctx, t, t.name(), block, scopes);
+            }
         }
         for st in &graph.sparse_initializer {
             let name = st.values.as_ref().map_or("", |v| v.name()).to_string();
@@ -845,6 +965,10 @@ impl<'m> Importer<'m> {
                 Some(s) => schema = s,
                 None => return,
             }
+        }
+        if let Err(m) = crate::checks::check_node(&view.op_type, &view.attrs) {
+            self.error(loc, format!("{label}: {m}"));
+            return;
         }
         self.build_op(ctx, node, schema, view, block, scopes, gcx, loc, &label);
     }
@@ -1185,7 +1309,10 @@ impl<'m> Importer<'m> {
             }
         }
         scopes.push(scope);
-        self.import_initializers(ctx, g, block, scopes);
+        // A subgraph's inputs always get values from the op, so they override initializers.
+        self.check_unique_names(ctx, g);
+        let inputs: HashSet<String> = g.input.iter().map(|vi| vi.name().to_string()).collect();
+        self.import_initializers(ctx, g, block, scopes, &inputs);
         self.import_nodes(ctx, &g.node, block, scopes, gcx);
         let mut outs = Vec::new();
         for vi in &g.output {

@@ -2,13 +2,15 @@
 //! [`export_model`] writes a graph-dialect module back as ONNX.
 //!
 //! An imported model is a `builtin.module` holding `func.func @main_graph`, whose arguments are
-//! the graph inputs (initializers are `graph.constant` ops, not arguments) and whose body holds
+//! the graph inputs (initializers are `graph.constant` ops, not arguments; an initializer that a
+//! graph input overrides is that argument's `onnx.default` value) and whose body holds
 //! one `graph.<OpType>` op per node, normalized to opset 28, each located at
 //! `loc("node_name"("model.onnx":0:0))`.
 //! Model metadata is kept as `onnx.*` attributes of the module.
 
 #![deny(missing_docs)]
 
+mod checks;
 mod containers;
 pub mod errors;
 mod export;

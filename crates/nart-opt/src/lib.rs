@@ -61,7 +61,11 @@ pub struct Registrations {
 /// `name` is the tool's name in messages (`name: unknown command line argument ...`), in
 /// `--help` and in `--version`, which prints it with nart's version.
 /// `registrations` says which dialects and passes the tool knows; see [`Registrations`].
+///
+/// Arguments that are not UTF-8 are accepted where they are paths (the input file and `-o`);
+/// elsewhere they are an error. Output that cannot be written (a full disk, a closed standard
+/// output) is an error too.
 pub fn main(name: &str, registrations: Registrations) -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     driver::main(name, &registrations, &args)
 }

@@ -10,6 +10,8 @@
 //!
 //! `any` as an anchor nests a pipeline on every op, whatever its name.
 //! Errors carry the byte offset they are about, rendered with a caret by [`PipelineError`].
+//! Pipelines nest at most [`MAX_NESTING`] deep, so that parsing and running them cannot overflow
+//! the stack.
 
 use crate::errors::PipelineError;
 use crate::manager::OpPassManager;
@@ -28,9 +30,14 @@ pub struct PipelineElement {
     pub inner: Option<Vec<PipelineElement>>,
 }
 
+/// The deepest nesting of op-anchored pipelines accepted.
+pub const MAX_NESTING: usize = 256;
+
 struct Parser<'a> {
     text: &'a str,
     pos: usize,
+    /// How many `(` of nested pipelines are open.
+    depth: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -137,8 +144,16 @@ impl<'a> Parser<'a> {
         let mut inner = None;
         if self.peek() == Some(b'(') {
             let open = self.pos;
+            if self.depth == MAX_NESTING {
+                return Err(self.err(
+                    open,
+                    format!("pipelines nest more than {MAX_NESTING} levels deep"),
+                ));
+            }
             self.pos += 1;
+            self.depth += 1;
             inner = Some(self.list(Some(open))?);
+            self.depth -= 1;
         }
         Ok(PipelineElement {
             name,
@@ -151,7 +166,11 @@ impl<'a> Parser<'a> {
 
 /// Phase one: the structure of a comma-separated list of pipeline elements.
 pub fn parse_structure(text: &str) -> Result<Vec<PipelineElement>, PipelineError> {
-    let mut p = Parser { text, pos: 0 };
+    let mut p = Parser {
+        text,
+        pos: 0,
+        depth: 0,
+    };
     p.skip_ws();
     if p.peek().is_none() {
         return Ok(Vec::new());

@@ -265,6 +265,24 @@ fn pipeline_errors() {
     }
 }
 
+/// Nesting past `MAX_NESTING` is an error at the `(` that goes too deep, not a stack overflow.
+#[test]
+fn deep_nesting_is_an_error() {
+    let reg = registry();
+    let nested = |n: usize| format!("{}test-trace{}", "any(".repeat(n), ")".repeat(n));
+    let ok = parse_pipeline(&nested(crate::pipeline::MAX_NESTING), &reg);
+    assert!(ok.is_ok(), "{:?}", ok.err());
+    for n in [crate::pipeline::MAX_NESTING + 1, 100_000] {
+        let err = parse_pipeline(&nested(n), &reg).expect_err("too deep");
+        assert_eq!(err.offset, 4 * (crate::pipeline::MAX_NESTING + 1) - 1);
+        assert!(
+            err.message.contains("nest more than 256 levels"),
+            "{}",
+            err.message
+        );
+    }
+}
+
 #[test]
 fn dump_pipeline_like_mlir() {
     let pm = PassManager::parse(

@@ -1,14 +1,19 @@
 //! The greedy pattern driver (MLIR's `applyPatternsGreedily`), always bounded.
 //!
-//! Algorithm: seed a worklist with every op nested under the root (pre-order for top-down,
-//! post-order otherwise), then pop ops one at a time.
-//! An op is erased if it is trivially dead; a constant is deduplicated and hoisted; otherwise its
-//! folder is tried, then the patterns rooted on it by decreasing benefit, and the first that
-//! succeeds wins.
+//! Algorithm, as MLIR 22's driver: each sweep starts by walking every op nested under the root
+//! (pre-order for top-down, post-order otherwise); constants met there are uniqued and hoisted
+//! (see [`OperationFolder`]), and the other ops seed the worklist, to be processed in pre-order
+//! (top-down) or from the last op backwards (bottom-up).
+//! An op popped from the worklist is erased if it is trivially dead; otherwise its folder is
+//! tried (not on constants), then the patterns rooted on it by decreasing benefit, and the
+//! first that succeeds wins.
+//! Constants produced by folding are created right before the folded op; the next sweep hoists
+//! them.
 //! Whatever a change touches (new ops, modified ops, users of replaced values, definers of
 //! erased operands) goes back on the worklist.
-//! One sweep of the worklist is an iteration; the driver repeats until an iteration changes
-//! nothing (a fixpoint) or a bound is reached, and says which.
+//! After the worklist, regions are simplified (see [`RegionSimplification`]).
+//! One sweep is an iteration; the driver repeats until an iteration changes nothing (a
+//! fixpoint) or a bound is reached, and says which.
 //!
 //! Bounds: `max_iterations` sweeps, `max_num_rewrites` folds and pattern applications in all,
 //! and inside one sweep at most `max(1000, 16 * ops)` rewrites, so that a pattern which keeps
@@ -20,19 +25,22 @@ use rustc_hash::FxHashSet;
 use nart_ir::registry::Trait;
 use nart_ir::{Context, Op, PatternRewriter, WalkOrder};
 
-use crate::folder::OperationFolder;
+use crate::folder::{operand_definers_to_revisit, KnownConstant, OperationFolder};
 use crate::pattern_set::FrozenPatternSet;
-use crate::side_effects::{is_op_trivially_dead, simplify_regions};
+use crate::regions::simplify_regions;
+use crate::side_effects::is_op_trivially_dead;
 
-/// How much control-flow simplification runs after each sweep.
+/// How much control-flow simplification runs after each sweep (MLIR's
+/// `GreedySimplifyRegionLevel`; see [`simplify_regions`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum RegionSimplification {
     /// None.
     Disabled,
-    /// Erase blocks unreachable from their region's entry.
+    /// Erase unreachable blocks, dead ops and dead block arguments.
     #[default]
     Normal,
-    /// Like `Normal` (block merging is not implemented yet).
+    /// Also merge identical blocks and drop the block arguments every predecessor gives the
+    /// same value.
     Aggressive,
 }
 
@@ -164,21 +172,38 @@ pub fn apply_patterns_greedily(
         num_blocks_erased: 0,
         pattern_applications: IndexMap::new(),
     };
-    let mut folder = OperationFolder::new(Some(root));
     let mut num_rewrites = 0usize;
     if config.max_iterations == 0 {
         return res;
     }
     while res.iterations < config.max_iterations {
         res.iterations += 1;
+        // A fresh folder each sweep, as upstream: constants are uniqued and hoisted as the
+        // walk meets them.
+        let mut folder = OperationFolder::new(Some(root));
         let order = if config.use_top_down_traversal {
             WalkOrder::PreOrder
         } else {
             WalkOrder::PostOrder
         };
-        let mut seed = ctx.collect_ops(root, order);
-        seed.retain(|&o| o != root);
-        seed.reverse();
+        let mut seed = Vec::new();
+        for op in ctx.collect_ops(root, order) {
+            if op == root || ctx.is_erased(op) {
+                continue;
+            }
+            if ctx.op_has_trait(op, Trait::ConstantLike) {
+                if let KnownConstant::Replaced(_) = folder.insert_known_constant(ctx, op) {
+                    res.num_folds += 1;
+                    continue;
+                }
+            }
+            seed.push(op);
+        }
+        // The worklist pops from the back: top-down processes the ops in pre-order, bottom-up
+        // from the last op of the post-order backwards.
+        if config.use_top_down_traversal {
+            seed.reverse();
+        }
         let sweep_budget = 1000usize.max(16 * seed.len());
         let mut wl = Worklist {
             set: seed.iter().copied().collect(),
@@ -202,10 +227,8 @@ pub fn apply_patterns_greedily(
             }
             // 1. Dead code.
             if is_op_trivially_dead(ctx, op) {
-                for &v in ctx.operands(op) {
-                    if let Some(d) = ctx.defining_op(v) {
-                        wl.push(d);
-                    }
+                for d in operand_definers_to_revisit(ctx, op) {
+                    wl.push(d);
                 }
                 for n in ctx.collect_ops(op, WalkOrder::PreOrder) {
                     folder.notify_erased(n);
@@ -215,18 +238,7 @@ pub fn apply_patterns_greedily(
                 changed = true;
                 continue;
             }
-            // 2. Constants: deduplicate and hoist.
-            if ctx.op_has_trait(op, Trait::ConstantLike) {
-                if let Some(existing) = folder.insert_known_constant(ctx, op) {
-                    for u in ctx.uses(ctx.result(existing, 0)).to_vec() {
-                        wl.push(u.op);
-                    }
-                    res.num_folds += 1;
-                    changed = true;
-                }
-                continue;
-            }
-            // 3. Folding.
+            // 2. Folding.
             if config.fold {
                 if let Some(fc) = folder.try_fold(ctx, op) {
                     for o in fc.created.into_iter().chain(fc.touched) {
@@ -242,7 +254,7 @@ pub fn apply_patterns_greedily(
                     continue;
                 }
             }
-            // 4. Patterns.
+            // 3. Patterns.
             for pat in patterns.patterns_for(ctx, op) {
                 let mut rw = PatternRewriter::new(ctx);
                 rw.set_insertion_point_before(op);
@@ -264,9 +276,11 @@ pub fn apply_patterns_greedily(
             }
         }
         if config.region_simplification != RegionSimplification::Disabled {
-            let n = simplify_regions(ctx, root);
-            if n > 0 {
-                res.num_blocks_erased += n;
+            let merge = config.region_simplification == RegionSimplification::Aggressive;
+            let simplified = simplify_regions(ctx, root, merge);
+            if simplified.changed() {
+                res.num_blocks_erased += simplified.blocks_erased;
+                res.num_erased += simplified.ops_erased;
                 changed = true;
             }
         }

@@ -1,13 +1,19 @@
 //! [`OperationFolder`]: folds ops through their [`OpDef::fold`](nart_ir::OpDef) hook and the
-//! folds of their traits (`Commutative`, `Idempotent`, `Involution`), and keeps the constants it
-//! produces unique.
+//! folds of their traits (`Commutative`, `Idempotent`, `Involution`), and keeps the constants
+//! met in the IR unique, as MLIR's greedy driver and `OperationFolder` do.
 //!
-//! Constants live at the start of the entry block of the closest enclosing region whose parent
-//! op is isolated from above (or is the driver's root), one per (dialect, value, type), as in
-//! MLIR's `OperationFolder`.
-//! Constants have no operands, so hoisting them there never breaks dominance.
+//! A fold that produces attributes materializes them as constants right before the folded op,
+//! through the materializer of the op's dialect; nothing is uniqued or hoisted then.
+//! Constants are uniqued and hoisted when the driver meets them at the start of a sweep
+//! ([`OperationFolder::insert_known_constant`]): they live at the start of the entry block of
+//! the closest enclosing region whose parent op is isolated from above, unregistered (it may be
+//! isolated), or the driver's root, one per (dialect, value, type).
+//! A constant already at the start of that block, or right after another uniqued constant,
+//! stays where it is; any other moves to the very start, so constants met later come first,
+//! exactly as upstream orders them.
+//! Constants have no operands, so hoisting them never breaks dominance.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use nart_ir::registry::{FoldOutcome, FoldResult, Trait};
 use nart_ir::{Attr, Block, Context, Op, Region, Type, Value};
@@ -26,11 +32,22 @@ pub struct FoldChange {
     pub touched: Vec<Op>,
 }
 
+/// What [`OperationFolder::insert_known_constant`] did with a constant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KnownConstant {
+    /// The constant is now the unique one of its value in its scope (maybe after a move).
+    Kept,
+    /// An equal constant existed: the op was replaced by it and erased.
+    Replaced(Op),
+    /// The op is not a constant the folder can track (it stays as it is).
+    Ignored,
+}
+
 /// Folds ops and deduplicates constants.
 #[derive(Default, Debug)]
 pub struct OperationFolder {
     constants: FxHashMap<Key, Op>,
-    keys: FxHashMap<Op, Key>,
+    owned: FxHashSet<Op>,
     root: Option<Op>,
 }
 
@@ -50,107 +67,100 @@ impl OperationFolder {
 
     /// Whether the folder tracks `op` as a uniqued constant.
     pub fn is_folder_constant(&self, op: Op) -> bool {
-        self.keys.contains_key(&op)
+        self.owned.contains(&op)
     }
 
     /// Forgets `op` (call before or after erasing it).
     pub fn notify_erased(&mut self, op: Op) {
-        if let Some(key) = self.keys.remove(&op) {
-            if self.constants.get(&key) == Some(&op) {
-                self.constants.remove(&key);
-            }
+        if self.owned.remove(&op) {
+            self.constants.retain(|_, c| *c != op);
         }
     }
 
-    /// The region where constants used by `op` are kept.
-    fn scope_of(&self, ctx: &Context, op: Op) -> Option<Region> {
-        let mut cur = op;
+    /// The region where the constants of `block` are kept (MLIR's `getInsertionRegion`).
+    fn insertion_region(&self, ctx: &Context, mut block: Block) -> Option<Region> {
         loop {
-            let block = ctx.op_parent_block(cur)?;
             let region = ctx.block_parent_region(block)?;
             let Some(parent) = ctx.region_parent_op(region) else {
                 return Some(region);
             };
-            if Some(parent) == self.root || ctx.op_has_trait(parent, Trait::IsolatedFromAbove) {
+            let isolated = ctx
+                .op_def(parent)
+                .is_none_or(|d| d.has_trait(Trait::IsolatedFromAbove));
+            if isolated || Some(parent) == self.root {
                 return Some(region);
             }
-            cur = parent;
-        }
-    }
-
-    fn entry_block(ctx: &Context, region: Region) -> Option<Block> {
-        ctx.region_blocks(region).first().copied()
-    }
-
-    /// Records a `ConstantLike` op met in the IR. If an equal constant already exists in its
-    /// scope, `op` is replaced by it and erased, and the existing op is returned.
-    /// Otherwise `op` is moved to the entry block of its scope if it is elsewhere.
-    pub fn insert_known_constant(&mut self, ctx: &mut Context, op: Op) -> Option<Op> {
-        if self.keys.contains_key(&op) || ctx.results(op).len() != 1 {
-            return None;
-        }
-        let value = nart_ir::interfaces::constant_value(ctx, op)?;
-        let dialect = ctx.op_dialect(op)?.name;
-        let ty = ctx.value_type(ctx.result(op, 0));
-        let scope = self.scope_of(ctx, op)?;
-        let entry = Self::entry_block(ctx, scope)?;
-        let key = (scope, dialect, value, ty);
-        if let Some(&existing) = self.constants.get(&key) {
-            if existing != op && !ctx.is_erased(existing) {
-                // `existing` sits in the entry block; make sure it comes before `op` there.
-                if ctx.op_parent_block(op) == Some(entry) && comes_before(ctx, op, existing) {
-                    ctx.move_op_before(existing, op);
-                }
-                let from = ctx.result(op, 0);
-                let to = ctx.result(existing, 0);
-                ctx.replace_all_uses(from, to);
-                ctx.erase_op(op);
-                return Some(existing);
+            match ctx.op_parent_block(parent) {
+                Some(b) => block = b,
+                None => return Some(region),
             }
         }
-        if ctx.op_parent_block(op) != Some(entry) {
+    }
+
+    /// Records a constant met in the IR (MLIR's `OperationFolder::insertKnownConstant`).
+    /// If an equal constant already exists in its scope, `op` is replaced by it and erased.
+    /// Otherwise `op` becomes the scope's constant of its value, moved to the start of the
+    /// scope's entry block unless it is there already or follows another uniqued constant.
+    /// A constant that moves to another block, or absorbs another, loses its location
+    /// (`loc(unknown)`), as upstream.
+    pub fn insert_known_constant(&mut self, ctx: &mut Context, op: Op) -> KnownConstant {
+        if ctx.results(op).len() != 1 {
+            return KnownConstant::Ignored;
+        }
+        let Some(block) = ctx.op_parent_block(op) else {
+            return KnownConstant::Ignored;
+        };
+        let unknown = ctx.unknown_loc();
+        if self.owned.contains(&op) {
+            if ctx.block_first_op(block) != Some(op)
+                && !ctx.op_prev(op).is_some_and(|p| self.owned.contains(&p))
+            {
+                ctx.detach_op(op);
+                ctx.prepend_op(block, op);
+                ctx.set_op_loc(op, unknown);
+            }
+            return KnownConstant::Kept;
+        }
+        let Some(value) = nart_ir::interfaces::constant_value(ctx, op) else {
+            return KnownConstant::Ignored;
+        };
+        let (Some(dialect), Some(region)) = (
+            ctx.op_dialect(op).map(|d| d.name),
+            self.insertion_region(ctx, block),
+        ) else {
+            return KnownConstant::Ignored;
+        };
+        let Some(&entry) = ctx.region_blocks(region).first() else {
+            return KnownConstant::Ignored;
+        };
+        let ty = ctx.value_type(ctx.result(op, 0));
+        let key = (region, dialect, value, ty);
+        if let Some(&existing) = self.constants.get(&key) {
+            if existing != op && !ctx.is_erased(existing) {
+                let (from, to) = (ctx.result(op, 0), ctx.result(existing, 0));
+                ctx.replace_all_uses(from, to);
+                ctx.erase_op(op);
+                ctx.set_op_loc(existing, unknown);
+                return KnownConstant::Replaced(existing);
+            }
+        }
+        if block != entry {
+            ctx.detach_op(op);
+            ctx.prepend_op(entry, op);
+            ctx.set_op_loc(op, unknown);
+        } else if ctx.block_first_op(entry) != Some(op)
+            && !ctx.op_prev(op).is_some_and(|p| self.owned.contains(&p))
+        {
             ctx.detach_op(op);
             ctx.prepend_op(entry, op);
         }
         self.constants.insert(key, op);
-        self.keys.insert(op, key);
-        None
-    }
-
-    /// The value of a constant `value: ty` in the scope of `near`, created through the
-    /// materializer of `near`'s dialect when none exists yet. `None` when the dialect cannot
-    /// materialize it. The second element is the op created, if any.
-    pub fn get_or_create_constant(
-        &mut self,
-        ctx: &mut Context,
-        near: Op,
-        value: Attr,
-        ty: Type,
-    ) -> Option<(Value, Option<Op>)> {
-        let dialect = ctx.op_dialect(near)?;
-        let (dialect_name, materialize) = (dialect.name, dialect.materialize_constant?);
-        let scope = self.scope_of(ctx, near)?;
-        let entry = Self::entry_block(ctx, scope)?;
-        let key = (scope, dialect_name, value, ty);
-        if let Some(&existing) = self.constants.get(&key) {
-            if !ctx.is_erased(existing) {
-                return Some((ctx.result(existing, 0), None));
-            }
-        }
-        let loc = ctx.op_loc(near);
-        let cst = materialize(ctx, value, ty, loc)?;
-        if ctx.results(cst).len() != 1 {
-            ctx.erase_op(cst);
-            return None;
-        }
-        ctx.prepend_op(entry, cst);
-        self.constants.insert(key, cst);
-        self.keys.insert(cst, key);
-        Some((ctx.result(cst, 0), Some(cst)))
+        self.owned.insert(op);
+        KnownConstant::Kept
     }
 
     /// Tries `op`'s folder. Returns what changed, or `None` when nothing did.
-    /// `ConstantLike` ops are not folded (see [`insert_known_constant`](Self::insert_known_constant)).
+    /// `ConstantLike` ops are not folded: that would only rematerialize them.
     pub fn try_fold(&mut self, ctx: &mut Context, op: Op) -> Option<FoldChange> {
         let def = ctx.op_def(op)?;
         let has_trait_fold = def.traits.iter().any(|t| t.fold.is_some());
@@ -194,6 +204,19 @@ impl OperationFolder {
         }
     }
 
+    /// Materializes `value: ty` as a constant of `near`'s dialect right before `near`.
+    fn materialize_before(ctx: &mut Context, near: Op, value: Attr, ty: Type) -> Option<Op> {
+        let materialize = ctx.op_dialect(near)?.materialize_constant?;
+        let loc = ctx.op_loc(near);
+        let cst = materialize(ctx, value, ty, loc)?;
+        if ctx.results(cst).len() != 1 {
+            ctx.erase_op(cst);
+            return None;
+        }
+        ctx.insert_op_before(near, cst);
+        Some(cst)
+    }
+
     fn replace_with_fold_results(
         &mut self,
         ctx: &mut Context,
@@ -211,14 +234,13 @@ impl OperationFolder {
                 FoldResult::Value(v) => values.push(v),
                 FoldResult::Attr(a) => {
                     let ty = ctx.value_type(old[i]);
-                    match self.get_or_create_constant(ctx, op, a, ty) {
-                        Some((v, made)) => {
-                            created.extend(made);
-                            values.push(v);
+                    match Self::materialize_before(ctx, op, a, ty) {
+                        Some(c) => {
+                            values.push(ctx.result(c, 0));
+                            created.push(c);
                         }
                         None => {
                             for c in created {
-                                self.notify_erased(c);
                                 ctx.erase_op(c);
                             }
                             return None;
@@ -234,9 +256,7 @@ impl OperationFolder {
         for &r in &old {
             touched.extend(ctx.uses(r).iter().map(|u| u.op));
         }
-        for &v in ctx.operands(op) {
-            touched.extend(ctx.defining_op(v));
-        }
+        touched.extend(operand_definers_to_revisit(ctx, op));
         ctx.replace_op(op, &values);
         self.notify_erased(op);
         touched.retain(|&t| t != op);
@@ -248,14 +268,20 @@ impl OperationFolder {
     }
 }
 
-/// Whether `a` comes before `b` in their (common) block.
-fn comes_before(ctx: &Context, a: Op, b: Op) -> bool {
-    let mut cur = ctx.op_next(a);
-    while let Some(o) = cur {
-        if o == b {
-            return true;
+/// The definers of `op`'s operands worth revisiting once `op` is erased: those whose value
+/// has at most one other user, so that it may become dead or simplify (MLIR's
+/// `addOperandsToWorklist`).
+pub(crate) fn operand_definers_to_revisit(ctx: &Context, op: Op) -> Vec<Op> {
+    let mut out = Vec::new();
+    for &v in ctx.operands(op) {
+        let Some(def) = ctx.defining_op(v) else {
+            continue;
+        };
+        let mut others = ctx.uses(v).iter().map(|u| u.op).filter(|&u| u != op);
+        let first = others.next();
+        if others.all(|u| Some(u) == first) {
+            out.push(def);
         }
-        cur = ctx.op_next(o);
     }
-    false
+    out
 }

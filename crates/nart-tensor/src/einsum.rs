@@ -1,7 +1,7 @@
 //! ONNX Einsum: any equation, with implicit or explicit output, repeated labels (diagonals) and broadcast `...`.
 
 use crate::layout::{strides, unravel};
-use crate::tensor::numel;
+use crate::tensor::{checked_alloc, numel};
 use crate::{KernelError, Result, Tensor};
 
 const OP: &str = "Einsum";
@@ -163,7 +163,7 @@ pub fn einsum(equation: &str, inputs: &[&Tensor]) -> Result<Tensor> {
         .zip(inputs)
         .map(|(ls, x)| stride_for(ls, x, &sum_labels))
         .collect();
-    let n_out = numel(&out_shape);
+    let n_out = checked_alloc("Einsum", &out_shape, std::mem::size_of::<f64>())?;
     let n_sum = numel(&sum_shape);
     let mut oi = vec![0; out_shape.len()];
     let mut si = vec![0; sum_shape.len()];

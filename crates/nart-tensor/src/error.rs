@@ -102,6 +102,39 @@ pub enum KernelError {
     /// An I/O failure while reading or writing a file.
     #[error("i/o error: {0}")]
     Io(String),
+    /// A tensor the kernel would allocate is larger than the memory limit
+    /// ([`crate::with_max_bytes`]).
+    #[error(
+        "{op}: a tensor of shape {shape:?} needs {}, more than the {} the memory limit allows",
+        human_bytes(*bytes),
+        human_bytes(*limit)
+    )]
+    TooLarge {
+        /// The operator.
+        op: &'static str,
+        /// The shape it would allocate.
+        shape: Vec<usize>,
+        /// The bytes it would need.
+        bytes: usize,
+        /// The limit in force.
+        limit: usize,
+    },
+}
+
+/// A byte count for people: `123 bytes`, `1.5 KiB`, `8.0 TiB`.
+pub fn human_bytes(n: usize) -> String {
+    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if n < 1024 {
+        return format!("{n} bytes");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut unit = 0;
+    // Values that would print as 1024.0 move up a unit.
+    while v >= 1023.95 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
 }
 
 impl KernelError {

@@ -1,7 +1,7 @@
 //! Reading and writing tensors as ONNX `raw_data` bytes and as `.npy` files, and BitCast,
 //! which reinterprets those bytes.
 
-use crate::tensor::{checked_numel, Data};
+use crate::tensor::{checked_alloc, elem_bytes, Data};
 use crate::{DType, KernelError, Result, Storage, Tensor};
 use half::{bf16, f16};
 use num_complex::{Complex32, Complex64};
@@ -48,7 +48,7 @@ fn pack_bits(vals: &[u8], width: usize) -> Vec<u8> {
 impl Tensor {
     /// Decodes ONNX `raw_data` (little-endian; sub-byte types packed LSB first).
     pub fn from_raw_bytes(dtype: DType, shape: Vec<usize>, bytes: &[u8]) -> Result<Tensor> {
-        let n = checked_numel("from_raw_bytes", &shape)?;
+        let n = checked_alloc("from_raw_bytes", &shape, elem_bytes(dtype))?;
         let bits = dtype.bit_width();
         if dtype == DType::String {
             return Err(KernelError::Decode(
@@ -246,7 +246,7 @@ impl Tensor {
             "c16" => DType::Complex128,
             c if c.starts_with('U') => {
                 let width: usize = c[1..].parse().map_err(|_| bad("bad string width"))?;
-                let n = checked_numel("from_npy", &shape)?;
+                let n = checked_alloc("from_npy", &shape, elem_bytes(DType::String))?;
                 if Some(body.len()) != n.checked_mul(width).and_then(|v| v.checked_mul(4)) {
                     return Err(bad("string data length does not match the shape"));
                 }

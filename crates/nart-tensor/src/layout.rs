@@ -11,7 +11,8 @@ pub fn strides(shape: &[usize]) -> Vec<usize> {
     s
 }
 
-/// The numpy broadcast of two shapes.
+/// The numpy broadcast of two shapes; an error when a broadcast shape is too large to allocate
+/// an index map for (see [`crate::with_max_bytes`]), since every kernel that broadcasts builds one.
 pub fn broadcast_shapes(op: &'static str, a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     let r = a.len().max(b.len());
     let mut out = vec![0; r];
@@ -38,6 +39,7 @@ pub fn broadcast_shapes(op: &'static str, a: &[usize], b: &[usize]) -> Result<Ve
             });
         };
     }
+    crate::tensor::checked_alloc(op, &out, crate::tensor::INDEX_BYTES)?;
     Ok(out)
 }
 

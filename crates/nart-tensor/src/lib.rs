@@ -2,6 +2,7 @@
 //!
 //! This crate knows nothing about IR: it holds the [`Tensor`] type, the [`DType`] enum covering every ONNX `TensorProto.DataType`, exact conversions for the small float formats, `raw_data` and `.npy` I/O, and one plain function per ONNX operator, grouped by family.
 //! Kernels take tensors and a typed attribute struct and return `Result<Tensor, KernelError>`; they never panic on bad shapes or attribute values.
+//! A kernel whose output size comes from its inputs' values (ConstantOfShape, Expand, Tile, Range, broadcasting, ...) checks it before allocating, against [`MAX_ELEMENTS`] and the per-thread byte limit of [`with_max_bytes`], and fails with [`KernelError::TooLarge`].
 //!
 //! Float kernels compute in f64 for f64 inputs and for the 16-bit and smaller floats, and round the result to the output type once; f32 convolutions and matrix products use f32 GEMM (`matrixmultiply`).
 //! Integer kernels compute exactly in i128 and wrap to the output type, as ONNX Cast does.
@@ -54,8 +55,10 @@ mod tensor;
 mod test_util;
 
 pub use dtype::{DType, Storage};
-pub use error::{KernelError, Result};
-pub use tensor::{numel, CastOptions, Data, Element, Tensor};
+pub use error::{human_bytes, KernelError, Result};
+pub use tensor::{
+    elem_bytes, max_bytes, numel, with_max_bytes, CastOptions, Data, Element, Tensor, MAX_ELEMENTS,
+};
 
 pub mod attention;
 pub mod conv;

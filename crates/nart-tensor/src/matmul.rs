@@ -5,7 +5,7 @@
 
 use crate::layout::{broadcast_index, broadcast_shapes};
 use crate::quant::{output_zero_point, qlinear_multiplier, qlinear_output, zero_point_values};
-use crate::tensor::numel;
+use crate::tensor::{checked_alloc, elem_bytes, numel};
 use crate::{DType, KernelError, Result, Tensor};
 
 /// The signature of `matrixmultiply`'s kernels: `m, k, n, alpha, a, rsa, csa, b, rsb, csb, beta,
@@ -155,6 +155,7 @@ fn matmul_shape(op: &'static str, a: &[usize], b: &[usize]) -> Result<MatMulShap
     if b.len() > 1 {
         out.push(n);
     }
+    checked_alloc(op, &out, std::mem::size_of::<f64>())?;
     Ok(MatMulShape {
         batch,
         a_batch,
@@ -288,6 +289,7 @@ pub fn gemm(a: &Tensor, b: &Tensor, c: Option<&Tensor>, attrs: GemmAttrs) -> Res
         ));
     }
     let out_shape = vec![m, n];
+    checked_alloc("Gemm", &out_shape, elem_bytes(a.dtype()))?;
     let c_index = match c {
         Some(c) => {
             let bs = broadcast_shapes("Gemm", &out_shape, c.shape())?;

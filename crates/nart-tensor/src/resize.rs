@@ -5,7 +5,7 @@
 //! coordinate are clamped to the edge, as the ONNX reference pads with edge values.
 
 use crate::layout::norm_axes;
-use crate::tensor::{checked_numel, numel};
+use crate::tensor::{checked_alloc, elem_bytes, numel};
 use crate::{KernelError, Result, Tensor};
 
 /// Interpolation mode.
@@ -347,7 +347,7 @@ pub fn resize(
             }
         }
     }
-    checked_numel(OP, &out)?;
+    checked_alloc(OP, &out, elem_bytes(x.dtype()) + std::mem::size_of::<f64>())?;
     let mut roi_full = vec![(0f64, 1f64); r];
     if let Some(roi) = roi.filter(|v| !v.is_empty()) {
         if roi.len() != 2 * axes.len() {

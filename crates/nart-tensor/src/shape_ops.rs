@@ -6,7 +6,7 @@
 //! and then gather; this works for every element type, strings included.
 
 use crate::layout::{broadcast_index, broadcast_shapes, norm_axes, norm_axis, strides, unravel};
-use crate::tensor::{checked_numel, numel, Data};
+use crate::tensor::{checked_alloc, checked_numel, elem_bytes, numel, Data, INDEX_BYTES};
 use crate::{KernelError, Result, Tensor};
 
 fn gather_flat(x: &Tensor, shape: Vec<usize>, idx: &[usize]) -> Result<Tensor> {
@@ -167,7 +167,7 @@ pub fn expand(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
     }
     let s: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
     let out = broadcast_shapes("Expand", x.shape(), &s)?;
-    checked_numel("Expand", &out)?;
+    checked_alloc("Expand", &out, elem_bytes(x.dtype()) + INDEX_BYTES)?;
     let idx = broadcast_index(&out, x.shape());
     gather_flat(x, out, &idx)
 }
@@ -352,7 +352,7 @@ pub fn tile(x: &Tensor, repeats: &[i64]) -> Result<Tensor> {
         .zip(repeats)
         .map(|(&d, &k)| d.saturating_mul(k as usize))
         .collect();
-    checked_numel("Tile", &out)?;
+    checked_alloc("Tile", &out, elem_bytes(x.dtype()) + INDEX_BYTES)?;
     let ist = strides(s);
     let mut idx = vec![0; r];
     let map: Vec<usize> = (0..numel(&out))
@@ -417,7 +417,7 @@ pub fn pad(
             ));
         }
         out[d] = o as usize;
-        checked_numel(OP, &out)?;
+        checked_alloc(OP, &out, elem_bytes(x.dtype()) + 2 * INDEX_BYTES)?;
         if mode != PadMode::Constant && s[d] == 0 && o > 0 {
             return Err(KernelError::shape(
                 OP,
@@ -585,7 +585,7 @@ pub fn range(start: &Tensor, limit: &Tensor, delta: &Tensor) -> Result<Tensor> {
             return Err(KernelError::attr(OP, "delta", "must be nonzero"));
         }
         let n = ((l - s) as f64 / d as f64).ceil().max(0.0) as usize;
-        checked_numel(OP, &[n])?;
+        checked_alloc(OP, &[n], elem_bytes(dt) + std::mem::size_of::<i128>())?;
         let v = (0..n).map(|i| s + i as i128 * d).collect();
         return Tensor::from_i128(dt, vec![n], v);
     }
@@ -604,6 +604,11 @@ pub fn range(start: &Tensor, limit: &Tensor, delta: &Tensor) -> Result<Tensor> {
     if !n.is_finite() || n > crate::tensor::MAX_ELEMENTS as f64 {
         return Err(KernelError::attr(OP, "limit", "range too long"));
     }
+    checked_alloc(
+        OP,
+        &[n as usize],
+        elem_bytes(dt) + std::mem::size_of::<f64>(),
+    )?;
     let v = (0..n as usize).map(|i| s + i as f64 * d).collect();
     Tensor::from_f64(dt, vec![n as usize], v)
 }
@@ -618,7 +623,8 @@ pub fn constant_of_shape(shape: &[i64], value: Option<&Tensor>) -> Result<Tensor
         ));
     }
     let s: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
-    checked_numel("ConstantOfShape", &s)?;
+    let per_elem = value.map_or(4, |v| elem_bytes(v.dtype())) + INDEX_BYTES;
+    checked_alloc("ConstantOfShape", &s, per_elem)?;
     let v = match value {
         Some(v) if v.len() == 1 => v.clone(),
         Some(_) => {
@@ -670,7 +676,7 @@ pub fn one_hot(indices: &Tensor, depth: &Tensor, values: &Tensor, axis: i64) -> 
     let ax = norm_axis(OP, axis, r)?;
     let mut out = indices.shape().to_vec();
     out.insert(ax, d as usize);
-    checked_numel(OP, &out)?;
+    checked_alloc(OP, &out, elem_bytes(values.dtype()) + INDEX_BYTES)?;
     let idx = indices.to_f64_vec()?;
     let (outer, inner) = (numel(&out[..ax]), numel(&out[ax + 1..]));
     let mut map = vec![0usize; numel(&out)];

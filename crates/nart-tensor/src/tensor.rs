@@ -325,6 +325,67 @@ pub(crate) fn checked_numel(op: &'static str, shape: &[usize]) -> Result<usize> 
     }
 }
 
+thread_local! {
+    /// The byte limit of [`with_max_bytes`] on this thread.
+    static MAX_BYTES: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
+
+/// Runs `f` with a limit of `max` bytes on each tensor that the kernels it calls on this thread
+/// allocate for a shape computed from their inputs (ConstantOfShape, Expand, Tile, Range, OneHot,
+/// Pad, Resize, broadcasting, matrix products, convolutions and pools, decoding), and returns
+/// what `f` returns. A kernel that would need more fails with [`KernelError::TooLarge`] before
+/// allocating. The previous limit comes back afterwards, even when `f` panics.
+///
+/// Without a call the limit is `usize::MAX`, and only [`MAX_ELEMENTS`] bounds a shape.
+pub fn with_max_bytes<R>(max: usize, f: impl FnOnce() -> R) -> R {
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            MAX_BYTES.with(|m| m.set(self.0));
+        }
+    }
+    let _restore = Restore(MAX_BYTES.with(|m| m.replace(max)));
+    f()
+}
+
+/// The limit [`with_max_bytes`] set on this thread (`usize::MAX` when none is set).
+pub fn max_bytes() -> usize {
+    MAX_BYTES.with(|m| m.get())
+}
+
+/// Bytes of one element of `dtype` in memory (a `String`'s header for strings, without its text).
+pub fn elem_bytes(dtype: DType) -> usize {
+    match dtype.storage() {
+        Storage::I8 | Storage::U8 | Storage::Bool => 1,
+        Storage::F16 | Storage::BF16 | Storage::I16 | Storage::U16 => 2,
+        Storage::F32 | Storage::I32 | Storage::U32 => 4,
+        Storage::F64 | Storage::I64 | Storage::U64 | Storage::C64 => 8,
+        Storage::C128 => 16,
+        Storage::Str => std::mem::size_of::<String>(),
+    }
+}
+
+/// Bytes of one entry of the index maps kernels build (`Vec<usize>`).
+pub(crate) const INDEX_BYTES: usize = std::mem::size_of::<usize>();
+
+/// The element count of a shape a kernel is about to allocate at `per_elem` bytes an element
+/// (the output's element and any index map the kernel builds), or an error when it is larger than
+/// [`MAX_ELEMENTS`] or the memory limit of [`with_max_bytes`].
+pub(crate) fn checked_alloc(op: &'static str, shape: &[usize], per_elem: usize) -> Result<usize> {
+    let n = checked_numel(op, shape)?;
+    let bytes = n.saturating_mul(per_elem);
+    let limit = max_bytes();
+    if bytes > limit {
+        return Err(KernelError::TooLarge {
+            op,
+            shape: shape.to_vec(),
+            bytes,
+            limit,
+        });
+    }
+    Ok(n)
+}
+
 impl Tensor {
     /// Builds a tensor, checking that the data variant fits `dtype` and the length fits `shape`.
     pub fn new(dtype: DType, shape: Vec<usize>, data: Data) -> Result<Tensor> {
@@ -433,6 +494,15 @@ impl Tensor {
         }
         let data = i128_to_data(dtype, &v)?;
         Ok(Tensor::raw(dtype, shape, data))
+    }
+
+    /// The bytes the elements take in memory (with the text of strings).
+    pub fn nbytes(&self) -> usize {
+        let text = match &self.data {
+            Data::Str(v) => v.iter().map(String::len).sum(),
+            _ => 0,
+        };
+        self.len().saturating_mul(elem_bytes(self.dtype)) + text
     }
 
     /// The element type.

@@ -237,6 +237,49 @@ impl BranchOpInterface for BrBranch {
     fn successor_operands(&self, ctx: &Context, op: Op, index: usize) -> Option<Range<usize>> {
         (index == 0).then(|| 0..ctx.operands(op).len())
     }
+
+    fn set_successor_operands(
+        &self,
+        ctx: &mut Context,
+        op: Op,
+        index: usize,
+        values: &[Value],
+    ) -> bool {
+        if index != 0 {
+            return false;
+        }
+        ctx.set_operands(op, values);
+        true
+    }
+}
+
+/// Replaces the operands of successor `index` of a branch whose operands are the `lead`
+/// operands (the condition or flag) followed by each successor's, in order, and updates the
+/// per-successor sizes through `set_sizes` (given every successor's new operand count).
+fn set_grouped_successor_operands(
+    ctx: &mut Context,
+    op: Op,
+    index: usize,
+    values: &[Value],
+    lead: usize,
+    set_sizes: impl FnOnce(&mut Context, &[usize]),
+) -> bool {
+    let Some(groups) = successor_operands(ctx, op) else {
+        return false;
+    };
+    if index >= groups.len() {
+        return false;
+    }
+    let mut operands: Vec<Value> = ctx.operands(op)[..lead].to_vec();
+    let mut sizes = Vec::with_capacity(groups.len());
+    for (i, (_, vals)) in groups.iter().enumerate() {
+        let vals = if i == index { values } else { vals };
+        operands.extend_from_slice(vals);
+        sizes.push(vals.len());
+    }
+    ctx.set_operands(op, &operands);
+    set_sizes(ctx, &sizes);
+    true
 }
 
 /// `cf.cond_br`: the condition, then the true and the false destination's operands, sized by
@@ -258,6 +301,19 @@ impl BranchOpInterface for CondBrBranch {
             1 => Some(1 + nt..1 + nt + nf),
             _ => None,
         }
+    }
+
+    fn set_successor_operands(
+        &self,
+        ctx: &mut Context,
+        op: Op,
+        index: usize,
+        values: &[Value],
+    ) -> bool {
+        set_grouped_successor_operands(ctx, op, index, values, 1, |ctx, sizes| {
+            let seg = crate::segment_sizes(ctx, &[1, sizes[0] as i64, sizes[1] as i64]);
+            ctx.set_prop(op, "operandSegmentSizes", seg);
+        })
     }
 }
 
@@ -285,6 +341,23 @@ impl BranchOpInterface for SwitchBranch {
             return None;
         }
         ranges.into_iter().nth(index)
+    }
+
+    fn set_successor_operands(
+        &self,
+        ctx: &mut Context,
+        op: Op,
+        index: usize,
+        values: &[Value],
+    ) -> bool {
+        set_grouped_successor_operands(ctx, op, index, values, 1, |ctx, sizes| {
+            let total: usize = sizes[1..].iter().sum();
+            let seg = crate::segment_sizes(ctx, &[1, sizes[0] as i64, total as i64]);
+            let cases: Vec<i64> = sizes[1..].iter().map(|&n| n as i64).collect();
+            let cases = crate::segment_sizes(ctx, &cases);
+            ctx.set_prop(op, "operandSegmentSizes", seg);
+            ctx.set_prop(op, "case_operand_segments", cases);
+        })
     }
 }
 

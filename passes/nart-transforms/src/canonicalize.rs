@@ -55,8 +55,11 @@ nart_pass::declare_pass! {
         description: "Applies the folders and canonicalization patterns of every registered op, \
             and erases dead pure ops, with a bounded greedy worklist driver, until nothing \
             changes.\n\
-            Constants produced by folding are deduplicated and hoisted to the entry block of the \
-            closest isolated-from-above region.",
+            Constants are deduplicated and hoisted to the start of the entry block of the \
+            closest isolated-from-above region, in upstream's order.\n\
+            After each sweep regions are simplified: `region-simplify=normal` erases unreachable \
+            blocks, dead ops and dead block arguments; `aggressive` also merges identical \
+            blocks and drops block arguments that always receive the same value.",
         options: CanonicalizeOptions,
         statistics: [
             "num-folds" => "Number of successful folds",

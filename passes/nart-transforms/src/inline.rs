@@ -9,12 +9,14 @@
 //! values.
 //! Calls produced by inlining are inlined in turn, at most `max-iterations` levels deep, and a
 //! callee is never inlined into a call that inlining that callee produced (recursion).
+//! As upstream, a callee that calls itself, or calls back the function holding the call (in the
+//! call graph of the input), is not inlined, nor is a callee into its own body.
 //! Private callees left without any reference are erased, and the callers are canonicalized
 //! (`default-pipeline=canonicalize`, the default; empty for none).
 
 use std::collections::VecDeque;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use nart_ir::interfaces::{CallOpInterface, CallableOpInterface, Callee};
 use nart_ir::registry::Trait;
@@ -57,13 +59,33 @@ fn is_call(ctx: &Context, op: Op) -> bool {
     ctx.op_interface::<dyn CallOpInterface>(op).is_some()
 }
 
-/// The callee `call` refers to, if it can be inlined there.
-fn inlinable_callee(ctx: &Context, call: Op) -> Option<Op> {
+/// The callable `call` refers to, if it resolves to one.
+fn resolve_callee(ctx: &Context, call: Op) -> Option<Op> {
     let call_iface = ctx.op_interface::<dyn CallOpInterface>(call)?;
     let Callee::Symbol(sym) = call_iface.callee(ctx, call)? else {
         return None;
     };
     let callee = lookup_from(ctx, call, sym)?;
+    ctx.op_interface::<dyn CallableOpInterface>(callee)?;
+    Some(callee)
+}
+
+/// The node of the call graph holding `op`: its closest enclosing callable, or `root`.
+fn call_graph_node(ctx: &Context, root: Op, op: Op) -> Op {
+    let mut cur = ctx.op_parent_op(op);
+    while let Some(c) = cur {
+        if c == root || ctx.op_interface::<dyn CallableOpInterface>(c).is_some() {
+            return c;
+        }
+        cur = ctx.op_parent_op(c);
+    }
+    root
+}
+
+/// The callee `call` refers to, if it can be inlined there.
+fn inlinable_callee(ctx: &Context, call: Op) -> Option<Op> {
+    let call_iface = ctx.op_interface::<dyn CallOpInterface>(call)?;
+    let callee = resolve_callee(ctx, call)?;
     let callable = ctx.op_interface::<dyn CallableOpInterface>(callee)?;
     if ctx.is_ancestor(callee, call) {
         return None;
@@ -162,6 +184,15 @@ pub fn inline_calls(ctx: &mut Context, root: Op, max_depth: usize) -> InlineStat
         .filter(|&o| is_call(ctx, o))
         .map(|o| (o, Vec::new()))
         .collect();
+    // The call graph of the input, as upstream's inliner computes it once: which callables
+    // each node (callable or root) calls.
+    let mut edges: FxHashMap<Op, FxHashSet<Op>> = FxHashMap::default();
+    for &(call, _) in &worklist {
+        if let Some(callee) = resolve_callee(ctx, call) {
+            let node = call_graph_node(ctx, root, call);
+            edges.entry(node).or_default().insert(callee);
+        }
+    }
     let mut callees: Vec<Op> = Vec::new();
     let mut callers_seen = FxHashSet::default();
     while let Some((call, history)) = worklist.pop_front() {
@@ -174,19 +205,18 @@ pub fn inline_calls(ctx: &mut Context, root: Op, max_depth: usize) -> InlineStat
         if history.contains(&callee) || history.len() >= max_depth {
             continue;
         }
-        let mut caller = ctx.op_parent_op(call);
-        while let Some(c) = caller {
-            if c == root || ctx.op_interface::<dyn CallableOpInterface>(c).is_some() {
-                break;
-            }
-            caller = ctx.op_parent_op(c);
+        let caller = call_graph_node(ctx, root, call);
+        // As upstream: a callee that calls itself, or calls back the caller, is not inlined.
+        if edges
+            .get(&callee)
+            .is_some_and(|out| out.contains(&callee) || out.contains(&caller))
+        {
+            continue;
         }
         let new_calls = inline_call(ctx, call, callee);
         stats.inlined += 1;
-        if let Some(c) = caller {
-            if callers_seen.insert(c) {
-                stats.callers.push(c);
-            }
+        if callers_seen.insert(caller) {
+            stats.callers.push(caller);
         }
         if !callees.contains(&callee) {
             callees.push(callee);
@@ -302,8 +332,8 @@ mod tests {
         let r2 = t.call(b, "rec", &[r[0]], 1);
         t.ret(b, &[r2[0]]);
         t.run_pipeline("builtin.module(inline{default-pipeline=})");
-        // f inlined, then the g call it brought in; rec inlined once into main (its own
-        // recursive call is then left alone).
+        // f inlined, then the g call it brought in; rec calls itself, so it is inlined
+        // nowhere.
         assert_eq!(
             t.dump(main),
             "%0 = test.add %arg0, %arg0\n%1 = test.call @rec(%0)\ntest.return %1"

@@ -1,18 +1,29 @@
 //! `symbol-dce`: erases the symbols nothing live refers to (MLIR's SymbolDCE).
 //!
-//! Liveness starts from the op the pass runs on, which must be a symbol table: its public
-//! symbols and its non-symbol ops are live.
-//! A live op makes live every symbol its attributes refer to (resolved from the op outwards
-//! through the enclosing symbol tables, `@a::@b` making both `@a` and `@b` live), and every op
-//! nested in it, except the symbols of a nested symbol table: as at the top, those are live when
-//! public or referred to (so a private nested module that is referred to at all keeps its public
-//! symbols, as upstream MLIR does).
-//! Finally every symbol of a live symbol table that is not live is erased.
+//! A symbol is an op with the `Symbol` trait and a `sym_name`; it is public (no
+//! `sym_visibility`, or `"public"`), `"nested"` or `"private"`.
+//! Liveness is computed per symbol table, starting from the one the pass runs on.
+//! In a table, every op that is not a symbol is live, and so is every symbol that cannot be
+//! discarded: a public one, and a `nested` one when the table is visible from above.
+//! The table the pass runs on is hidden from above unless it is a non-private symbol nested in
+//! another op (so `builtin.module(builtin.module(symbol-dce))` keeps the `nested` symbols of a
+//! public module), and a nested table is hidden when its parent table is, when it is not a
+//! symbol, or when it is private.
+//! A live op makes live the symbols referred to by its attributes and those of the ops nested
+//! in it (not inside nested symbol tables), resolved in the symbol table that holds the op
+//! (references to unknown symbols are ignored).
+//! A live symbol table computes the liveness of its own symbols in turn; a live op that is not
+//! a symbol table makes live the ops with regions directly inside it, so that the symbol tables
+//! nested there are reached.
+//! Finally every symbol found dead is erased, in every symbol table under the root.
+//! An unregistered op with one region may be a symbol table whose symbols nart cannot see:
+//! collecting uses across one is an error, as upstream.
 
 use rustc_hash::FxHashSet;
 
-use nart_ir::symbol::{is_symbol_table, lookup, nearest_symbol_table, op_symbol_uses, symbol_name};
-use nart_ir::{AttrData, Context, Op};
+use nart_ir::registry::Trait;
+use nart_ir::symbol::{is_symbol_table, lookup, op_symbol_uses, symbol_name};
+use nart_ir::{Attr, AttrData, Context, Diagnostic, Op, WalkOrder};
 use nart_pass::{Pass, PassFailure, PassState};
 
 nart_pass::declare_pass! {
@@ -21,152 +32,188 @@ nart_pass::declare_pass! {
         argument: "symbol-dce",
         name: "SymbolDCE",
         summary: "Eliminate dead symbols",
-        description: "Erases the private symbols (`sym_visibility = \"private\"`, or \
-            `\"nested\"`) that no live op refers to, directly or through other live symbols, in \
-            the symbol table the pass runs on and in every symbol table nested in it.",
+        description: "Erases the symbols that no live op refers to, directly or through other \
+            live symbols, in the symbol table the pass runs on and in every symbol table nested \
+            in it: private symbols, and `nested` ones in tables hidden from above (the top-level \
+            table, private tables, and tables that are not symbols).",
         statistics: ["num-dce'd" => "Number of symbols erased"],
     }
 }
 
-/// Whether the symbol `op` is visible outside its table (no visibility, or `"public"`).
-fn is_public(ctx: &Context, op: Op) -> bool {
+/// The visibility of a symbol (`sym_visibility`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Visibility {
+    Public,
+    Nested,
+    Private,
+}
+
+fn visibility(ctx: &Context, op: Op) -> Visibility {
     match ctx.attr(op, "sym_visibility").and_then(|a| ctx.attr_str(a)) {
-        None | Some("public") => true,
-        Some(_) => false,
+        Some("private") => Visibility::Private,
+        Some("nested") => Visibility::Nested,
+        _ => Visibility::Public,
     }
 }
 
-struct Liveness<'a> {
-    ctx: &'a Context,
-    live: FxHashSet<Op>,
-    tables: Vec<Op>,
-    worklist: Vec<Op>,
+/// Whether `op` is a symbol: it declares `Symbol` and has a name (an unnamed module is not).
+fn is_symbol(ctx: &Context, op: Op) -> bool {
+    ctx.op_has_trait(op, Trait::Symbol) && symbol_name(ctx, op).is_some()
 }
 
-impl Liveness<'_> {
-    fn mark(&mut self, op: Op) {
-        if self.live.insert(op) {
-            self.worklist.push(op);
-        }
-    }
+/// Whether `op` may be a symbol table nart knows nothing about: an op of an unknown dialect
+/// with one region (MLIR's `isPotentiallyUnknownSymbolTable`).
+fn is_potentially_unknown_table(ctx: &Context, op: Op) -> bool {
+    ctx.regions(op).len() == 1 && ctx.op_dialect(op).is_none()
+}
 
-    /// Marks what a symbol table makes live by itself: its public symbols and non-symbol ops.
-    fn seed_table(&mut self, table: Op) {
-        self.tables.push(table);
-        let ctx = self.ctx;
-        for &r in ctx.regions(table) {
-            for &b in ctx.region_blocks(r) {
-                for child in ctx.block_ops_iter(b) {
-                    match symbol_name(ctx, child) {
-                        Some(_) if !is_public(ctx, child) => {}
-                        _ => self.mark(child),
-                    }
-                }
+/// The symbol references held by `from` and the ops nested in it, not entering nested symbol
+/// tables (MLIR's `SymbolTable::getSymbolUses`). `Err` names an op that may be an unknown
+/// symbol table.
+fn symbol_uses(ctx: &Context, from: Op, out: &mut Vec<Attr>) -> Result<(), Op> {
+    if is_potentially_unknown_table(ctx, from) {
+        return Err(from);
+    }
+    out.extend(op_symbol_uses(ctx, from));
+    if is_symbol_table(ctx, from) {
+        return Ok(());
+    }
+    for &r in ctx.regions(from) {
+        for &b in ctx.region_blocks(r) {
+            for op in ctx.block_ops_iter(b) {
+                symbol_uses(ctx, op, out)?;
             }
         }
     }
+    Ok(())
+}
 
-    /// Marks the symbols `op`'s attributes refer to.
-    fn mark_uses(&mut self, op: Op) {
-        let ctx = self.ctx;
-        for sym in op_symbol_uses(ctx, op) {
-            let AttrData::SymbolRef { root, nested } = ctx.attr_data(sym) else {
-                continue;
-            };
-            let mut table = if is_symbol_table(ctx, op) {
-                Some(op)
-            } else {
-                nearest_symbol_table(ctx, op)
-            };
-            while let Some(t) = table {
-                if let Some(mut found) = lookup(ctx, t, ctx.str(*root)) {
-                    self.mark(found);
-                    for n in nested {
-                        match lookup(ctx, found, ctx.str(*n)) {
-                            Some(inner) => {
-                                self.mark(inner);
-                                found = inner;
-                            }
-                            None => break,
-                        }
-                    }
-                    break;
-                }
-                table = nearest_symbol_table(ctx, t);
-            }
+/// The symbols a reference names, looked up in `table` only (`@a::@b` gives `@a` and `@b`);
+/// `None` when some part does not resolve.
+fn resolve_in(ctx: &Context, table: Op, sym: Attr) -> Option<Vec<Op>> {
+    let AttrData::SymbolRef { root, nested } = ctx.attr_data(sym) else {
+        return None;
+    };
+    let mut found = vec![lookup(ctx, table, ctx.str(*root))?];
+    for (i, n) in nested.iter().enumerate() {
+        let scope = *found.last()?;
+        if !is_symbol_table(ctx, scope) {
+            return None;
+        }
+        let next = lookup(ctx, scope, ctx.str(*n))?;
+        if i + 1 < nested.len() && !is_symbol_table(ctx, next) {
+            return None;
+        }
+        found.push(next);
+    }
+    Some(found)
+}
+
+/// The ops directly inside `op`'s regions.
+fn children(ctx: &Context, op: Op) -> Vec<Op> {
+    let mut out = Vec::new();
+    for &r in ctx.regions(op) {
+        for &b in ctx.region_blocks(r) {
+            out.extend(ctx.block_ops_iter(b));
         }
     }
+    out
+}
 
-    /// Processes a live op: its uses, and what is nested in it.
-    fn visit(&mut self, op: Op) {
-        self.mark_uses(op);
-        let ctx = self.ctx;
+/// Marks live the symbols of `table` that are used or cannot be discarded, and recursively
+/// those of the symbol tables reached (MLIR's `SymbolDCE::computeLiveness`).
+fn compute_liveness(
+    ctx: &Context,
+    table: Op,
+    hidden: bool,
+    live: &mut FxHashSet<Op>,
+) -> Result<(), Diagnostic> {
+    let mut worklist = Vec::new();
+    for op in children(ctx, table) {
+        if !is_symbol(ctx, op) {
+            worklist.push(op);
+            continue;
+        }
+        let vis = visibility(ctx, op);
+        let discardable = (hidden || vis == Visibility::Private) && vis != Visibility::Public;
+        if !discardable && live.insert(op) {
+            worklist.push(op);
+        }
+    }
+    while let Some(op) = worklist.pop() {
         if is_symbol_table(ctx, op) {
-            self.seed_table(op);
-            return;
+            let inner_hidden =
+                hidden || !is_symbol(ctx, op) || visibility(ctx, op) == Visibility::Private;
+            compute_liveness(ctx, op, inner_hidden, live)?;
+        } else {
+            worklist.extend(
+                children(ctx, op)
+                    .into_iter()
+                    .filter(|&c| !ctx.regions(c).is_empty()),
+            );
         }
-        for &r in ctx.regions(op) {
-            for &b in ctx.region_blocks(r) {
-                for child in ctx.block_ops_iter(b) {
-                    self.mark(child);
+        // Ops reached through a region that is not a symbol table have had their uses
+        // collected with the op that holds them.
+        let Some(parent) = ctx.op_parent_op(op).filter(|&p| is_symbol_table(ctx, p)) else {
+            continue;
+        };
+        let mut uses = Vec::new();
+        if symbol_uses(ctx, op, &mut uses).is_err() {
+            return Err(Diagnostic::error(
+                ctx.op_loc(op),
+                "operation contains potentially unknown symbol table, meaning that we can't \
+                 reliable compute symbol uses",
+            ));
+        }
+        for sym in uses {
+            for found in resolve_in(ctx, parent, sym).unwrap_or_default() {
+                if live.insert(found) {
+                    worklist.push(found);
                 }
             }
         }
     }
+    Ok(())
 }
 
 /// Erases dead symbols under the symbol table `root`; returns how many were erased.
-pub fn symbol_dce(ctx: &mut Context, root: Op) -> usize {
-    let (live, tables) = {
-        let mut l = Liveness {
-            ctx,
-            live: FxHashSet::default(),
-            tables: Vec::new(),
-            worklist: Vec::new(),
-        };
-        l.mark_uses(root);
-        l.seed_table(root);
-        while let Some(op) = l.worklist.pop() {
-            l.visit(op);
-        }
-        (l.live, l.tables)
+pub fn symbol_dce(ctx: &mut Context, root: Op) -> Result<usize, Diagnostic> {
+    let hidden = match ctx.op_parent_op(root) {
+        Some(_) if is_symbol(ctx, root) => visibility(ctx, root) == Visibility::Private,
+        _ => true,
     };
+    let mut live = FxHashSet::default();
+    compute_liveness(ctx, root, hidden, &mut live)?;
+    let tables: Vec<Op> = ctx
+        .collect_ops(root, WalkOrder::PostOrder)
+        .into_iter()
+        .filter(|&t| is_symbol_table(ctx, t))
+        .collect();
     let mut erased = 0;
     for table in tables {
         if ctx.is_erased(table) {
             continue;
         }
-        let mut dead = Vec::new();
-        for &r in ctx.regions(table) {
-            for &b in ctx.region_blocks(r) {
-                for child in ctx.block_ops_iter(b) {
-                    if symbol_name(ctx, child).is_some() && !live.contains(&child) {
-                        dead.push(child);
-                    }
-                }
-            }
-        }
-        for d in dead {
-            if ctx.is_erased(d) {
+        for d in children(ctx, table) {
+            if !is_symbol(ctx, d) || live.contains(&d) {
                 continue;
             }
             // A symbol whose results are still used elsewhere is kept (there should be none).
             let used_outside = ctx
-                .collect_ops(d, nart_ir::WalkOrder::PreOrder)
+                .collect_ops(d, WalkOrder::PreOrder)
                 .into_iter()
                 .any(|n| {
                     ctx.results(n)
                         .iter()
                         .any(|&r| ctx.uses(r).iter().any(|u| !ctx.is_ancestor(d, u.op)))
                 });
-            if used_outside {
-                continue;
+            if !used_outside {
+                ctx.erase_op(d);
+                erased += 1;
             }
-            ctx.erase_op(d);
-            erased += 1;
         }
     }
-    erased
+    Ok(erased)
 }
 
 impl Pass for SymbolDcePass {
@@ -183,7 +230,7 @@ impl Pass for SymbolDcePass {
                 "was scheduled to run under SymbolDCE, but does not define a symbol table",
             ));
         }
-        let n = symbol_dce(ctx, op);
+        let n = symbol_dce(ctx, op).map_err(PassFailure::new)?;
         state.add_stat("num-dce'd", n as u64);
         Ok(())
     }

@@ -18,11 +18,45 @@ func.func private @add_one(%x: i32) -> i32 {
 
 // -----
 
-// A recursive function is not inlined into itself.
+// A recursive function is inlined neither into itself nor into its callers.
 // CHECK-LABEL: func.func @rec(%arg0: i32) -> i32
-// CHECK-NEXT: call @rec(%arg0) : (i32) -> i32
+// CHECK-NEXT: %[[R:.*]] = call @rec(%arg0) : (i32) -> i32
+// CHECK-NEXT: return %[[R]] : i32
+// CHECK-LABEL: func.func @rec_user(%arg0: i32) -> i32
+// CHECK-NEXT: %[[R:.*]] = call @rec(%arg0) : (i32) -> i32
+// CHECK-NEXT: return %[[R]] : i32
 func.func @rec(%x: i32) -> i32 {
   %0 = func.call @rec(%x) : (i32) -> i32
+  return %0 : i32
+}
+func.func @rec_user(%x: i32) -> i32 {
+  %0 = func.call @rec(%x) : (i32) -> i32
+  return %0 : i32
+}
+
+// -----
+
+// Mutually recursive functions are not inlined into each other, so neither comes to call
+// itself; a third function gets one through the cycle, up to the call back to the first.
+// CHECK-LABEL: func.func @ping(%arg0: i32) -> i32
+// CHECK-NEXT: %[[R:.*]] = call @pong(%arg0) : (i32) -> i32
+// CHECK-NEXT: return %[[R]] : i32
+// CHECK-LABEL: func.func @pong(%arg0: i32) -> i32
+// CHECK-NEXT: %[[R:.*]] = call @ping(%arg0) : (i32) -> i32
+// CHECK-NEXT: return %[[R]] : i32
+// CHECK-LABEL: func.func @ping_user(%arg0: i32) -> i32
+// CHECK-NEXT: %[[R:.*]] = call @ping(%arg0) : (i32) -> i32
+// CHECK-NEXT: return %[[R]] : i32
+func.func @ping(%x: i32) -> i32 {
+  %0 = func.call @pong(%x) : (i32) -> i32
+  return %0 : i32
+}
+func.func @pong(%x: i32) -> i32 {
+  %0 = func.call @ping(%x) : (i32) -> i32
+  return %0 : i32
+}
+func.func @ping_user(%x: i32) -> i32 {
+  %0 = func.call @ping(%x) : (i32) -> i32
   return %0 : i32
 }
 

@@ -1,4 +1,5 @@
 // RUN: nart-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(symbol-dce)' --split-input-file | filecheck %s
+// RUN: nart-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(builtin.module(symbol-dce))' --split-input-file | filecheck %s --check-prefix=NESTED
 
 // Private symbols nothing live refers to are erased, transitively; public ones stay.
 // CHECK-LABEL: module attributes {test.simple}
@@ -72,6 +73,108 @@ module attributes {test.nested_ref} {
   }
   func.func @user() {
     "test.use"() {ref = @b::@y} : () -> ()
+    return
+  }
+}
+
+// -----
+
+// `nested` symbols go from a table hidden from above (the top-level module, a private module);
+// run on the nested modules alone, a public or `nested` module is visible from above and keeps
+// its `nested` symbols, while a private one loses them; public symbols always stay.
+// CHECK-LABEL: module attributes {test.visibility}
+// CHECK-NEXT: module @public_module {
+// CHECK-NEXT: }
+// CHECK-NEXT: module @nested_module attributes {sym_visibility = "nested"} {
+// CHECK-NEXT: }
+// CHECK-NEXT: module @private_module attributes {sym_visibility = "private"} {
+// CHECK-NEXT: func.func @public_function()
+// NESTED-LABEL: module attributes {test.visibility}
+// NESTED-NEXT: module @public_module {
+// NESTED-NEXT: func.func nested @nested_function()
+// NESTED-NEXT: }
+// NESTED-NEXT: module @nested_module attributes {sym_visibility = "nested"} {
+// NESTED-NEXT: func.func nested @nested_function()
+// NESTED-NEXT: }
+// NESTED-NEXT: module @private_module attributes {sym_visibility = "private"} {
+// NESTED-NEXT: func.func @public_function()
+module attributes {test.visibility} {
+  module @public_module {
+    func.func nested @nested_function()
+    func.func private @private_function()
+  }
+  module @nested_module attributes {sym_visibility = "nested"} {
+    func.func nested @nested_function()
+  }
+  module @private_module attributes {sym_visibility = "private"} {
+    func.func nested @nested_function()
+    func.func @public_function() {
+      return
+    }
+  }
+  "test.user"() {uses = [@nested_module, @private_module]} : () -> ()
+}
+
+// -----
+
+// A reference resolves in the symbol table holding the op that makes it, never in an
+// enclosing one: the outer private @outer is dead though the inner module names @outer.
+// Run on the inner module alone, the outer symbols are out of reach and stay.
+// CHECK-LABEL: module attributes {test.scopes}
+// CHECK-NOT: @outer
+// CHECK: module @inner
+// NESTED-LABEL: module attributes {test.scopes}
+// NESTED-NEXT: func.func private @outer()
+// NESTED-NEXT: module @inner
+module attributes {test.scopes} {
+  func.func private @outer()
+  module @inner {
+    func.func @user() {
+      "test.use"() {ref = @outer} : () -> ()
+      return
+    }
+  }
+}
+
+// -----
+
+// Symbol tables nested in other ops are reached through them: a private symbol called from a
+// live one stays, an unused `nested` one goes, and so does a private symbol of a module inside
+// a function body. Each nested module (not a symbol) is hidden from above.
+// CHECK-LABEL: module attributes {test.in_regions}
+// CHECK: "foo.two_regions"() ({
+// CHECK-NEXT: {{(builtin.)?}}module {
+// CHECK-NEXT: func.func private @called()
+// CHECK: func.func @main()
+// CHECK: func.func @f()
+// CHECK-NEXT: "foo.two_regions"() ({
+// CHECK-NEXT: {{(builtin.)?}}module @deep {
+// CHECK-NEXT: }
+// NESTED-LABEL: module attributes {test.in_regions}
+// NESTED: func.func nested @nested()
+module attributes {test.in_regions} {
+  "foo.two_regions"() ({
+    builtin.module {
+      func.func nested @nested() {
+        return
+      }
+      func.func private @called() {
+        return
+      }
+      func.func @main() {
+        call @called() : () -> ()
+        return
+      }
+    }
+  }, {
+  }) : () -> ()
+  func.func @f() {
+    "foo.two_regions"() ({
+      builtin.module @deep {
+        func.func private @x()
+      }
+    }, {
+    }) : () -> ()
     return
   }
 }

@@ -71,11 +71,13 @@ pub(super) fn run_loop(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -
     let n_carried = carried.len();
     let n_scan = step.outputs.len().saturating_sub(n_carried);
     let mut scans: Vec<Vec<Tensor>> = vec![Vec::new(); n_scan];
+    let mut scan_bytes = 0usize;
     let mut i: i64 = 0;
     loop {
         if max_trip.is_some_and(|m| i >= m) || cond == Some(false) {
             break;
         }
+        env.count_iteration(step)?;
         let mut args = vec![
             Arc::new(Val::Tensor(Tensor::scalar(i))),
             Arc::new(Val::Tensor(Tensor::scalar(cond.unwrap_or(true)))),
@@ -103,6 +105,8 @@ pub(super) fn run_loop(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -
             .collect();
         for (k, v) in outs.enumerate() {
             let t = tensor_in(step, &v, "a scan output")?;
+            scan_bytes = scan_bytes.saturating_add(t.nbytes());
+            env.check_collected(step, scan_bytes)?;
             scans[k].push(t.clone());
         }
         i += 1;
@@ -165,7 +169,9 @@ pub(super) fn run_scan(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -
         None => 0,
     };
     let mut outs_acc: Vec<Vec<Tensor>> = vec![Vec::new(); n_scan_out];
+    let mut scan_bytes = 0usize;
     for it in 0..len {
+        env.count_iteration(step)?;
         let mut args = state.clone();
         for (t, axis, rev) in &scan_ins {
             let idx = if *rev { len - 1 - it } else { it };
@@ -181,7 +187,10 @@ pub(super) fn run_scan(step: &Step, env: &mut Env, ins: Vec<Option<Arc<Val>>>) -
             .map(|v| v.unwrap_or_else(|| Arc::new(Val::Empty)))
             .collect();
         for (k, v) in outs.enumerate() {
-            outs_acc[k].push(tensor_in(step, &v, "a scan output")?.clone());
+            let t = tensor_in(step, &v, "a scan output")?;
+            scan_bytes = scan_bytes.saturating_add(t.nbytes());
+            env.check_collected(step, scan_bytes)?;
+            outs_acc[k].push(t.clone());
         }
     }
     let mut res: Vec<Val> = state.into_iter().map(|v| to_val(Some(v))).collect();
@@ -218,6 +227,7 @@ pub(super) fn run_sequence_map(
     let n_out = step.outputs.len();
     let mut outs: Vec<Vec<Tensor>> = vec![Vec::new(); n_out];
     for k in 0..len {
+        env.count_iteration(step)?;
         let mut args = Vec::with_capacity(ins.len());
         for (j, v) in ins.iter().enumerate() {
             let arg = match v.as_deref() {

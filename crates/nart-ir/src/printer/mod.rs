@@ -11,6 +11,8 @@
 //! Custom op printers receive an [`OpAsmPrinter`]; see [`crate::asm`] for an example.
 
 mod format;
+#[cfg(test)]
+mod stream_tests;
 pub(crate) mod text;
 
 use std::fmt::Write as _;
@@ -33,6 +35,10 @@ pub struct PrintOptions {
     pub generic: bool,
     /// Print locations (`--mlir-print-debuginfo`).
     pub debug_info: bool,
+    /// Print locations in upstream's pretty form, `file:1:2` rather than
+    /// `loc("file":1:2)` (`--mlir-pretty-debuginfo`): those of ops and block arguments with
+    /// [`PrintOptions::debug_info`], location attributes always.
+    pub pretty_debug_info: bool,
     /// Elide dense elements attributes with more elements than this
     /// (`--mlir-elide-elementsattrs-if-larger=N`).
     pub elide_elements_larger_than: Option<usize>,
@@ -87,7 +93,22 @@ pub struct OpAsmPrinter<'a> {
     aliases: Option<&'a RefCell<Aliases>>,
     /// Collecting aliases in MLIR's order: generic ops visit their regions first.
     collecting: bool,
+    /// Where [`print_op_to`] streams the text: the buffer is drained into it between ops.
+    sink: Option<Sink<'a>>,
 }
+
+/// The writer of a streaming print, and its first error (after which printing stops early).
+struct Sink<'a> {
+    w: &'a mut dyn std::io::Write,
+    error: Option<std::io::Error>,
+}
+
+/// The buffer size at which a streaming print hands its text to the writer.
+const DRAIN_AT: usize = 64 * 1024;
+
+/// The largest text [`print_op_to`] keeps in memory to print a module in one pass; larger
+/// modules are printed again, streaming.
+const ONE_PASS_LIMIT: usize = 8 << 20;
 
 /// Prints `op` (usually a module) and everything in it, ending with a newline. For a top-level
 /// op (one without a parent) the resource section of the context follows, if it has entries.
@@ -131,23 +152,132 @@ fn print_op_with(
     let mut p = OpAsmPrinter::new(ctx, opts, aliases);
     p.collecting = collecting;
     p.number_root(op);
-    // The default dialect of the enclosing ops.
-    let mut parents = Vec::new();
-    let mut cur = ctx.op_parent_op(op);
-    while let Some(o) = cur {
-        parents.push(crate::parser::Parser::default_dialect_for(
-            ctx.op_name_str(o),
-        ));
-        cur = ctx.op_parent_op(o);
-    }
-    if let Some(&d) = parents.first() {
-        p.default_dialect.push(d);
-    }
+    // The default dialect of the enclosing op's regions; `builtin` at the top level.
+    let dd = match ctx.op_parent_op(op) {
+        Some(parent) => p.regions_default_dialect(parent),
+        None => "builtin",
+    };
+    p.default_dialect.push(dd);
     p.print_op_line(op);
     if ctx.op_parent_block(op).is_none() {
         p.print_resources();
     }
     p.out
+}
+
+/// Prints like [`print_op`], but writes the text to `w` as it is produced, so that printing a
+/// huge module does not first build its whole text in memory; returns the first write error.
+///
+/// Output up to a few MiB is printed once and written at the end; a larger module is printed
+/// again (a third time when it has `#map` aliases, which come first), streaming. The text is
+/// handed to `w` in chunks between ops, so `w` should not need to be buffered.
+pub fn print_op_to(
+    ctx: &Context,
+    op: Op,
+    opts: &PrintOptions,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    print_op_to_with_limit(ctx, op, opts, w, ONE_PASS_LIMIT)
+}
+
+/// [`print_op_to`], printing in one pass only when the text fits in `one_pass_limit` bytes.
+fn print_op_to_with_limit(
+    ctx: &Context,
+    op: Op,
+    opts: &PrintOptions,
+    w: &mut dyn std::io::Write,
+    one_pass_limit: usize,
+) -> std::io::Result<()> {
+    let top = ctx.op_parent_block(op).is_none();
+    if !top || opts.local_scope {
+        return stream_op_with(ctx, op, opts, None, false, w);
+    }
+    let aliases = RefCell::new(Aliases::default());
+    let mut first = CappedBuf {
+        buf: Vec::new(),
+        limit: one_pass_limit,
+        overflowed: false,
+    };
+    stream_op_with(ctx, op, opts, Some(&aliases), false, &mut first)?;
+    if aliases.borrow().is_empty() {
+        if !first.overflowed {
+            return w.write_all(&first.buf);
+        }
+        drop(first);
+        let aliases = RefCell::new(Aliases::default());
+        return stream_op_with(ctx, op, opts, Some(&aliases), false, w);
+    }
+    drop(first);
+    let aliases = RefCell::new(Aliases::default());
+    stream_op_with(ctx, op, opts, Some(&aliases), true, &mut std::io::sink())?;
+    let mut header = String::new();
+    {
+        let al = aliases.borrow();
+        for (kind, list) in [("map", &al.order), ("set", &al.sets)] {
+            for (i, &a) in list.iter().enumerate() {
+                text::write_alias(&mut header, kind, i as u32);
+                header.push_str(" = ");
+                text::write_attr(ctx, &mut header, a, None);
+                header.push('\n');
+            }
+        }
+    }
+    w.write_all(header.as_bytes())?;
+    stream_op_with(ctx, op, opts, Some(&aliases), false, w)
+}
+
+/// A writer that keeps everything written to it while it fits in `limit` bytes, and nothing
+/// once it does not.
+struct CappedBuf {
+    buf: Vec<u8>,
+    limit: usize,
+    overflowed: bool,
+}
+
+impl std::io::Write for CappedBuf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        if !self.overflowed && self.buf.len() + b.len() <= self.limit {
+            self.buf.extend_from_slice(b);
+        } else if !self.overflowed {
+            self.overflowed = true;
+            self.buf = Vec::new();
+        }
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// [`print_op_with`], draining the text into `w` between ops.
+fn stream_op_with(
+    ctx: &Context,
+    op: Op,
+    opts: &PrintOptions,
+    aliases: Option<&RefCell<Aliases>>,
+    collecting: bool,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut p = OpAsmPrinter::new(ctx, opts, aliases);
+    p.sink = Some(Sink { w, error: None });
+    p.collecting = collecting;
+    p.number_root(op);
+    // The default dialect of the enclosing op's regions, as in `print_op_with`.
+    let dd = match ctx.op_parent_op(op) {
+        Some(parent) => p.regions_default_dialect(parent),
+        None => "builtin",
+    };
+    p.default_dialect.push(dd);
+    p.print_op_line(op);
+    if ctx.op_parent_block(op).is_none() {
+        p.print_resources();
+    }
+    p.drain(0);
+    match p.sink.take().and_then(|s| s.error) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// Prints a type in MLIR syntax.
@@ -174,7 +304,7 @@ pub fn attr_to_string(ctx: &Context, attr: Attr) -> String {
 /// Prints a location as `loc(...)`.
 pub fn loc_to_string(ctx: &Context, loc: crate::Location) -> String {
     let mut s = String::new();
-    text::write_loc(ctx, &mut s, loc);
+    text::write_loc(ctx, &mut s, loc, false);
     s
 }
 
@@ -204,12 +334,35 @@ impl<'a> OpAsmPrinter<'a> {
             preds: FxHashMap::default(),
             aliases,
             collecting: false,
+            sink: None,
         }
+    }
+
+    /// Hands the buffered text to the sink of a streaming print once it holds `at` bytes.
+    fn drain(&mut self, at: usize) {
+        let Some(sink) = &mut self.sink else {
+            return;
+        };
+        if self.out.len() < at.max(1) {
+            return;
+        }
+        if sink.error.is_none() {
+            if let Err(e) = sink.w.write_all(self.out.as_bytes()) {
+                sink.error = Some(e);
+            }
+        }
+        self.out.clear();
+    }
+
+    /// Whether a streaming print has failed to write (and can stop).
+    fn sink_failed(&self) -> bool {
+        self.sink.as_ref().is_some_and(|s| s.error.is_some())
     }
 
     fn attr_opts(&self) -> Option<AttrOpts<'a>> {
         Some(AttrOpts {
             elide_larger_than: self.opts.elide_elements_larger_than,
+            pretty_locs: self.opts.pretty_debug_info,
             aliases: self.aliases,
         })
     }
@@ -475,8 +628,11 @@ impl<'a> OpAsmPrinter<'a> {
     /// Writes an integer or float attribute without its `: type` suffix.
     pub fn print_attribute_without_type(&mut self, a: Attr) {
         match self.ctx.attr_data(a) {
-            crate::AttrData::Integer { value, .. } => {
-                let _ = write!(self.out, "{value}");
+            crate::AttrData::Integer { .. } | crate::AttrData::WideInteger { .. } => {
+                let mut s = String::new();
+                text::write_attr(self.ctx, &mut s, a, None);
+                let v = s.split(" : ").next().unwrap_or("");
+                self.out.push_str(v);
             }
             crate::AttrData::Float { bits, ty } => {
                 let kind = match self.ctx.type_data(*ty) {
@@ -584,7 +740,7 @@ impl<'a> OpAsmPrinter<'a> {
         if self.opts.debug_info {
             self.out.push(' ');
             let l = self.ctx.value_loc(v);
-            text::write_loc(self.ctx, &mut self.out, l);
+            text::write_loc(self.ctx, &mut self.out, l, self.opts.pretty_debug_info);
         }
     }
 
@@ -600,9 +756,7 @@ impl<'a> OpAsmPrinter<'a> {
         let ctx = self.ctx;
         self.out.push_str("{\n");
         let parent = ctx.region_parent_op(region);
-        let dd = parent.map_or("", |o| {
-            crate::parser::Parser::default_dialect_for(ctx.op_name_str(o))
-        });
+        let dd = parent.map_or("", |o| self.regions_default_dialect(o));
         self.default_dialect.push(dd);
         self.indent += 2;
         for (i, &b) in ctx.region_blocks(region).iter().enumerate() {
@@ -631,6 +785,10 @@ impl<'a> OpAsmPrinter<'a> {
             }
             for op in ctx.block_ops_iter(b) {
                 self.print_op_line(op);
+                self.drain(DRAIN_AT);
+                if self.sink_failed() {
+                    break;
+                }
             }
         }
         self.indent -= 2;
@@ -666,6 +824,17 @@ impl<'a> OpAsmPrinter<'a> {
 
     // ----- ops -----
 
+    /// The default dialect of the regions of `op`: its [`OpAsmOpInterface`]'s when it prints
+    /// in custom form, none in generic form (as upstream's printer).
+    ///
+    /// [`OpAsmOpInterface`]: crate::asm::OpAsmOpInterface
+    fn regions_default_dialect(&self, op: Op) -> &'static str {
+        if self.custom_form(op).is_none() {
+            return "";
+        }
+        crate::asm::default_dialect_of(self.ctx, self.ctx.op_name(op))
+    }
+
     fn custom_form(&self, op: Op) -> Option<&'static OpDef> {
         if self.opts.generic {
             return None;
@@ -699,8 +868,7 @@ impl<'a> OpAsmPrinter<'a> {
                 let name = def.name;
                 let dd = self.default_dialect.last().copied().unwrap_or("");
                 let shown = match name.split_once('.') {
-                    Some(("builtin", rest)) => rest,
-                    Some((d, rest)) if !dd.is_empty() && d == dd => rest,
+                    Some((d, rest)) if d == dd => rest,
                     _ => name,
                 };
                 self.out.push_str(shown);
@@ -716,7 +884,12 @@ impl<'a> OpAsmPrinter<'a> {
         }
         if self.opts.debug_info {
             self.out.push(' ');
-            text::write_loc(ctx, &mut self.out, ctx.op_loc(op));
+            text::write_loc(
+                ctx,
+                &mut self.out,
+                ctx.op_loc(op),
+                self.opts.pretty_debug_info,
+            );
         }
         self.out.push('\n');
     }

@@ -968,3 +968,37 @@ func.func @divf_of_negf(%x: f64, %y: f64) -> f64 {
   return %2 : f64
 }
 
+
+// -----
+
+// mulf(x, ±0.0) → ±0.0 under fastmath<nnan,nsz> (also fast, and a zero on the left, moved right);
+// without both flags the multiplication stays.
+// CHECK-LABEL: func.func @mulf_zero(%arg0: f32) -> (f32, f32, f32, f32, f32, f32)
+// CHECK-DAG: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[NZ:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK-NEXT: %[[R0:.*]] = arith.mulf %arg0, %[[Z]] fastmath<nnan> : f32
+// CHECK-NEXT: %[[R1:.*]] = arith.mulf %arg0, %[[Z]] : f32
+// CHECK-NEXT: return %[[Z]], %[[NZ]], %[[Z]], %[[R0]], %[[Z]], %[[R1]] : f32, f32, f32, f32, f32, f32
+func.func @mulf_zero(%x: f32) -> (f32, f32, f32, f32, f32, f32) {
+  %z = arith.constant 0.0 : f32
+  %nz = arith.constant -0.0 : f32
+  %0 = arith.mulf %x, %z fastmath<nnan,nsz> : f32
+  %1 = arith.mulf %x, %nz fastmath<nnan,nsz> : f32
+  %2 = arith.mulf %z, %x fastmath<nnan,nsz> : f32
+  %3 = arith.mulf %x, %z fastmath<nnan> : f32
+  %4 = arith.mulf %x, %z fastmath<fast> : f32
+  %5 = arith.mulf %x, %z : f32
+  return %0, %1, %2, %3, %4, %5 : f32, f32, f32, f32, f32, f32
+}
+
+// -----
+
+// mulf(x, splat 0.0) → the splat under fastmath<nnan,nsz>.
+// CHECK-LABEL: func.func @mulf_zero_splat(%arg0: vector<4xf32>) -> vector<4xf32>
+// CHECK-NEXT: %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK-NEXT: return %[[Z]] : vector<4xf32>
+func.func @mulf_zero_splat(%x: vector<4xf32>) -> vector<4xf32> {
+  %z = arith.constant dense<0.0> : vector<4xf32>
+  %0 = arith.mulf %x, %z fastmath<nnan,nsz> : vector<4xf32>
+  return %0 : vector<4xf32>
+}
