@@ -2,7 +2,9 @@
 //! fall back to the ONNX schema's default when the op does not carry the attribute.
 
 use nart_dialect_graph::schema::OnnxSchema;
+use nart_ir::enums::EnumAttr;
 use nart_ir::{Attr, AttrData, Context, DenseArrayData};
+use nart_tensor::qnn::QParams;
 use nart_tensor::{DType, KernelError, Result, Tensor};
 
 use crate::convert::{dtype_of_elem, tensor_from_attr};
@@ -52,6 +54,15 @@ impl AttrValue {
                     Ok(t) => AttrValue::Tensor(t),
                     Err(_) => AttrValue::Other,
                 }
+            }
+            AttrData::Dialect(_) if ctx.attr_as::<EnumAttr>(attr).is_some() => {
+                // An enum attribute (`#qnn.rounding<half_away>`) reads as its keywords.
+                let e = ctx
+                    .attr_as::<EnumAttr>(attr)
+                    .expect("invariant: checked just above");
+                let mut s = String::new();
+                e.enum_def().write_value(&mut s, e.value);
+                AttrValue::Str(s)
             }
             AttrData::Type(t) => {
                 let elem = match ctx.type_data(*t) {
@@ -182,6 +193,10 @@ pub struct Node {
     pub out_dtypes: Vec<Option<DType>>,
     /// Static result shapes, where the IR states them fully.
     pub out_shapes: Vec<Option<Vec<usize>>>,
+    /// The quantization of each operand whose type is quantized (`!quant.uniform`).
+    pub in_quant: Vec<Option<QParams>>,
+    /// The quantization of each result whose type is quantized.
+    pub out_quant: Vec<Option<QParams>>,
     attrs: Vec<(String, AttrValue)>,
     schema: Option<&'static OnnxSchema>,
 }
@@ -200,6 +215,8 @@ impl Node {
             loc,
             out_dtypes: Vec::new(),
             out_shapes: Vec::new(),
+            in_quant: Vec::new(),
+            out_quant: Vec::new(),
             attrs,
             schema,
         }

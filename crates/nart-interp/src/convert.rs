@@ -2,7 +2,9 @@
 //! and locations rendered for messages.
 
 use nart_dialect_graph::types::{OptType, SeqType, StringType};
+use nart_dialect_quant::{QuantParams, UniformQuantizedType};
 use nart_ir::{Attr, AttrData, Context, DenseData, LocData, Location, Signedness, Type, TypeData};
+use nart_tensor::qnn::QParams;
 use nart_tensor::{DType, Data, Storage, Tensor};
 
 /// The element type of a scalar IR type (`f32`, `ui8`, `i1`, `complex<f32>`, `!onnx.string`).
@@ -22,8 +24,66 @@ pub fn dtype_of_elem(ctx: &Context, ty: Type) -> Option<DType> {
             _ => None,
         },
         d if d.downcast::<StringType>().is_some() => Some(DType::String),
-        _ => None,
+        d => d
+            .downcast::<UniformQuantizedType>()
+            .map(|q| storage_dtype(q.storage_width, q.signed)),
     }
+}
+
+/// The tensor element type holding a quantized storage type of `width` bits: the type of that
+/// width (`I8`, `U4`, `I2`, ...), or the next wider one (`i3` in `I8`, `u12` in `U16`).
+pub fn storage_dtype(width: u32, signed: bool) -> DType {
+    match (width, signed) {
+        (0..=2, true) => DType::I2,
+        (0..=2, false) => DType::U2,
+        (3..=4, true) => DType::I4,
+        (3..=4, false) => DType::U4,
+        (5..=8, true) => DType::I8,
+        (5..=8, false) => DType::U8,
+        (9..=16, true) => DType::I16,
+        (9..=16, false) => DType::U16,
+        (17..=32, true) => DType::I32,
+        (17..=32, false) => DType::U32,
+        (_, true) => DType::I64,
+        (_, false) => DType::U64,
+    }
+}
+
+/// The quantization of values of type `ty` (a uniform quantized type, or a tensor of one):
+/// storage type and range, and scales and zero points per tensor, per axis or per block.
+pub fn quant_params(ctx: &Context, ty: Type) -> Option<QParams> {
+    let q = nart_dialect_quant::types::quantized_element(ctx, ty)?;
+    let dtype = storage_dtype(q.storage_width, q.signed);
+    let base = match &q.params {
+        QuantParams::PerTensor { scale, zero_point } => {
+            QParams::per_tensor(dtype, f64::from_bits(*scale), *zero_point)
+        }
+        QuantParams::PerAxis {
+            axis,
+            scales,
+            zero_points,
+        } => QParams::per_axis(
+            dtype,
+            *axis as usize,
+            scales.iter().map(|&s| f64::from_bits(s)).collect(),
+            zero_points.clone(),
+        ),
+        QuantParams::PerBlock {
+            shape,
+            scales,
+            zero_points,
+            ..
+        } => QParams::per_block(
+            dtype,
+            shape.iter().map(|&d| d as usize).collect(),
+            scales.iter().map(|&s| f64::from_bits(s)).collect(),
+            zero_points.clone(),
+        ),
+    };
+    Some(
+        base.with_bits(q.storage_width)
+            .with_range(q.storage_min, q.storage_max),
+    )
 }
 
 /// Dimensions of a tensor type; `None` marks a dynamic dimension.

@@ -14,7 +14,9 @@ use nart_ir::{AttrData, Block, Context, Op, Value};
 use nart_tensor::{elem_bytes, human_bytes, numel, DType, Tensor};
 
 use crate::attrs::{AttrValue, Node};
-use crate::convert::{loc_to_string, tensor_from_attr, tensor_type_info, value_kind, ValueKind};
+use crate::convert::{
+    loc_to_string, quant_params, tensor_from_attr, tensor_type_info, value_kind, ValueKind,
+};
 use crate::error::{InterpError, Result};
 use crate::ops::{self, Kernel};
 use crate::value::Val;
@@ -286,11 +288,12 @@ impl Planner<'_> {
                 AttrValue::from_ir(ctx, na.value),
             ));
         }
-        if let Some(k) = ctx.op_interface::<dyn ops::ReferenceKernel>(op) {
-            attrs.extend(k.plan_attrs(ctx, op));
-        }
         let mut node = Node::new(name, loc, attrs, schema);
+        for &v in ctx.operands(op) {
+            node.in_quant.push(quant_params(ctx, ctx.value_type(v)));
+        }
         for &r in ctx.results(op) {
+            node.out_quant.push(quant_params(ctx, ctx.value_type(r)));
             let info = tensor_type_info(ctx, ctx.value_type(r));
             node.out_dtypes.push(info.as_ref().and_then(|i| i.0));
             node.out_shapes.push(

@@ -17,6 +17,7 @@ fn main() -> ExitCode {
                 nart_dialect_arith::register,
                 nart_dialect_graph::register,
                 nart_dialect_quant::register,
+                nart_dialect_qnn::register,
                 nart_quant::register,
             ],
             passes: vec![nart_transforms::register, nart_quant::register_passes],

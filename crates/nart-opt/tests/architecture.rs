@@ -21,6 +21,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-dialect-arith", 3),
         ("nart-dialect-graph", 3),
         ("nart-dialect-quant", 3),
+        ("nart-dialect-qnn", 3),
         ("nart-transforms", 4),
         ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),

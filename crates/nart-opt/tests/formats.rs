@@ -9,6 +9,7 @@ fn every_declared_format_compiles() {
     nart_dialect_arith::register(&mut ctx);
     nart_dialect_graph::register(&mut ctx);
     nart_dialect_quant::register(&mut ctx);
+    nart_dialect_qnn::register(&mut ctx);
     let mut checked = 0;
     let mut bad = Vec::new();
     for d in ctx.registry.dialects() {

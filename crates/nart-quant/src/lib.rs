@@ -15,8 +15,6 @@
 //!   float compute.
 //! - [`qparams`]: the JSON file of chosen (or user-given) scales and zero points.
 //! - [`passes`]: `quant-fold-batchnorm`, `quant-calibrate`, `quant-apply`, `quant-lint`.
-//! - [`reference`]: minimal reference kernels for `quant.qcast`, `quant.dcast` and `quant.scast`,
-//!   so that the interpreter runs QDQ-form IR.
 
 #![deny(missing_docs)]
 
@@ -31,7 +29,6 @@ pub mod ir_util;
 pub mod lint;
 pub mod passes;
 pub mod qparams;
-pub mod reference;
 pub mod roles;
 pub mod scheme;
 
@@ -40,8 +37,9 @@ pub use passes::register_passes;
 pub use scheme::{Scheme, SchemeRegistry};
 
 /// Makes a context ready for quantization: registers the graph and quant dialects if they are
-/// not yet, and attaches the reference kernels of the graph ops and of the quant casts (so that
-/// calibration and QDQ-form IR run in the interpreter) and the lint's dequantize interface.
+/// not yet, and attaches the reference kernels (`nart_interp::register`: the graph ops, and the
+/// exact ones of the quant casts and qnn ops, so that calibration and QDQ-form IR run in the
+/// interpreter) and the lint's dequantize interface.
 pub fn register(ctx: &mut nart_ir::Context) {
     if !ctx.registry.has_dialect("graph") {
         nart_dialect_graph::register(ctx);
@@ -50,7 +48,6 @@ pub fn register(ctx: &mut nart_ir::Context) {
         nart_dialect_quant::register(ctx);
     }
     nart_interp::register(ctx);
-    reference::register(ctx);
     lint::register(ctx);
 }
 

@@ -17,7 +17,7 @@ pub use deform::deform_conv;
 pub(crate) use direct::gather;
 
 use crate::matmul::{float_gemm, per_axis_scale, MatrixFloat};
-use crate::quant::{requantize, zero_point_values};
+use crate::quant::{output_zero_point, qlinear_multiplier, qlinear_output, zero_point_values};
 use crate::tensor::{checked_numel, numel};
 use crate::{DType, KernelError, Result, Tensor};
 
@@ -921,7 +921,9 @@ pub struct QLinearConvInputs<'a> {
     pub bias: Option<&'a Tensor>,
 }
 
-/// ONNX QLinearConv.
+/// ONNX QLinearConv, bit for bit as ONNX's reference evaluator computes it: the accumulator
+/// (with the bias) in wrapping `i32`, times `f32(f32(x_scale · w_scale[c]) / y_scale)` in `f64`,
+/// plus the output zero point, rounded half to even and clamped to the output type.
 pub fn qlinear_conv(q: QLinearConvInputs<'_>, attrs: &ConvAttrs) -> Result<Tensor> {
     const OP: &str = "QLinearConv";
     let (shape, acc) = integer_conv_acc(
@@ -943,7 +945,7 @@ pub fn qlinear_conv(q: QLinearConvInputs<'_>, attrs: &ConvAttrs) -> Result<Tenso
     if ys.len() != 1 {
         return Err(KernelError::shape(OP, "y_scale must be a scalar"));
     }
-    let bias = match q.bias {
+    let bias: Vec<i32> = match q.bias {
         Some(b) => {
             if b.len() != m {
                 return Err(KernelError::shape(
@@ -951,19 +953,25 @@ pub fn qlinear_conv(q: QLinearConvInputs<'_>, attrs: &ConvAttrs) -> Result<Tenso
                     format!("bias must have {m} entries"),
                 ));
             }
-            b.to_f64_vec()?
+            b.to_i128_vec()?.into_iter().map(|v| v as i32).collect()
         }
-        None => vec![0.0; m],
+        None => vec![0; m],
     };
-    let real: Vec<f64> = acc
+    let (zy, lo, hi) = output_zero_point(OP, q.y_zero_point)?;
+    let mult: Vec<f32> = ws
+        .iter()
+        .map(|&w| qlinear_multiplier(xs[0], w, ys[0], DType::F32))
+        .collect();
+    let y: Vec<i128> = acc
         .iter()
         .enumerate()
         .map(|(i, &a)| {
             let oc = (i / osz.max(1)) % m;
-            (a + bias[oc]) * (xs[0] as f32 * ws[oc] as f32) as f64
+            let acc = (a as i128 as i32).wrapping_add(bias[oc]);
+            qlinear_output(acc, mult[oc], zy, lo, hi)
         })
         .collect();
-    requantize(OP, &real, shape, ys[0], q.y_zero_point)
+    Tensor::from_i128(q.y_zero_point.dtype(), shape, y)
 }
 
 #[cfg(test)]

@@ -25,6 +25,8 @@
 //!   ReverseSequence, Unique, NonZero, NonMaxSuppression;
 //! - [`resize`]: Resize; [`grid_sample`]: GridSample, AffineGrid; [`einsum`]: Einsum;
 //! - [`quant`]: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear;
+//! - [`qnn`]: the exact integer kernels of the `qnn` dialect's ops (fixed-point requantization,
+//!   `i32` accumulation through row and column sums) and of `quant`'s casts;
 //! - [`rnn`]: RNN, GRU, LSTM; [`attention`]: Attention, LinearAttention, RotaryEmbedding;
 //! - [`loss`]: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss;
 //! - [`signal`]: DFT, STFT, HannWindow, HammingWindow, BlackmanWindow;
@@ -68,6 +70,7 @@ pub mod loss;
 pub mod matmul;
 pub mod norm;
 pub mod pool;
+pub mod qnn;
 pub mod quant;
 pub mod reduce;
 pub mod resize;

@@ -4,7 +4,7 @@
 //! integers accumulate exactly in i128 and wrap to the output type.
 
 use crate::layout::{broadcast_index, broadcast_shapes};
-use crate::quant::{requantize, zero_point_values};
+use crate::quant::{output_zero_point, qlinear_multiplier, qlinear_output, zero_point_values};
 use crate::tensor::{checked_alloc, elem_bytes, numel};
 use crate::{DType, KernelError, Result, Tensor};
 
@@ -383,7 +383,10 @@ pub fn matmul_integer(
     Tensor::from_i128(DType::I32, s.out, out)
 }
 
-/// ONNX QLinearMatMul: integer product of the dequantized inputs, requantized to `y`'s scale and zero point.
+/// ONNX QLinearMatMul, bit for bit as ONNX's reference evaluator computes it: the product in
+/// wrapping `i32`, times `f32(f32(a_scale · b_scale) / y_scale)` in `f64`, plus the output zero
+/// point, rounded half to even and clamped to the output type. `a_scale` may hold one value per
+/// row and `b_scale` one per column.
 #[allow(clippy::too_many_arguments)]
 pub fn qlinear_matmul(
     a: &Tensor,
@@ -395,29 +398,35 @@ pub fn qlinear_matmul(
     y_scale: &Tensor,
     y_zp: &Tensor,
 ) -> Result<Tensor> {
-    let s = matmul_shape("QLinearMatMul", a.shape(), b.shape())?;
+    const OP: &str = "QLinearMatMul";
+    let s = matmul_shape(OP, a.shape(), b.shape())?;
     let (m, n) = (s.m, s.n);
     let acc = matmul_integer(a, b, Some(a_zp), Some(b_zp))?;
-    let sa = per_axis_scale("QLinearMatMul", a_scale, m)?;
-    let sb = per_axis_scale("QLinearMatMul", b_scale, n)?;
+    let sa = per_axis_scale(OP, a_scale, m)?;
+    let sb = per_axis_scale(OP, b_scale, n)?;
     let sy = y_scale.to_f64_vec()?;
     if sy.len() != 1 {
-        return Err(KernelError::shape(
-            "QLinearMatMul",
-            "y_scale must be a scalar",
-        ));
+        return Err(KernelError::shape(OP, "y_scale must be a scalar"));
     }
-    let acc = acc.to_f64_vec()?;
-    let real: Vec<f64> = acc
+    let (zy, lo, hi) = output_zero_point(OP, y_zp)?;
+    let dt = a_scale.dtype();
+    let acc = acc.to_i128_vec()?;
+    let y: Vec<i128> = acc
         .iter()
         .enumerate()
         .map(|(t, &v)| {
             let j = t % n;
             let i = (t / n) % m;
-            v * (sa[i] as f32 * sb[j] as f32) as f64
+            qlinear_output(
+                v as i32,
+                qlinear_multiplier(sa[i], sb[j], sy[0], dt),
+                zy,
+                lo,
+                hi,
+            )
         })
         .collect();
-    requantize("QLinearMatMul", &real, s.out, sy[0], y_zp)
+    Tensor::from_i128(y_zp.dtype(), s.out, y)
 }
 
 /// A scale that is a scalar or has `n` entries, expanded to `n` values.

@@ -1,4 +1,8 @@
 //! Quantization: QuantizeLinear, DequantizeLinear (per-tensor, per-axis, blocked) and DynamicQuantizeLinear.
+//!
+//! QuantizeLinear and DequantizeLinear compute bit for bit what ONNX's reference evaluator
+//! (`onnx.reference`, NumPy) computes: each arithmetic step in the float type NumPy's type
+//! promotion gives it (`scripts/quant/check_reference.py` compares them on random cases).
 
 use crate::layout::{norm_axis, strides, unravel};
 use crate::smallfloat::{self, round_half_even};
@@ -16,6 +20,9 @@ pub struct QuantAttrs {
     pub saturate: bool,
     /// Output type when no zero point is given (`None`: uint8 for Quantize, the scale's type for Dequantize).
     pub output_dtype: Option<DType>,
+    /// The float type QuantizeLinear divides in (opset 23's `precision`; `None`: the inputs'
+    /// promoted type).
+    pub precision: Option<DType>,
 }
 
 impl Default for QuantAttrs {
@@ -25,6 +32,7 @@ impl Default for QuantAttrs {
             block_size: 0,
             saturate: true,
             output_dtype: None,
+            precision: None,
         }
     }
 }
@@ -106,15 +114,8 @@ pub fn quantize_linear(
     let si = scale_index(OP, x.shape(), scale.shape(), &attrs)?;
     let s = scale.to_f64_vec()?;
     let xs = x.to_f64_vec()?;
-    let single = x.dtype() != DType::F64;
-    let div = |i: usize| -> f64 {
-        let sc = s[si[i]];
-        if single {
-            (xs[i] as f32 / sc as f32) as f64
-        } else {
-            xs[i] / sc
-        }
-    };
+    let dt = division_type(x.dtype(), scale.dtype(), attrs.precision);
+    let div = |i: usize| -> f64 { divide_in(dt, xs[i], s[si[i]]) };
     let shape = x.shape().to_vec();
     if out.is_small_float() {
         let zp = match zero_point {
@@ -143,7 +144,47 @@ pub fn quantize_linear(
     Tensor::from_i128(out, shape, v)
 }
 
+/// The float type NumPy divides `x / scale` in: `precision` when given, else the promotion of
+/// the two (an integer `x` with any float is `f64`; two equal 16-bit floats stay 16-bit).
+fn division_type(x: DType, s: DType, precision: Option<DType>) -> DType {
+    if let Some(p) = precision {
+        return p;
+    }
+    match (x, s) {
+        (x, _) if x.is_int() => DType::F64,
+        (DType::F64, _) | (_, DType::F64) => DType::F64,
+        (a, b) if a == b && matches!(a, DType::F16 | DType::BF16) => a,
+        _ => DType::F32,
+    }
+}
+
+/// Rounds an `f32` result to the 16-bit float type `dt` computes in (exact emulation of a 16-bit
+/// operation: `f32` carries more than twice their precision).
+fn to_half(dt: DType, v: f32) -> f32 {
+    match dt {
+        DType::F16 => half::f16::from_f32(v).to_f32(),
+        DType::BF16 => half::bf16::from_f32(v).to_f32(),
+        _ => v,
+    }
+}
+
+/// `a / b` computed in the float type `dt`, each operand first converted to it.
+fn divide_in(dt: DType, a: f64, b: f64) -> f64 {
+    match dt {
+        DType::F64 => a / b,
+        DType::F16 | DType::BF16 => {
+            let (a, b) = (to_half(dt, a as f32), to_half(dt, b as f32));
+            f64::from(to_half(dt, a / b))
+        }
+        _ => f64::from(a as f32 / b as f32),
+    }
+}
+
 /// ONNX DequantizeLinear: `(x - zero_point) * scale`, output of the scale's type unless `output_dtype` says otherwise.
+///
+/// As the reference evaluator: `x` becomes `f32`; subtracting a 32-bit integer zero point
+/// promotes to `f64`, a narrower one stays `f32`; the product is `f64` if either side is, else
+/// `f32`; the result is rounded to the output type once.
 pub fn dequantize_linear(
     x: &Tensor,
     scale: &Tensor,
@@ -171,14 +212,20 @@ pub fn dequantize_linear(
         None => vec![0.0; s.len()],
     };
     let out = attrs.output_dtype.unwrap_or(scale.dtype());
-    let wide = out == DType::F64;
+    let wide_diff = zero_point.is_some_and(|z| z.dtype().is_int() && z.dtype().bit_width() >= 32);
+    let wide_mul = wide_diff || scale.dtype() == DType::F64;
     let v: Vec<f64> = (0..xs.len())
         .map(|i| {
-            let d = xs[i] - zp[si[i]];
-            if wide {
+            let xf = xs[i] as f32;
+            let d = if wide_diff {
+                f64::from(xf) - zp[si[i]]
+            } else {
+                f64::from(xf - zp[si[i]] as f32)
+            };
+            if wide_mul {
                 d * s[si[i]]
             } else {
-                (d as f32 * s[si[i]] as f32) as f64
+                f64::from(d as f32 * s[si[i]] as f32)
             }
         })
         .collect();
@@ -231,30 +278,35 @@ pub(crate) fn zero_point_values(
     }
 }
 
-/// Quantizes real values with a scalar scale and the zero point's type and value, saturating.
-pub(crate) fn requantize(
-    op: &'static str,
-    real: &[f64],
-    shape: Vec<usize>,
-    y_scale: f64,
-    y_zp: &Tensor,
-) -> Result<Tensor> {
-    let dt = y_zp.dtype();
-    let Some((lo, hi)) = dt.int_range() else {
-        return Err(KernelError::dtype(op, dt));
+/// The requantized output of QLinearConv and QLinearMatMul as the reference evaluator computes
+/// it: the wrapping `i32` accumulator times the `f32` multiplier, in `f64`, plus the zero
+/// point, rounded half to even and clamped to `[lo, hi]`.
+pub(crate) fn qlinear_output(acc: i32, mult: f32, zp: i128, lo: i128, hi: i128) -> i128 {
+    let r = f64::from(acc) * f64::from(mult) + zp as f64;
+    round_half_even(r.clamp(lo as f64, hi as f64)) as i128
+}
+
+/// The multiplier `scale_a * scale_b / scale_y`, computed in the scales' float type `dt` as the
+/// reference does (`f32`, or a 16-bit float emulated through `f32`).
+pub(crate) fn qlinear_multiplier(sa: f64, sb: f64, sy: f64, dt: DType) -> f32 {
+    let (a, b, y) = (
+        to_half(dt, sa as f32),
+        to_half(dt, sb as f32),
+        to_half(dt, sy as f32),
+    );
+    to_half(dt, to_half(dt, a * b) / y)
+}
+
+/// The scalar zero point of a QLinear op's output, and its type's range.
+pub(crate) fn output_zero_point(op: &'static str, y_zp: &Tensor) -> Result<(i128, i128, i128)> {
+    let Some((lo, hi)) = y_zp.dtype().int_range() else {
+        return Err(KernelError::dtype(op, y_zp.dtype()));
     };
     let z = y_zp.to_i128_vec()?;
     if z.len() != 1 {
         return Err(KernelError::shape(op, "y_zero_point must be a scalar"));
     }
-    let v = real
-        .iter()
-        .map(|&r| {
-            let q = round_half_even(((r as f32) / (y_scale as f32)) as f64);
-            (q as i128).saturating_add(z[0]).clamp(lo, hi)
-        })
-        .collect();
-    Tensor::from_i128(dt, shape, v)
+    Ok((z[0], lo, hi))
 }
 
 #[cfg(test)]
@@ -325,6 +377,40 @@ mod tests {
         )
         .unwrap();
         assert_eq!(y.to_f32_vec().unwrap(), vec![448.0, 0.3125]);
+    }
+
+    #[test]
+    fn arithmetic_in_the_reference_evaluators_types() {
+        // float16 divides in float16: 3002 / 3 = 1000.67 is 1000.5 there, a tie to even.
+        let x = Tensor::vector(vec![half::f16::from_f32(3002.0)]);
+        let s = Tensor::scalar(half::f16::from_f32(3.0));
+        let y = quantize_linear(&x, &s, Some(&Tensor::scalar(0i16)), QuantAttrs::default());
+        assert_eq!(y.unwrap().as_slice::<i16>().unwrap(), &[1000]);
+        // With precision float, the same division gives 1000.67, which rounds to 1001.
+        let attrs = QuantAttrs {
+            precision: Some(DType::F32),
+            ..Default::default()
+        };
+        let y = quantize_linear(&x, &s, Some(&Tensor::scalar(0i16)), attrs).unwrap();
+        assert_eq!(y.as_slice::<i16>().unwrap(), &[1001]);
+        // An int32 input becomes float32 first (2^24 + 1 → 2^24), then the int32 zero point is
+        // subtracted in float64.
+        let x = Tensor::vector(vec![16_777_217i32]);
+        let y = dequantize_linear(
+            &x,
+            &Tensor::scalar(1f32),
+            Some(&Tensor::scalar(1i32)),
+            QuantAttrs::default(),
+        )
+        .unwrap();
+        assert_eq!(y.as_f32().unwrap(), &[16_777_215.0]);
+        // The QLinear output multiplier is f32(f32(sa · sb) / sy), applied in f64: 0.1 · 0.05 /
+        // 0.01 is 0.50000006 in f32, so an accumulator of 5 gives 2.5000003 → 3, where exact
+        // arithmetic has the tie 2.5 → 2.
+        let m = qlinear_multiplier(0.1, 0.05, 0.01, DType::F32);
+        assert_eq!(m, 0.500_000_06);
+        assert_eq!(qlinear_output(5, m, 0, -128, 127), 3);
+        assert_eq!(qlinear_output(1000, m, 0, -128, 127), 127);
     }
 
     #[test]

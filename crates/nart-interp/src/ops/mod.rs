@@ -8,7 +8,8 @@
 //! Tensor kernels only map attributes and operands onto `nart-tensor`'s functions, one file per
 //! family: `elementwise`, `nn` (convolution, pooling, normalization, reductions, ...),
 //! `attention`, `rnn`, `signal`, `text` and `shape` (shape, indexing and type operators);
-//! `control` holds the value and region kernels.
+//! `control` holds the value and region kernels; `qnn` maps the qnn dialect's ops and the quant
+//! casts onto `nart_tensor::qnn` (their own table, by full op name).
 
 use std::sync::Arc;
 
@@ -26,6 +27,7 @@ mod attention;
 mod control;
 mod elementwise;
 mod nn;
+mod qnn;
 mod rnn;
 pub(crate) mod shape;
 mod signal;
@@ -60,17 +62,6 @@ pub enum Kernel {
 pub trait ReferenceKernel: Sync {
     /// The kernel.
     fn kernel(&self) -> Kernel;
-
-    /// Attributes the kernel reads that `op` does not carry as attributes, worked out once when
-    /// the function is planned (a quantized type's scales and zero points, for example); the
-    /// kernel finds them in its [`Node`] like the op's own. None by default.
-    fn plan_attrs(
-        &self,
-        _ctx: &nart_ir::Context,
-        _op: nart_ir::Op,
-    ) -> Vec<(String, crate::attrs::AttrValue)> {
-        Vec::new()
-    }
 }
 
 impl ReferenceKernel for (&'static str, Kernel) {
@@ -79,12 +70,16 @@ impl ReferenceKernel for (&'static str, Kernel) {
     }
 }
 
-/// Attaches the reference kernel of every graph op the interpreter runs (call once per context,
-/// before building an [`Interpreter`](crate::Interpreter)).
+/// Attaches the reference kernel of every graph op the interpreter runs, and of the qnn ops and
+/// quant casts (call once per context, before building an
+/// [`Interpreter`](crate::Interpreter)).
 pub fn register(ctx: &mut nart_ir::Context) {
     for entry in KERNELS {
         let name = format!("graph.{}", entry.0);
         ctx.attach_interface::<dyn ReferenceKernel>(&name, entry);
+    }
+    for entry in qnn::QNN_KERNELS {
+        ctx.attach_interface::<dyn ReferenceKernel>(entry.0, entry);
     }
 }
 

@@ -210,6 +210,10 @@ fn quant_attrs(n: &Node) -> KResult<QuantAttrs> {
             0 => None,
             _ => n.dtype("output_dtype")?,
         },
+        precision: match n.int_or("precision", 0)? {
+            0 => None,
+            _ => n.dtype("precision")?,
+        },
     })
 }
 
