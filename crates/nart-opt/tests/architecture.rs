@@ -21,12 +21,15 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-dialect-arith", 3),
         ("nart-dialect-graph", 3),
         ("nart-dialect-quant", 3),
+        ("nart-dialect-target", 3),
+        ("nart-target-rt", 2),
         ("nart-transforms", 4),
         ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),
         ("nart-interp", 4),
-        ("nart-cli", 5),
-        ("nart-opt", 5),
+        ("nart-target", 5),
+        ("nart-cli", 6),
+        ("nart-opt", 6),
         // Dev-only (see `DEV_ONLY`): its tier only says what it may depend on.
         ("nart-test-dialect", 2),
     ])
