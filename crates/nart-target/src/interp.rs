@@ -223,7 +223,7 @@ impl TargetRuntime for InterpRuntime {
                 .map(|d| {
                     format!(
                         "{}: {}",
-                        nart_ir::printer::loc_to_string(ctx, d.loc),
+                        nart_interp::convert::loc_to_string(ctx, d.loc),
                         d.message
                     )
                 })
@@ -255,5 +255,144 @@ impl Executable for InterpExecutable {
             | InterpError::InputShape { .. } => RtError::Inputs(e.to_string()),
             e => RtError::Run(e.to_string()),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::partition::{partition_function, Setup};
+    use crate::TargetRegistry;
+
+    const TEXT: &str = r#"
+func.func @main(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+  %c = "graph.constant"() <{value = dense<[1.0, 2.0, 3.0]> : tensor<3xf32>}> : () -> tensor<3xf32>
+  %a = "graph.Add"(%x, %c) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %m = "graph.Mul"(%a, %y) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %m : tensor<3xf32>
+}
+"#;
+
+    /// The artifact of `TEXT` as one interp segment.
+    fn artifact() -> Artifact {
+        let mut ctx = Context::new();
+        nart_dialect_func::register(&mut ctx);
+        nart_dialect_graph::register(&mut ctx);
+        let m = nart_ir::parser::parse_source(&mut ctx, "t.mlir", TEXT).unwrap();
+        let block = ctx.region_blocks(ctx.region(m, 0))[0];
+        let func = ctx.block_ops(block)[0];
+        let r = TargetRegistry::builtin();
+        let setup = Setup::resolve(&r, &[], &[]).unwrap();
+        let out = partition_function(&mut ctx, func, &setup).unwrap();
+        let seg = out.segment_ops[0];
+        let a = InterpTarget.compile(&mut ctx, seg).unwrap();
+        // Compiling leaves the segment as it was.
+        nart_ir::verify::verify(&ctx, m).unwrap();
+        a
+    }
+
+    fn f32s(v: &[f32]) -> Tensor {
+        Tensor::from_vec(vec![v.len()], v.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn artifacts_load_and_run() {
+        let a = artifact();
+        assert_eq!(
+            (a.target.as_str(), a.format.as_str()),
+            ("interp", "mlir-text")
+        );
+        let text = std::str::from_utf8(&a.bytes).unwrap();
+        assert!(
+            text.starts_with(
+                "func.func @segment(%arg0: tensor<3xf32>, %arg1: tensor<3xf32>) -> tensor<3xf32> {"
+            ),
+            "{text}"
+        );
+        let exe = InterpRuntime::new().load(&a).unwrap();
+        let out = exe
+            .run(&[f32s(&[1.0, 1.0, 1.0]), f32s(&[2.0, 3.0, 4.0])])
+            .unwrap();
+        assert_eq!(out, [f32s(&[4.0, 9.0, 16.0])]);
+    }
+
+    #[test]
+    fn bad_artifacts_and_inputs_are_errors() {
+        let rt = InterpRuntime::new();
+        let a = artifact();
+        let exe = rt.load(&a).unwrap();
+        let e = exe.run(&[f32s(&[1.0, 1.0, 1.0])]).unwrap_err();
+        assert!(matches!(e, RtError::Inputs(_)), "{e}");
+        assert!(e.to_string().contains("expected 2 inputs"), "{e}");
+        let e = exe
+            .run(&[f32s(&[1.0]), f32s(&[1.0, 1.0, 1.0])])
+            .unwrap_err();
+        assert!(e.to_string().contains("expected shape [3], got [1]"), "{e}");
+        let i64s = Tensor::from_vec(vec![3], vec![1i64, 2, 3]).unwrap();
+        let e = exe.run(&[i64s, f32s(&[1.0, 1.0, 1.0])]).unwrap_err();
+        assert!(e.to_string().contains("expected element type"), "{e}");
+
+        let with = |f: &dyn Fn(&mut Artifact)| {
+            let mut b = a.clone();
+            f(&mut b);
+            rt.load(&b).map(|_| ()).unwrap_err().to_string()
+        };
+        assert_eq!(
+            with(&|b| b.format = "blob".into()),
+            "target 'interp' reads artifacts in format 'mlir-text', not 'blob'"
+        );
+        assert!(with(&|b| b.sdk_version = "openvino 2026.4".into())
+            .contains("cannot load an artifact of SDK version 'openvino 2026.4'"));
+        assert!(with(&|b| b.bytes = vec![0xff, 0xfe]).contains("not UTF-8"));
+        let truncated = with(&|b| {
+            let n = b.bytes.len() / 2;
+            b.bytes.truncate(n)
+        });
+        assert!(
+            truncated.starts_with("corrupt artifact for target 'interp': artifact.mlir:"),
+            "{truncated}"
+        );
+        let renamed = with(&|b| {
+            b.bytes = String::from_utf8(b.bytes.clone())
+                .unwrap()
+                .replace("@segment", "@other")
+                .into_bytes()
+        });
+        assert!(renamed.contains("no function '@segment'"), "{renamed}");
+    }
+
+    #[test]
+    fn supports_ops_with_reference_kernels_only() {
+        let text = r#"
+func.func @main(%c: tensor<i1>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %u = "t.unknown"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %y = "graph.If"(%c) ({
+    %n = "t.unknown"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    "graph.yield"(%n) : (tensor<4xf32>) -> ()
+  }, {
+    "graph.yield"(%x) : (tensor<4xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<4xf32>
+  return %u, %y : tensor<4xf32>, tensor<4xf32>
+}
+"#;
+        let mut ctx = Context::new();
+        ctx.allow_unregistered = true;
+        nart_dialect_func::register(&mut ctx);
+        nart_dialect_graph::register(&mut ctx);
+        let m = nart_ir::parser::parse_source(&mut ctx, "t.mlir", text).unwrap();
+        InterpTarget.prepare(&mut ctx);
+        let block = ctx.region_blocks(ctx.region(m, 0))[0];
+        let body = ctx.region_blocks(ctx.region(ctx.block_ops(block)[0], 0))[0];
+        let ops = ctx.block_ops(body);
+        assert_eq!(
+            InterpTarget.supports(&ctx, ops[0]),
+            Support::Refused(Refusal::UnknownOp)
+        );
+        assert_eq!(
+            InterpTarget.supports(&ctx, ops[1]),
+            Support::Refused(Refusal::Other(
+                "nested op 't.unknown' has no reference kernel".into()
+            ))
+        );
     }
 }
