@@ -5,4 +5,5 @@
 
 pub mod commands;
 pub mod memory;
+pub mod partition;
 pub mod tensor_io;
