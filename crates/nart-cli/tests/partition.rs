@@ -174,3 +174,50 @@ fn the_binary_rejects_bad_command_lines() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// Seeded byte mutations of the committed models: `nart partition` ends with exit 0, or 1 and
+/// a message, never a panic or a signal.
+#[test]
+fn mutated_models_never_crash_the_partitioner() {
+    let dir = std::env::temp_dir().join(format!("nart-partition-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    let (mut ok, mut rejected) = (0, 0);
+    for name in ["digits_mlp", "digits_cnn", "tiny_transformer"] {
+        let bytes = std::fs::read(model(name)).unwrap();
+        for case in 0..25 {
+            let mut m = bytes.clone();
+            for _ in 0..1 + next() % 8 {
+                let i = (next() % m.len() as u64) as usize;
+                m[i] = next() as u8;
+            }
+            if case % 5 == 4 {
+                let keep = (next() % m.len() as u64) as usize;
+                m.truncate(keep);
+            }
+            let path = dir.join(format!("{name}-{case}.onnx"));
+            std::fs::write(&path, &m).unwrap();
+            let p = path.display().to_string();
+            let (code, _, err) = nart(&["partition", &p, "--targets", "interp"]);
+            assert!(
+                code == 0 || (code == 1 && err.starts_with("error: ")),
+                "{name} case {case}: exit {code}\n{err}"
+            );
+            assert!(!err.contains("panicked"), "{name} case {case}: {err}");
+            if code == 0 {
+                ok += 1;
+            } else {
+                rejected += 1;
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    eprintln!("{ok} mutated models partitioned, {rejected} rejected with a message");
+    assert!(rejected > 0);
+}
