@@ -141,7 +141,7 @@ impl fmt::Debug for Setup<'_> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// A name no registered target has.
-    #[error("{0}")]
+    #[error(transparent)]
     Unknown(#[from] UnknownTarget),
     /// A target named twice in the preference list.
     #[error("target '{0}' is listed twice")]
