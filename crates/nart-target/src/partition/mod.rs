@@ -158,7 +158,7 @@ impl<'r> Setup<'r> {
     ) -> Result<Setup<'r>, SetupError> {
         let mut preferred: Vec<&dyn Target> = Vec::new();
         for name in targets {
-            let t = registry.get(name)?;
+            let t = registry.get(name.trim())?;
             if preferred.iter().any(|p| p.name() == t.name()) {
                 return Err(SetupError::Duplicate(name.clone()));
             }
