@@ -6,4 +6,5 @@
 pub mod commands;
 pub mod memory;
 pub mod partition;
+pub mod quantize;
 pub mod tensor_io;

@@ -1,9 +1,10 @@
 //! `nart`: the command-line driver.
 //!
 //! `nart run` runs an ONNX model in the reference interpreter on ONNX test data (`input_N.pb` or
-//! `input_N.npy`) and writes `output_N.pb`; `nart bench` times import, planning and runs;
-//! `nart targets` lists the targets and `nart partition` shows where each op of a model runs.
-//! Compilation, quantization and deployment subcommands will join these.
+//! `input_N.npy`) and writes `output_N.pb`; `nart bench` times import, planning and runs.
+//! `nart quantize` calibrates and quantizes a model into QDQ-form IR (`--list-schemes` lists
+//! the schemes). `nart targets` lists the targets and `nart partition` shows where each op of
+//! a model runs. Compilation and deployment subcommands will join these.
 //!
 //! Runs are bounded: `--max-memory` (default half of the machine's memory) and
 //! `--max-loop-iterations`; the process counts its allocations so that the interpreter knows
@@ -109,6 +110,43 @@ enum Command {
         #[arg(long)]
         emit_ir: bool,
     },
+    /// Quantize a model: calibrate on data, apply a scheme, write the quantized IR.
+    Quantize {
+        /// The ONNX model.
+        #[arg(required_unless_present = "list_schemes")]
+        model: Option<PathBuf>,
+        /// List the quantization schemes and exit.
+        #[arg(long)]
+        list_schemes: bool,
+        /// Calibration data: a folder of sample folders (input_0.pb, ...), a folder of input
+        /// files, or one batch file (.pb or .npy) for a one-input model.
+        #[arg(long)]
+        calib: Option<PathBuf>,
+        /// The scheme (see --list-schemes).
+        #[arg(long, default_value = "onnx-qdq")]
+        scheme: String,
+        /// Bits, for schemes of variable width (arm-lowbit).
+        #[arg(long)]
+        bits: Option<u32>,
+        /// minmax, percentile[:P], entropy or mse.
+        #[arg(long, default_value = "minmax")]
+        calibrator: String,
+        /// static (calibrated QDQ form) or dynamic (weights int8, activations at run time).
+        #[arg(long, value_enum, default_value_t = QuantMode::Static)]
+        mode: QuantMode,
+        /// A per-layer override, PATTERN=float, PATTERN=bits:N or PATTERN=scheme:NAME (repeatable).
+        #[arg(long = "override")]
+        overrides: Vec<String>,
+        /// A JSON file of scales and zero points to use instead of the chosen ones.
+        #[arg(long)]
+        qparams: Option<PathBuf>,
+        /// Write the chosen scales and zero points to this JSON file.
+        #[arg(long)]
+        export_qparams: Option<PathBuf>,
+        /// Where to write the quantized IR (.mlir).
+        #[arg(short = 'o', long, required_unless_present = "list_schemes")]
+        output: Option<PathBuf>,
+    },
     /// Run ONNX backend test folders in one process (used by the conformance suite).
     RunTests {
         /// Where outputs go: OUT/<test>/<test_data_set_N>/output_M.pb.
@@ -151,6 +189,15 @@ fn parse() -> Result<Cli, ExitCode> {
     }
     say(&text);
     Err(ExitCode::FAILURE)
+}
+
+/// `--mode` of `nart quantize`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum QuantMode {
+    /// Activations quantized with calibrated parameters (QDQ form).
+    Static,
+    /// Weights quantized, activations at run time (DynamicQuantizeLinear).
+    Dynamic,
 }
 
 fn main() -> ExitCode {
@@ -225,6 +272,42 @@ fn main() -> ExitCode {
                     &mut out,
                 )
             }),
+        Command::Quantize {
+            list_schemes: true, ..
+        } => nart_cli::commands::open_stdout()
+            .and_then(|mut out| {
+                out.write_all(nart_cli::quantize::list_schemes().as_bytes())?;
+                out.flush()
+            })
+            .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}")),
+        Command::Quantize {
+            model,
+            calib,
+            scheme,
+            bits,
+            calibrator,
+            mode,
+            overrides,
+            qparams,
+            export_qparams,
+            output,
+            ..
+        } => nart_cli::quantize::quantize(nart_cli::quantize::QuantizeRequest {
+            model: model.unwrap_or_default(),
+            calib,
+            scheme,
+            bits,
+            calibrator,
+            mode: match mode {
+                QuantMode::Static => nart_quant::passes::Mode::Static,
+                QuantMode::Dynamic => nart_quant::passes::Mode::Dynamic,
+            },
+            overrides,
+            qparams,
+            export_qparams,
+            output: output.unwrap_or_default(),
+            progress: true,
+        }),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

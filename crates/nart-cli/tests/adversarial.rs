@@ -265,7 +265,14 @@ fn run(args: &[OsString], out: Out) -> Outcome {
         .stderr(Stdio::piped())
         .env("RUST_BACKTRACE", "0");
     match out {
-        Out::Pipe | Out::Closed => cmd.stdout(Stdio::piped()),
+        Out::Pipe => cmd.stdout(Stdio::piped()),
+        // A pipe whose reading end is closed before the child starts: every write gets EPIPE.
+        // (Closing it after the spawn would race with a child whose output fits the pipe.)
+        Out::Closed => {
+            let (reader, writer) = std::io::pipe().expect("a pipe opens");
+            drop(reader);
+            cmd.stdout(writer)
+        }
         Out::Full => cmd.stdout(std::fs::File::create("/dev/full").expect("/dev/full opens")),
     };
     let mut child = cmd.spawn().expect("sh starts");

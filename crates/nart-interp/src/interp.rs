@@ -106,10 +106,24 @@ pub(crate) struct BlockPlan {
     pub(crate) results: Vec<Option<usize>>,
 }
 
+/// Sees the values of a run as they are computed: calibration collects statistics through it,
+/// a debugger could print them.
+///
+/// [`Interpreter::run_observed`] calls it with each argument of the function and then with each
+/// value an op of the function's body computes, in execution order, while the value is still
+/// alive; values computed inside nested regions (If, Loop, Scan bodies) are not shown.
+/// [`Interpreter::run`] and [`Interpreter::run_values`] take no observer and pay nothing for it.
+pub trait Observer {
+    /// Sees `val`, the run-time value of the IR value `value`.
+    fn observe(&mut self, value: Value, val: &Val);
+}
+
 /// A function ready to run.
 pub struct Interpreter {
     main: BlockPlan,
     n_slots: usize,
+    /// The IR value of each top-level slot (for observers).
+    slot_values: Vec<Option<Value>>,
     consts: Vec<(usize, Arc<Val>)>,
     inputs: Vec<InputSpec>,
     output_names: Vec<String>,
@@ -272,6 +286,9 @@ impl Planner<'_> {
                 AttrValue::from_ir(ctx, na.value),
             ));
         }
+        if let Some(k) = ctx.op_interface::<dyn ops::ReferenceKernel>(op) {
+            attrs.extend(k.plan_attrs(ctx, op));
+        }
         let mut node = Node::new(name, loc, attrs, schema);
         for &r in ctx.results(op) {
             let info = tensor_type_info(ctx, ctx.value_type(r));
@@ -400,6 +417,10 @@ impl Interpreter {
             unsupported: Vec::new(),
         };
         let (main, _) = planner.plan_block(blocks[0])?;
+        let mut slot_values = vec![None; planner.n_slots];
+        for (&v, &s) in &planner.slots {
+            slot_values[s] = Some(v);
+        }
         match planner.unsupported.as_slice() {
             [] => {}
             [(op, loc)] => {
@@ -447,6 +468,7 @@ impl Interpreter {
         Ok(Interpreter {
             main,
             n_slots: planner.n_slots,
+            slot_values,
             consts: planner.consts,
             inputs,
             output_names,
@@ -593,6 +615,16 @@ impl Interpreter {
 
     /// Runs the function on values (tensors, sequences, optionals).
     pub fn run_values(&self, inputs: Vec<Val>) -> Result<Vec<Val>> {
+        self.run_inner(inputs, None)
+    }
+
+    /// Runs the function on values, showing `observer` every argument and every value the
+    /// function's body computes (see [`Observer`]).
+    pub fn run_observed(&self, inputs: Vec<Val>, observer: &mut dyn Observer) -> Result<Vec<Val>> {
+        self.run_inner(inputs, Some(observer))
+    }
+
+    fn run_inner(&self, inputs: Vec<Val>, observer: Option<&mut dyn Observer>) -> Result<Vec<Val>> {
         self.check_inputs(&inputs)?;
         let mut env = Env {
             slots: vec![None; self.n_slots],
@@ -604,7 +636,18 @@ impl Interpreter {
             env.slots[*s] = Some(v.clone());
         }
         let args = inputs.into_iter().map(Arc::new).collect();
-        let outs = run_block(&self.main, &mut env, args)?;
+        let outs = match observer {
+            None => run_block(&self.main, &mut env, args)?,
+            Some(obs) => run_block_observed(
+                &self.main,
+                &mut env,
+                args,
+                Some(Watch {
+                    obs,
+                    values: &self.slot_values,
+                }),
+            )?,
+        };
         Ok(outs
             .into_iter()
             .map(|v| match v {
@@ -699,11 +742,35 @@ fn bad(step: &Step, msg: impl Into<String>) -> InterpError {
     }
 }
 
+/// An observer and the IR value of each slot.
+struct Watch<'o, 'v> {
+    obs: &'o mut dyn Observer,
+    values: &'v [Option<Value>],
+}
+
+impl Watch<'_, '_> {
+    fn see(&mut self, slot: usize, env: &Env) {
+        if let (Some(Some(v)), Some(val)) = (self.values.get(slot), &env.slots[slot]) {
+            self.obs.observe(*v, val);
+        }
+    }
+}
+
 /// Runs a block with the given argument values, returning the values it yields.
 pub(crate) fn run_block(
     plan: &BlockPlan,
     env: &mut Env,
     args: Vec<Arc<Val>>,
+) -> Result<Vec<Option<Arc<Val>>>> {
+    run_block_observed(plan, env, args, None)
+}
+
+/// [`run_block`], showing `watch` the arguments and every value computed.
+fn run_block_observed(
+    plan: &BlockPlan,
+    env: &mut Env,
+    args: Vec<Arc<Val>>,
+    mut watch: Option<Watch<'_, '_>>,
 ) -> Result<Vec<Option<Arc<Val>>>> {
     if args.len() != plan.args.len() {
         return Err(InterpError::BadFunction(format!(
@@ -714,6 +781,9 @@ pub(crate) fn run_block(
     }
     for (&s, a) in plan.args.iter().zip(args) {
         env.slots[s] = Some(a);
+        if let Some(w) = &mut watch {
+            w.see(s, env);
+        }
     }
     for step in &plan.steps {
         let left = env.memory_left();
@@ -736,6 +806,9 @@ pub(crate) fn run_block(
         }
         for (&s, v) in step.outputs.iter().zip(outs) {
             env.slots[s] = Some(Arc::new(v));
+            if let Some(w) = &mut watch {
+                w.see(s, env);
+            }
         }
         for &s in &step.free_after {
             env.slots[s] = None;

@@ -10,6 +10,8 @@
 //! iterations; going past one is an [`InterpError::Limit`] or a kernel's
 //! [`nart_tensor::KernelError::TooLarge`] naming the op.
 //! Ops with regions (`graph.If`, `graph.Loop`, `graph.Scan`) run their bodies recursively.
+//! [`Interpreter::run_observed`] shows an [`Observer`] every value of a run as it is computed
+//! (calibration collects its statistics this way).
 //!
 //! Numerics follow ONNX: every kernel lives in `nart-tensor`, which computes every element type
 //! ONNX has; this crate adds the dispatch table (`ops`, one entry per ONNX operator, mapping its
@@ -31,6 +33,6 @@ mod value;
 
 pub use convert::ValueKind;
 pub use error::{InterpError, Result};
-pub use interp::{InputSpec, Interpreter, Limits};
+pub use interp::{InputSpec, Interpreter, Limits, Observer};
 pub use ops::{register, Kernel, ReferenceKernel};
 pub use value::Val;

@@ -187,3 +187,49 @@ fn runs_loop_with_carried_value_and_scan_output() {
     assert_eq!(outs[0].as_i64().unwrap(), &[13]);
     assert_eq!(outs[1].as_i64().unwrap(), &[10, 11, 13]);
 }
+
+/// Records what an observer sees.
+struct Seen(Vec<(Value, Vec<f32>)>);
+
+impl nart_interp::Observer for Seen {
+    fn observe(&mut self, value: Value, val: &nart_interp::Val) {
+        let t = val.as_tensor().expect("only tensors here");
+        self.0.push((value, t.as_f32().unwrap().to_vec()));
+    }
+}
+
+#[test]
+fn an_observer_sees_the_arguments_and_every_computed_value_in_order() {
+    let mut f = Fn::new(|ctx| vec![f32_tensor(ctx, vec![2])]);
+    let t = f32_tensor(&mut f.ctx, vec![2]);
+    let body = f.body;
+    let x = f.ctx.block_args(body)[0];
+    let neg = f.op(body, "graph.Neg", &[x], &[t]);
+    let n = f.ctx.result(neg, 0);
+    let add = f.op(body, "graph.Add", &[n, x], &[t]);
+    let a = f.ctx.result(add, 0);
+    let mul = f.op(body, "graph.Mul", &[a, n], &[t]);
+    let m = f.ctx.result(mul, 0);
+    f.ret(&[m]);
+    let interp = Interpreter::new(&f.ctx, f.func).unwrap();
+    let x_val = Tensor::from_vec(vec![2], vec![1.5f32, -2.0]).unwrap();
+    let mut seen = Seen(Vec::new());
+    let outs = interp
+        .run_observed(vec![nart_interp::Val::Tensor(x_val.clone())], &mut seen)
+        .unwrap();
+    assert_eq!(
+        seen.0,
+        vec![
+            (x, vec![1.5, -2.0]),
+            (n, vec![-1.5, 2.0]),
+            (a, vec![0.0, 0.0]),
+            (m, vec![-0.0, 0.0]),
+        ]
+    );
+    // Values freed after their last use were still alive when observed, and the run without an
+    // observer gives the same result.
+    assert_eq!(
+        outs[0].as_tensor(),
+        interp.run(vec![x_val]).unwrap().first()
+    );
+}

@@ -81,18 +81,45 @@
 //!
 //! # Default dialect
 //!
-//! Inside the regions of an op of the `func` dialect (such as `func.func`), custom op names
-//! may omit the `func.` prefix (`return`), and the printer omits it there. A bare name is looked
-//! up as `<default dialect>.name`, then as `builtin.name` (so `module` works everywhere).
-//! Other ops reset the default dialect for their regions, as in MLIR.
+//! Inside the regions of an op that implements [`OpAsmOpInterface`] (`func.func`, whose default
+//! dialect is `func`), custom op names may omit that dialect's prefix (`return`), and the
+//! printer omits it there, as in MLIR. The top level's default dialect is `builtin` (so
+//! `module` needs no prefix there, and `builtin.module` does inside a function); the regions of
+//! other ops in custom form have none, and those of an op in generic form keep the enclosing
+//! one when parsed and have none when printed, as upstream's parser and printer do.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-pub use crate::parser::{Argument, AsmParser, Delimiter, OpAsmParser, UnresolvedOperand};
+pub use crate::parser::{
+    Argument, AsmParser, Delimiter, OpAsmParser, SourcePos, UnresolvedOperand,
+};
 pub use crate::printer::OpAsmPrinter;
 use crate::registry::OpDef;
 use crate::{Diagnostic, NamedAttr, Op, OperationState};
+
+/// Upstream's `OpAsmOpInterface`, for the default dialect of the regions of an op in custom
+/// form (see the module docs).
+pub trait OpAsmOpInterface: Sync {
+    /// The dialect whose ops are written without their prefix in this op's regions.
+    fn default_dialect(&self) -> &'static str;
+}
+
+/// The [`OpAsmOpInterface`] implementation that names a dialect:
+/// `interface_impl!(OpAsmOpInterface => DefaultDialect("func"))`.
+pub struct DefaultDialect(pub &'static str);
+
+impl OpAsmOpInterface for DefaultDialect {
+    fn default_dialect(&self) -> &'static str {
+        self.0
+    }
+}
+
+/// The default dialect of the regions of the ops named `name` in custom form: `""` for none.
+pub(crate) fn default_dialect_of(ctx: &crate::Context, name: crate::Ident) -> &'static str {
+    ctx.op_interface_by_name::<dyn OpAsmOpInterface>(name)
+        .map_or("", |i| i.default_dialect())
+}
 
 /// A hand-written custom parser: reads the op's text after its name into `state`.
 pub type CustomParseFn =

@@ -142,12 +142,22 @@ pub enum DenseData {
 pub enum AttrData {
     /// `unit`: presence only.
     Unit,
-    /// `42 : i32`, `7 : index`, and the booleans `true`/`false` (`i1`, as in MLIR). The value is
-    /// stored sign-extended from the type's width.
+    /// `42 : i32`, `7 : index`, and the booleans `true`/`false` (`i1`, as in MLIR), of an integer
+    /// type of at most 128 bits or `index`. The value is stored sign-extended from the type's
+    /// width (zero-extended for unsigned types below 128 bits).
     Integer {
         /// Value.
         value: i128,
         /// Integer or index type.
+        ty: Type,
+    },
+    /// An integer of a type wider than 128 bits (`1 : i256`); see [`crate::apint`] for why it is
+    /// a representation of its own. Build it with
+    /// [`Uniquer::apint_attr`](crate::Uniquer::apint_attr).
+    WideInteger {
+        /// Value, of the type's width.
+        value: crate::apint::ApInt,
+        /// Integer type.
         ty: Type,
     },
     /// `1.5 : f32`. The value is kept as `f64` bits, exact for every format up to `f64`.

@@ -1,5 +1,6 @@
 //! The `builtin` dialect: `builtin.module` and `builtin.unrealized_conversion_cast`.
 
+use crate::asm::{DefaultDialect, OpAsmOpInterface};
 use crate::registry::{
     constraints as c, Arity, AttrDef, DialectDef, OpDef, RegionDef, Trait, ValueDef,
 };
@@ -43,6 +44,7 @@ It is a symbol table, and may itself be named.\n\n\
     ],
     parse: Some(crate::asm::parse_module),
     print: Some(crate::asm::print_module),
+    interfaces: &[crate::interface_impl!(OpAsmOpInterface => DefaultDialect("builtin"))],
     ..OpDef::DEFAULT
 };
 
@@ -64,6 +66,7 @@ pub static UNREALIZED_CONVERSION_CAST: OpDef = OpDef {
         arity: Arity::Variadic,
     }],
     traits: &[Trait::Pure],
+    assembly_format: Some("($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict"),
     ..OpDef::DEFAULT
 };
 

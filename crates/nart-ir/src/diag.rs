@@ -83,7 +83,9 @@ impl Context {
 /// Source buffers by file name, to show the line a diagnostic points at.
 #[derive(Default, Debug, Clone)]
 pub struct SourceMgr {
-    files: Vec<(String, String)>,
+    /// Name, text, and the 0-based line of the file where the text starts (a chunk of a
+    /// `--split-input-file` buffer starts past line 0).
+    files: Vec<(String, String, u32)>,
 }
 
 impl SourceMgr {
@@ -94,18 +96,26 @@ impl SourceMgr {
 
     /// Adds (or replaces) a buffer.
     pub fn add(&mut self, name: &str, text: &str) {
-        if let Some(f) = self.files.iter_mut().find(|(n, _)| n == name) {
+        self.add_at(name, text, 0);
+    }
+
+    /// Adds (or replaces) a buffer that holds `file` from 0-based line `first_line` on, as a
+    /// chunk of a `--split-input-file` buffer does: line numbers stay those of the file.
+    pub fn add_at(&mut self, name: &str, text: &str, first_line: u32) {
+        if let Some(f) = self.files.iter_mut().find(|(n, _, _)| n == name) {
             f.1 = text.to_string();
+            f.2 = first_line;
         } else {
-            self.files.push((name.to_string(), text.to_string()));
+            self.files
+                .push((name.to_string(), text.to_string(), first_line));
         }
     }
 
-    /// The text of line `line` (1-based) of `file`.
+    /// The text of line `line` (1-based, of the file) of `file`.
     pub fn line(&self, file: &str, line: u32) -> Option<&str> {
-        let (_, text) = self.files.iter().find(|(n, _)| n == file)?;
+        let (_, text, first) = self.files.iter().find(|(n, _, _)| n == file)?;
         text.split('\n')
-            .nth(line.checked_sub(1)? as usize)
+            .nth(line.checked_sub(1)?.checked_sub(*first)? as usize)
             .map(|l| l.strip_suffix('\r').unwrap_or(l))
     }
 
@@ -189,6 +199,22 @@ pub struct Expected {
 /// syntax): `// expected-error {{msg}}`, `@+N`, `@-N`, `@above`, `@below`, `@unknown`, and an
 /// optional repeat count `* N` before the message.
 pub fn parse_expected(text: &str) -> Result<Vec<Expected>, (u32, u32, String)> {
+    parse_expected_at(text, 0)
+}
+
+/// [`parse_expected`] for a text that starts at 0-based line `first_line` of its file (a chunk
+/// of a `--split-input-file` buffer): lines are the file's.
+pub fn parse_expected_at(text: &str, first_line: u32) -> Result<Vec<Expected>, (u32, u32, String)> {
+    let mut expected =
+        parse_expected_lines(text).map_err(|(line, col, msg)| (line + first_line, col, msg))?;
+    for e in &mut expected {
+        e.line = e.line.map(|l| l + first_line);
+        e.annotation_line += first_line;
+    }
+    Ok(expected)
+}
+
+fn parse_expected_lines(text: &str) -> Result<Vec<Expected>, (u32, u32, String)> {
     let mut out: Vec<Expected> = Vec::new();
     let lines: Vec<&str> = text.split('\n').collect();
     let mut pending_below: Vec<usize> = Vec::new();

@@ -116,27 +116,29 @@ impl EnumDef {
     /// Parses a value: one keyword for a plain enum, comma-separated keywords for a bit enum.
     /// For a bit enum the caller reads the surrounding `<` `>`.
     pub fn parse_value(&self, p: &mut AsmParser<'_, '_>) -> Result<u64, Diagnostic> {
-        let expected = |p: &mut AsmParser<'_, '_>| {
-            p.emit_error(format!(
-                "expected {} to be one of: {}",
-                self.name,
-                self.keywords(", ")
-            ))
-        };
-        if !self.is_bit() {
-            return match p.parse_optional_keyword_any().and_then(|kw| self.case(&kw)) {
-                Some(c) => Ok(c.value),
-                None => Err(expected(p)),
-            };
-        }
         let mut v = 0;
         loop {
-            let Some(c) = self.peek_case(p) else {
-                return Err(expected(p));
+            // Upstream's generated parser: a keyword or a string, then a lookup of the case.
+            let pos = p.current_pos();
+            let word = match p.parse_optional_keyword_any() {
+                Some(w) => w,
+                None => match p.parse_optional_string()? {
+                    Some(s) => s,
+                    None => return Err(p.emit_error("expected valid keyword or string")),
+                },
             };
-            p.parse_keyword_any()?;
+            let Some(c) = self.case(&word) else {
+                return Err(p.emit_error_at_pos(
+                    pos,
+                    format!(
+                        "expected {} to be one of: {}",
+                        self.name,
+                        self.keywords(", ")
+                    ),
+                ));
+            };
             v |= c.value;
-            if !p.parse_optional_comma() {
+            if !self.is_bit() || !p.parse_optional_comma() {
                 break;
             }
         }

@@ -9,6 +9,7 @@
 
 #![deny(missing_docs)]
 
+pub mod apint;
 pub mod asm;
 mod attrs;
 pub mod builder;

@@ -156,7 +156,7 @@ impl FloatKind {
 pub enum TypeData {
     /// `iN`, `siN`, `uiN`.
     Integer {
-        /// Bit width (1 or more).
+        /// Bit width (0 to 16,777,215, as upstream allows).
         width: u32,
         /// Sign semantics.
         signedness: Signedness,

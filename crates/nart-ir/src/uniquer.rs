@@ -308,6 +308,42 @@ impl Uniquer {
         self.intern_attr(AttrData::Integer { value, ty })
     }
 
+    /// An integer attribute of the integer or `index` type `ty` holding `value` (truncated or
+    /// extended to the type's width): [`AttrData::Integer`] up to 128 bits, and
+    /// [`AttrData::WideInteger`] above.
+    pub fn apint_attr(&mut self, ty: Type, value: crate::apint::ApInt) -> Attr {
+        match self.type_data(ty) {
+            TypeData::Integer { width, .. } if *width > 128 => {
+                let value = value.zext(*width);
+                self.intern_attr(AttrData::WideInteger { value, ty })
+            }
+            TypeData::Integer { width, .. } => {
+                let v = value.zext(*width).to_i128();
+                self.int_attr(ty, v)
+            }
+            _ => {
+                let v = value.sext(64).to_i128();
+                self.int_attr(ty, v)
+            }
+        }
+    }
+
+    /// The value of an integer attribute at its type's width (`index` as 64 bits), whatever its
+    /// representation.
+    pub fn attr_apint(&self, attr: Attr) -> Option<crate::apint::ApInt> {
+        match self.attr_data(attr) {
+            AttrData::Integer { value, ty } => {
+                let width = match self.type_data(*ty) {
+                    TypeData::Integer { width, .. } => *width,
+                    _ => 64,
+                };
+                Some(crate::apint::ApInt::from_i128(width, *value))
+            }
+            AttrData::WideInteger { value, .. } => Some(value.clone()),
+            _ => None,
+        }
+    }
+
     /// An `i64` attribute.
     pub fn i64_attr(&mut self, value: i64) -> Attr {
         let ty = self.i64_type();
@@ -491,7 +527,9 @@ impl Uniquer {
     pub fn typed_attr_type(&self, attr: Attr) -> Option<Type> {
         use crate::AttrData;
         match self.attr_data(attr) {
-            AttrData::Integer { ty, .. } | AttrData::Float { ty, .. } => Some(*ty),
+            AttrData::Integer { ty, .. }
+            | AttrData::WideInteger { ty, .. }
+            | AttrData::Float { ty, .. } => Some(*ty),
             AttrData::String { ty, .. } => *ty,
             AttrData::DenseElements { ty, .. } | AttrData::DenseResource { ty, .. } => Some(*ty),
             _ => None,

@@ -343,7 +343,7 @@ fn custom_op_errors() {
         ("%0 = test.nope 1", "custom op 'test.nope' is unknown"),
         (
             "%0 = test.cmp sgt, %a, %b : i32",
-            "expected one of [eq, ne, slt], got 'sgt'",
+            "custom op 'test.cmp' expected one of [eq, ne, slt], got 'sgt'",
         ),
         (
             "%0 = test.constant 1 : i32\n%1 = test.add %0, %0 : f32",
@@ -474,4 +474,69 @@ fn arrays_elide_default_element_types() {
         out.contains("{x = [1, 1.000000e+00, 2 : i32, 2.000000e+00 : f32, [3]]}"),
         "{out}"
     );
+}
+
+/// Splits `text` and parses each chunk both ways the parser offers: padded with empty lines,
+/// and on its own at its first line. Both give the same locations.
+#[test]
+fn chunks_parse_alike_padded_and_at_their_line() {
+    let text = "\"d.a\"() : () -> ()\n// -----\n\n  \"d.b\"() : () -> ()\n// -----  \n\"d.c\"() : () -> ()\n";
+    let chunks = nart_ir::parser::split_input_file(text);
+    assert_eq!(chunks.len(), 3);
+    let mut seen = Vec::new();
+    for (chunk, first_line) in &chunks {
+        let mut c = ctx();
+        let loc = nart_ir::parser::chunk_module_loc(&mut c, "in.mlir", text, *first_line);
+        let padded = format!("{}{chunk}", "\n".repeat(*first_line as usize));
+        let a = nart_ir::parser::parse_source_with_module_loc(&mut c, "in.mlir", &padded, loc)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let b = nart_ir::parser::parse_chunk(&mut c, "in.mlir", chunk, *first_line, loc)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let op_loc = |m| {
+            let body = nart_ir::builtin::module_body(&c, m);
+            let op = c.block_ops(body)[0];
+            c.loc_file_line_col(c.op_loc(op))
+                .map(|(f, l, col)| (f.to_string(), l, col))
+        };
+        assert_eq!(op_loc(a), op_loc(b));
+        seen.push((
+            op_loc(a),
+            c.loc_file_line_col(loc).map(|(_, l, col)| (l, col)),
+        ));
+    }
+    let want = |l, col| Some(("in.mlir".to_string(), l, col));
+    assert_eq!(seen[0], (want(1, 1), Some((0, 0))));
+    assert_eq!(seen[1], (want(4, 3), Some((2, 9))));
+    // The module of a chunk sits at the end of its separator line, trailing blanks included.
+    assert_eq!(seen[2], (want(6, 1), Some((5, 11))));
+}
+
+/// A 100,000-term affine sum and exponentially aliased attributes are errors, not a stack
+/// overflow or an unbounded output.
+#[test]
+fn hostile_input_is_an_error() {
+    let sum = vec!["d0"; 100_000].join(" + ");
+    let mut c = ctx();
+    let src = format!("\"d.a\"() {{m = affine_map<(d0) -> ({sum})>}} : () -> ()");
+    let errs = parse_source(&mut c, "in.mlir", &src).unwrap_err();
+    assert_eq!(
+        errs[0].message,
+        "affine expression nested more than 1000 levels deep"
+    );
+    let mut aliases = vec!["#a0 = [1, 2]".to_string()];
+    for i in 1..64 {
+        aliases.push(format!("#a{i} = [#a{p}, #a{p}]", p = i - 1));
+    }
+    aliases.push("\"d.a\"() {a = #a63} : () -> ()".to_string());
+    let mut c = ctx();
+    let errs = parse_source(&mut c, "in.mlir", &aliases.join("\n")).unwrap_err();
+    assert!(
+        errs[0].message.starts_with("aliases expand to more than"),
+        "{errs:?}"
+    );
+    // Below the budget, an alias used many times is fine.
+    let mut c = ctx();
+    let uses = vec!["#m"; 10_000].join(", ");
+    let src = format!("#m = affine_map<(d0) -> (d0 + 1)>\n\"d.a\"() {{a = [{uses}]}} : () -> ()");
+    assert!(parse_source(&mut c, "in.mlir", &src).is_ok());
 }

@@ -81,6 +81,8 @@ OPTIONS:
   --allow-unregistered-dialect            Accept operations of unregistered dialects
   --mlir-print-op-generic                 Print every operation in the generic form
   --mlir-print-debuginfo                  Print locations
+  --mlir-pretty-debuginfo                 Print locations as file:line:col (with --mlir-print-debuginfo)
+  --mlir-disable-threading                Accepted for mlir-opt compatibility (nart runs on one thread)
   --mlir-print-local-scope                Print attributes in place, without #map aliases
   --mlir-elide-elementsattrs-if-larger=<n>  Elide dense elements attributes with more than n elements
   --no-verify-each / --verify-each=false  Do not run the verifier after each pass
@@ -170,6 +172,11 @@ pub fn parse(
                 o.print.generic = bool_value(name, inline)?
             }
             "mlir-print-debuginfo" => o.print.debug_info = bool_value(name, inline)?,
+            "mlir-pretty-debuginfo" => o.print.pretty_debug_info = bool_value(name, inline)?,
+            // nart runs on one thread: accepted for compatibility, nothing to disable.
+            "mlir-disable-threading" => {
+                bool_value(name, inline)?;
+            }
             "mlir-print-local-scope" => o.print.local_scope = bool_value(name, inline)?,
             "mlir-elide-elementsattrs-if-larger" => {
                 let v = value(name, inline, &mut it)?;

@@ -293,14 +293,12 @@ fn run(opts: &Options, io: &Io, tool: &Tool<'_>) -> Result<bool, String> {
         if i > 0 {
             out.write("// -----\n")?;
         }
-        // Pad the chunk with empty lines so that line numbers match the original file.
-        let padded = format!("{}{}", "\n".repeat(*first_line as usize), chunk);
         let chunk_ok = process_chunk(
             tool,
             opts,
             &mut pipeline,
             &name,
-            &padded,
+            chunk,
             (&text, *first_line),
             &mut out,
             &mut phases,
@@ -341,21 +339,28 @@ fn report(opts: &Options, pipeline: &nart_pass::PassManager, phases: &Phases, st
     }
 }
 
-/// Runs the pipeline, turning its failure into diagnostics.
+/// Runs the pipeline: `Ok` with the warnings and remarks passes emitted, or `Err` with those
+/// and the failure's diagnostics.
 fn run_pipeline(
     ctx: &mut Context,
     pipeline: &mut nart_pass::PassManager,
     module: nart_ir::Op,
-) -> Result<(), Vec<Diagnostic>> {
+) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
     let mut log = std::io::stderr();
-    pipeline.run(ctx, module, &mut log).map_err(|e| {
-        let diags = e.diagnostics().to_vec();
-        if diags.is_empty() {
-            vec![Diagnostic::error(ctx.op_loc(module), e.to_string())]
-        } else {
-            diags
+    let res = pipeline.run(ctx, module, &mut log);
+    let mut emitted = pipeline.take_diagnostics();
+    match res {
+        Ok(()) => Ok(emitted),
+        Err(e) => {
+            let diags = e.diagnostics().to_vec();
+            if diags.is_empty() {
+                emitted.push(Diagnostic::error(ctx.op_loc(module), e.to_string()));
+            } else {
+                emitted.extend(diags);
+            }
+            Err(emitted)
         }
-    })
+    }
 }
 
 /// Parses, verifies, transforms and prints one buffer. Returns whether it succeeded (with
@@ -377,21 +382,32 @@ fn process_chunk(
     // The implicit module of a chunk sits where mlir-opt puts it: at the separator line.
     let module_loc = nart_ir::parser::chunk_module_loc(&mut ctx, name, whole, first_line);
     let mut sm = SourceMgr::new();
-    sm.add(name, text);
+    sm.add_at(name, text, first_line);
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut result = None;
-    let parsed = nart_ir::parser::parse_source_with_module_loc(&mut ctx, name, text, module_loc)
+    // The chunk is parsed where it sits in the file (locations and expected-* lines are the
+    // file's) without padding it, so that splitting a buffer is linear in its size.
+    let parsed = nart_ir::parser::parse_chunk(&mut ctx, name, text, first_line, module_loc)
         .and_then(|m| nart_ir::verify::verify(&ctx, m).map(|()| m));
     phases.parser += t.elapsed();
     match parsed {
         Err(errs) => diags.extend(errs),
         Ok(module) => match run_pipeline(&mut ctx, pipeline, module) {
             Err(errs) => diags.extend(errs),
-            Ok(()) => result = Some(module),
+            Ok(warnings) => {
+                diags.extend(warnings);
+                result = Some(module);
+            }
         },
     }
     let matched = if opts.verify_diagnostics {
-        Some(verify_diagnostics(&ctx, &sm, name, text, &diags))
+        Some(verify_diagnostics(
+            &ctx,
+            &sm,
+            name,
+            (text, first_line),
+            &diags,
+        ))
     } else {
         for d in &diags {
             say!("{}", sm.render(&ctx, d));
@@ -416,10 +432,10 @@ fn verify_diagnostics(
     ctx: &Context,
     sm: &SourceMgr,
     name: &str,
-    text: &str,
+    (text, first_line): (&str, u32),
     diags: &[Diagnostic],
 ) -> bool {
-    let expected = match nart_ir::diag::parse_expected(text) {
+    let expected = match nart_ir::diag::parse_expected_at(text, first_line) {
         Ok(e) => e,
         Err((line, col, msg)) => {
             sayln!("{name}:{line}:{col}: error: {msg}");
@@ -472,8 +488,14 @@ fn run_onnx(
         Err(errs) => return report(&ctx, errs),
     };
     phases.parser += t.elapsed();
-    if let Err(errs) = run_pipeline(&mut ctx, pipeline, module) {
-        return report(&ctx, errs);
+    match run_pipeline(&mut ctx, pipeline, module) {
+        Err(errs) => return report(&ctx, errs),
+        Ok(warnings) => {
+            let sm = SourceMgr::new();
+            for d in &warnings {
+                eprint!("{}", sm.render(&ctx, d));
+            }
+        }
     }
     let t = Instant::now();
     out.print(&ctx, module, opts)?;

@@ -27,6 +27,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),
         ("nart-interp", 4),
+        ("nart-quant", 5),
         ("nart-target", 5),
         ("nart-cli", 6),
         ("nart-opt", 6),

@@ -64,7 +64,7 @@ fn runs_its_pass() {
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(
         out,
-        "module {\n  func.func private @g()\n  func.func @f() -> (() -> (), () -> ()) {\n    %0 = constant @g : () -> ()\n    return %0, %0 : () -> (), () -> ()\n  }\n}\n"
+        "module {\n  func.func private @g()\n  func.func @f() -> (() -> (), () -> ()) {\n    %f = constant @g : () -> ()\n    return %f, %f : () -> (), () -> ()\n  }\n}\n"
     );
     // The pass flag form works too.
     let (code, flag_out, _) = run(&["--cse"], INPUT);

@@ -293,6 +293,8 @@ pub struct PassManager {
     pub pipeline: OpPassManager,
     /// Instrumentation settings.
     pub instrumentation: Instrumentation,
+    /// Warnings and remarks passes emitted (`PassState::emit`), in order.
+    emitted: Vec<Diagnostic>,
 }
 
 impl PassManager {
@@ -306,6 +308,7 @@ impl PassManager {
         PassManager {
             pipeline,
             instrumentation: Instrumentation::default(),
+            emitted: Vec::new(),
         }
     }
 
@@ -341,8 +344,14 @@ impl PassManager {
             cfg: &self.instrumentation,
             top: op,
             out,
+            emitted: &mut self.emitted,
         };
         runner.run_pm(&mut self.pipeline, ctx, op)
+    }
+
+    /// Takes the warnings and remarks passes emitted so far (they do not fail the run).
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.emitted)
     }
 
     /// The timing entries of the passes run so far (to compose a report with other phases).
@@ -365,6 +374,7 @@ struct Runner<'a, 'w> {
     cfg: &'a Instrumentation,
     top: Op,
     out: &'w mut dyn Write,
+    emitted: &'a mut Vec<Diagnostic>,
 }
 
 impl Runner<'_, '_> {
@@ -445,6 +455,7 @@ impl Runner<'_, '_> {
         for (k, v) in std::mem::take(&mut state.stats) {
             *slot.stats.entry(k).or_insert(0) += v;
         }
+        self.emitted.append(&mut state.diagnostics);
         drop(state);
         if let Err(failure) = res {
             if cfg.print_after_failure {

@@ -67,6 +67,7 @@ pub struct PassState<'a> {
     /// Where the pass prints (`print-ir`); the pass manager's output.
     pub out: &'a mut dyn std::io::Write,
     pub(crate) stats: IndexMap<&'static str, u64>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
 }
 
 impl<'a> PassState<'a> {
@@ -75,7 +76,20 @@ impl<'a> PassState<'a> {
         PassState {
             out,
             stats: IndexMap::new(),
+            diagnostics: Vec::new(),
         }
+    }
+
+    /// Reports a warning or remark that does not fail the pass (a lint's findings); the pass
+    /// manager collects them ([`PassManager::take_diagnostics`](crate::PassManager::take_diagnostics))
+    /// and the tool shows them with the source line, as MLIR's diagnostic handler does.
+    pub fn emit(&mut self, diag: Diagnostic) {
+        self.diagnostics.push(diag);
+    }
+
+    /// The diagnostics emitted in this run.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
     }
 
     /// Adds `n` to statistic `name`.

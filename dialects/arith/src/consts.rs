@@ -1,9 +1,13 @@
 //! Reading and making constant attributes for folding: scalars (`42 : i32`, `1.5 : f32`) and
 //! splat dense elements (`dense<7> : vector<4xi32>`).
 //!
-//! Integers are carried as `i128` sign-extended from their width (`index` counts as 64 bits);
-//! floats as `f64` holding a value exactly representable in their format.
+//! Integers are carried as [`ApInt`]s of their width (`index` counts as 64 bits) by the
+//! folders, which so compute at every width, unsigned operations of `i128` and wider included;
+//! [`Scalar`] carries them as `i128` sign-extended from their width, for the canonicalization
+//! patterns, and holds no integer wider than 128 bits. Floats are `f64` holding a value exactly
+//! representable in their format.
 
+use nart_ir::apint::ApInt;
 use nart_ir::util::{
     bf16_bits_to_f64, f16_bits_to_f64, f64_to_bf16_bits, f64_to_f16_bits, normalize_int,
 };
@@ -63,7 +67,7 @@ fn storage_bytes(ctx: &Uniquer, elem: Type) -> Option<usize> {
 }
 
 fn decode(ctx: &Uniquer, elem: Type, bytes: &[u8]) -> Option<Scalar> {
-    if bytes.len() != storage_bytes(ctx, elem)? {
+    if bytes.len() != storage_bytes(ctx, elem)? || int_width(ctx, elem).is_some_and(|w| w > 128) {
         return None;
     }
     let mut raw: u128 = 0;
@@ -85,7 +89,7 @@ fn decode(ctx: &Uniquer, elem: Type, bytes: &[u8]) -> Option<Scalar> {
 fn encode(ctx: &Uniquer, elem: Type, v: Scalar) -> Option<Vec<u8>> {
     let n = storage_bytes(ctx, elem)?;
     let raw: u128 = match (v, int_width(ctx, elem), float_kind(ctx, elem)) {
-        (Scalar::Int(i), Some(w), _) => (zext(i, w)) as u128,
+        (Scalar::Int(i), Some(w), _) => return Some(ApInt::from_i128(w, i).to_le_bytes(n)),
         (Scalar::Float(f), _, Some(k)) => match k {
             FloatKind::F16 => f64_to_f16_bits(f) as u128,
             FloatKind::BF16 => f64_to_bf16_bits(f) as u128,
@@ -169,10 +173,57 @@ pub fn make(ctx: &mut Uniquer, ty: Type, v: Scalar) -> Option<Attr> {
         }));
     }
     match (v, int_width(ctx, ty), float_kind(ctx, ty)) {
-        (Scalar::Int(i), Some(w), _) => Some(ctx.int_attr(ty, sext(i, w))),
+        (Scalar::Int(i), Some(w), _) => Some(ctx.apint_attr(ty, ApInt::from_i128(w, i))),
         (Scalar::Float(f), _, Some(_)) => Some(ctx.float_attr(ty, f)),
         _ => None,
     }
+}
+
+/// The integer value of a constant attribute (scalar or splat) at its element type's width,
+/// whatever the width.
+pub fn apint_of(ctx: &Uniquer, attr: Attr) -> Option<ApInt> {
+    match ctx.attr_data(attr) {
+        AttrData::Integer { .. } | AttrData::WideInteger { .. } => ctx.attr_apint(attr),
+        AttrData::DenseElements { ty, data } => {
+            let elem = ctx.element_type(*ty);
+            let w = int_width(ctx, elem)?;
+            let n = storage_bytes(ctx, elem)?;
+            let first = match data {
+                DenseData::Splat(b) => b.as_slice(),
+                DenseData::Elements(b) => {
+                    let first = b.get(..n)?;
+                    if b.len() % n != 0 || b.chunks(n).any(|c| c != first) {
+                        return None;
+                    }
+                    first
+                }
+                DenseData::Strings { .. } => return None,
+            };
+            (first.len() == n).then(|| ApInt::from_le_bytes(w, first))
+        }
+        _ => None,
+    }
+}
+
+/// A constant attribute of the integer-like type `ty` holding `v` (of the element width)
+/// everywhere, like [`make`].
+pub fn make_int(ctx: &mut Uniquer, ty: Type, v: &ApInt) -> Option<Attr> {
+    let elem = ctx.element_type(ty);
+    let w = int_width(ctx, elem)?;
+    if elem == ty {
+        return Some(ctx.apint_attr(ty, v.zext(w)));
+    }
+    if !matches!(
+        ctx.type_data(ty),
+        TypeData::RankedTensor { .. } | TypeData::Vector { .. }
+    ) {
+        return None;
+    }
+    let n = storage_bytes(ctx, elem)?;
+    Some(ctx.intern_attr(AttrData::DenseElements {
+        ty,
+        data: DenseData::Splat(v.zext(w).to_le_bytes(n)),
+    }))
 }
 
 #[cfg(test)]

@@ -1,17 +1,26 @@
 //! Folders of the `arith` dialect.
 //!
-//! Integer folders compute on `i128` values sign-extended from the result width and wrap the
-//! result around to that width; `index` folds as 64 bits.
+//! Integer folders compute on [`ApInt`]s of the operands' width (`index` folds as 64 bits), as
+//! upstream computes on `APInt`s, so unsigned operations are unsigned at every width, `i128`
+//! and wider included; results wrap around to the result width. Integers wider than
+//! [`MAX_FOLD_WIDTH`] bits are not folded, so that hostile input (`muli` of two `i16777215`
+//! constants) cannot make the schoolbook arithmetic run for hours.
 //! Undefined cases (division by zero, signed `MIN / -1`, shifts by the width or more,
 //! out-of-range float-to-int conversions) are never folded.
 //! Float folders compute in the precision of the type (`f32` arithmetic for `f32`).
 //! Every folder works on scalars and on splat dense elements alike.
 
+use std::cmp::Ordering;
+
 use crate::attrs::{cmpf, cmpi};
+use nart_ir::apint::ApInt;
 use nart_ir::registry::{FoldOutcome, FoldResult};
 use nart_ir::{Attr, Context, FloatKind, Op, Type, Value};
 
-use crate::consts::{float_kind, int_width, make, sext, zext, Scalar};
+use crate::consts::{apint_of, float_kind, int_width, make, make_int, sext, Scalar};
+
+/// The widest integers the folders compute on.
+pub const MAX_FOLD_WIDTH: u32 = 4096;
 
 fn replace_attr(a: Option<Attr>) -> FoldOutcome {
     match a {
@@ -33,23 +42,29 @@ fn result_width(ctx: &Context, op: Op) -> Option<u32> {
     int_width(ctx, ctx.element_type(result_type(ctx, op)))
 }
 
-fn int_const(ctx: &Context, a: Option<Attr>) -> Option<i128> {
-    crate::consts::int_of(ctx, a?)
+/// The integer value of a constant operand, within the widths folders compute on.
+fn int_const(ctx: &Context, a: Option<Attr>) -> Option<ApInt> {
+    apint_of(ctx, a?).filter(|v| v.width() <= MAX_FOLD_WIDTH)
+}
+
+/// Whether a constant operand is the integer `k` (sign-extended to its width).
+fn int_is(ctx: &Context, a: Option<Attr>, k: i128) -> bool {
+    int_const(ctx, a).is_some_and(|v| v == ApInt::from_i128(v.width(), k))
 }
 
 fn float_const(ctx: &Context, a: Option<Attr>) -> Option<f64> {
     crate::consts::float_of(ctx, a?)
 }
 
-/// Folds an integer op whose operands are all constants with `f(values, width)`; the result is
-/// wrapped to the result width.
+/// Folds an integer op whose operands are all constants with `f(values, result width)`; the
+/// result is truncated or zero-extended to the result width.
 fn fold_ints(
     ctx: &mut Context,
     op: Op,
     cst: &[Option<Attr>],
-    f: impl Fn(&[i128], u32) -> Option<i128>,
+    f: impl Fn(&[ApInt], u32) -> Option<ApInt>,
 ) -> FoldOutcome {
-    let Some(w) = result_width(ctx, op) else {
+    let Some(w) = result_width(ctx, op).filter(|&w| w <= MAX_FOLD_WIDTH) else {
         return FoldOutcome::None;
     };
     let Some(vals) = cst
@@ -63,7 +78,7 @@ fn fold_ints(
         return FoldOutcome::None;
     };
     let ty = result_type(ctx, op);
-    replace_attr(make(ctx, ty, Scalar::Int(sext(r, w))))
+    replace_attr(make_int(ctx, ty, &r))
 }
 
 /// A constant of the result type holding `v`.
@@ -93,7 +108,7 @@ pub fn constant(ctx: &mut Context, op: Op, _cst: &[Option<Attr>]) -> FoldOutcome
 /// `addi`: constants; `x + 0 → x`; `(a - b) + b → a`; `b + (a - b) → a`.
 pub fn addi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
     let (x, y) = operands2(ctx, op);
-    if int_const(ctx, cst[1]) == Some(0) {
+    if int_is(ctx, cst[1], 0) {
         return replace_value(x);
     }
     for (s, other) in [(x, y), (y, x)] {
@@ -103,7 +118,7 @@ pub fn addi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
             }
         }
     }
-    fold_ints(ctx, op, cst, |v, _| Some(v[0].wrapping_add(v[1])))
+    fold_ints(ctx, op, cst, |v, _| Some(v[0].add(&v[1])))
 }
 
 /// `subi`: constants; `x - 0 → x`; `x - x → 0`; `(a + b) - b → a`; `(a + b) - a → b`.
@@ -112,7 +127,7 @@ pub fn subi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
     if x == y {
         return int_result(ctx, op, 0);
     }
-    if int_const(ctx, cst[1]) == Some(0) {
+    if int_is(ctx, cst[1], 0) {
         return replace_value(x);
     }
     if let Some(add) = def_named(ctx, x, "arith.addi") {
@@ -124,118 +139,114 @@ pub fn subi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
             return replace_value(b);
         }
     }
-    fold_ints(ctx, op, cst, |v, _| Some(v[0].wrapping_sub(v[1])))
+    fold_ints(ctx, op, cst, |v, _| Some(v[0].sub(&v[1])))
 }
 
 /// `muli`: constants; `x * 1 → x`; `x * 0 → 0`.
 pub fn muli(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    match int_const(ctx, cst[1]) {
-        Some(0) => return replace_attr(cst[1]),
-        Some(1) => return replace_value(ctx.operand(op, 0)),
-        _ => {}
+    if int_is(ctx, cst[1], 0) {
+        return replace_attr(cst[1]);
     }
-    fold_ints(ctx, op, cst, |v, _| Some(v[0].wrapping_mul(v[1])))
+    if int_is(ctx, cst[1], 1) {
+        return replace_value(ctx.operand(op, 0));
+    }
+    fold_ints(ctx, op, cst, |v, _| Some(v[0].mul(&v[1])))
+}
+
+/// Whether `a / b` overflows as a signed division (`MIN / -1`).
+fn signed_div_overflows(a: &ApInt, b: &ApInt) -> bool {
+    *a == ApInt::signed_min(a.width()) && *b == ApInt::from_i128(b.width(), -1)
 }
 
 /// `divsi`: constants (not by zero, not `MIN / -1`); `x / 1 → x`.
 pub fn divsi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    if int_const(ctx, cst[1]) == Some(1) {
+    if int_is(ctx, cst[1], 1) {
         return replace_value(ctx.operand(op, 0));
     }
-    fold_ints(ctx, op, cst, |v, w| {
-        let (a, b) = (v[0], v[1]);
-        if b == 0 || (b == -1 && a == sext(1 << (w - 1), w)) {
+    fold_ints(ctx, op, cst, |v, _| {
+        if signed_div_overflows(&v[0], &v[1]) {
             return None;
         }
-        Some(a / b)
+        v[0].sdivrem(&v[1]).map(|(q, _)| q)
     })
 }
 
 /// `divui`: constants (not by zero); `x / 1 → x`.
 pub fn divui(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    if int_const(ctx, cst[1]) == Some(1) {
+    if int_is(ctx, cst[1], 1) {
         return replace_value(ctx.operand(op, 0));
     }
-    fold_ints(ctx, op, cst, |v, w| {
-        let (a, b) = (zext(v[0], w), zext(v[1], w));
-        (b != 0).then(|| a / b)
-    })
+    fold_ints(ctx, op, cst, |v, _| v[0].udivrem(&v[1]).map(|(q, _)| q))
 }
 
-/// Signed division rounding toward positive infinity, or `None` on overflow or zero.
-fn ceil_div_signed(a: i128, b: i128, w: u32) -> Option<i128> {
-    if b == 0 || (b == -1 && a == sext(1 << (w - 1), w)) {
+/// Signed division rounding toward positive infinity (`up`) or negative infinity, or `None` on
+/// division by zero or overflow. Rounding up, upstream negates its operands and gives up when
+/// that overflows: nothing but `0` divided by `MIN`, or `MIN` divided, folds.
+fn round_div_signed(a: &ApInt, b: &ApInt, up: bool) -> Option<ApInt> {
+    if signed_div_overflows(a, b) {
         return None;
     }
-    let q = a / b;
-    let r = a % b;
-    Some(if r != 0 && ((r > 0) == (b > 0)) {
-        q + 1
-    } else {
-        q
-    })
-}
-
-/// Signed division rounding toward negative infinity, or `None` on overflow or zero.
-fn floor_div_signed(a: i128, b: i128, w: u32) -> Option<i128> {
-    if b == 0 || (b == -1 && a == sext(1 << (w - 1), w)) {
-        return None;
+    if up && !a.is_zero() {
+        let min = ApInt::signed_min(a.width());
+        if *a == min || *b == min {
+            return None;
+        }
     }
-    let q = a / b;
-    let r = a % b;
-    Some(if r != 0 && ((r < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
+    let (q, r) = a.sdivrem(b)?;
+    if r.is_zero() {
+        return Some(q);
+    }
+    let one = ApInt::from_i128(q.width(), 1);
+    let same_sign = r.is_negative() == b.is_negative();
+    Some(match (up, same_sign) {
+        (true, true) => q.add(&one),
+        (false, false) => q.sub(&one),
+        _ => q,
     })
 }
 
 /// `ceildivsi`: constants; `x / 1 → x`.
 pub fn ceildivsi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    if int_const(ctx, cst[1]) == Some(1) {
+    if int_is(ctx, cst[1], 1) {
         return replace_value(ctx.operand(op, 0));
     }
-    fold_ints(ctx, op, cst, |v, w| ceil_div_signed(v[0], v[1], w))
+    fold_ints(ctx, op, cst, |v, _| round_div_signed(&v[0], &v[1], true))
 }
 
 /// `ceildivui`: constants; `x / 1 → x`.
 pub fn ceildivui(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    if int_const(ctx, cst[1]) == Some(1) {
+    if int_is(ctx, cst[1], 1) {
         return replace_value(ctx.operand(op, 0));
     }
-    fold_ints(ctx, op, cst, |v, w| {
-        let (a, b) = (zext(v[0], w), zext(v[1], w));
-        (b != 0).then(|| a / b + i128::from(a % b != 0))
+    fold_ints(ctx, op, cst, |v, _| {
+        let (q, r) = v[0].udivrem(&v[1])?;
+        let up = ApInt::from_i128(q.width(), i128::from(!r.is_zero()));
+        Some(q.add(&up))
     })
 }
 
 /// `floordivsi`: constants; `x / 1 → x`.
 pub fn floordivsi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    if int_const(ctx, cst[1]) == Some(1) {
+    if int_is(ctx, cst[1], 1) {
         return replace_value(ctx.operand(op, 0));
     }
-    fold_ints(ctx, op, cst, |v, w| floor_div_signed(v[0], v[1], w))
+    fold_ints(ctx, op, cst, |v, _| round_div_signed(&v[0], &v[1], false))
 }
 
 /// `remsi`: constants (not by zero); `x % 1 → 0`.
 pub fn remsi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    if int_const(ctx, cst[1]) == Some(1) {
+    if int_is(ctx, cst[1], 1) {
         return int_result(ctx, op, 0);
     }
-    fold_ints(ctx, op, cst, |v, _| {
-        (v[1] != 0).then(|| v[0].wrapping_rem(v[1]))
-    })
+    fold_ints(ctx, op, cst, |v, _| v[0].sdivrem(&v[1]).map(|(_, r)| r))
 }
 
 /// `remui`: constants (not by zero); `x % 1 → 0`.
 pub fn remui(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    if int_const(ctx, cst[1]) == Some(1) {
+    if int_is(ctx, cst[1], 1) {
         return int_result(ctx, op, 0);
     }
-    fold_ints(ctx, op, cst, |v, w| {
-        let (a, b) = (zext(v[0], w), zext(v[1], w));
-        (b != 0).then(|| a % b)
-    })
+    fold_ints(ctx, op, cst, |v, _| v[0].udivrem(&v[1]).map(|(_, r)| r))
 }
 
 /// `andi`: constants; `x & 0 → 0`; `x & -1 → x`; `x & x → x`.
@@ -244,12 +255,13 @@ pub fn andi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
     if x == y {
         return replace_value(x);
     }
-    match int_const(ctx, cst[1]) {
-        Some(0) => return replace_attr(cst[1]),
-        Some(-1) => return replace_value(x),
-        _ => {}
+    if int_is(ctx, cst[1], 0) {
+        return replace_attr(cst[1]);
     }
-    fold_ints(ctx, op, cst, |v, _| Some(v[0] & v[1]))
+    if int_is(ctx, cst[1], -1) {
+        return replace_value(x);
+    }
+    fold_ints(ctx, op, cst, |v, _| Some(v[0].and(&v[1])))
 }
 
 /// `ori`: constants; `x | 0 → x`; `x | -1 → -1`; `x | x → x`.
@@ -258,12 +270,13 @@ pub fn ori(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
     if x == y {
         return replace_value(x);
     }
-    match int_const(ctx, cst[1]) {
-        Some(0) => return replace_value(x),
-        Some(-1) => return replace_attr(cst[1]),
-        _ => {}
+    if int_is(ctx, cst[1], 0) {
+        return replace_value(x);
     }
-    fold_ints(ctx, op, cst, |v, _| Some(v[0] | v[1]))
+    if int_is(ctx, cst[1], -1) {
+        return replace_attr(cst[1]);
+    }
+    fold_ints(ctx, op, cst, |v, _| Some(v[0].or(&v[1])))
 }
 
 /// `xori`: constants; `x ^ 0 → x`; `x ^ x → 0`.
@@ -272,43 +285,39 @@ pub fn xori(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
     if x == y {
         return int_result(ctx, op, 0);
     }
-    if int_const(ctx, cst[1]) == Some(0) {
+    if int_is(ctx, cst[1], 0) {
         return replace_value(x);
     }
-    fold_ints(ctx, op, cst, |v, _| Some(v[0] ^ v[1]))
+    fold_ints(ctx, op, cst, |v, _| Some(v[0].xor(&v[1])))
+}
+
+/// The shift amount of a shift's constant right operand, read as unsigned.
+fn shift_amount(v: &ApInt) -> Option<u64> {
+    v.to_u128().and_then(|s| u64::try_from(s).ok())
 }
 
 /// `shli`: constants (shift below the width); `x << 0 → x`.
 pub fn shli(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    if int_const(ctx, cst[1]) == Some(0) {
+    if int_is(ctx, cst[1], 0) {
         return replace_value(ctx.operand(op, 0));
     }
-    fold_ints(ctx, op, cst, |v, w| {
-        let s = zext(v[1], w);
-        (s < w as i128).then(|| zext(v[0], w) << s)
-    })
+    fold_ints(ctx, op, cst, |v, _| v[0].shl(shift_amount(&v[1])?))
 }
 
 /// `shrsi`: constants (shift below the width); `x >> 0 → x`.
 pub fn shrsi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    if int_const(ctx, cst[1]) == Some(0) {
+    if int_is(ctx, cst[1], 0) {
         return replace_value(ctx.operand(op, 0));
     }
-    fold_ints(ctx, op, cst, |v, w| {
-        let s = zext(v[1], w);
-        (s < w as i128).then(|| v[0] >> s)
-    })
+    fold_ints(ctx, op, cst, |v, _| v[0].ashr(shift_amount(&v[1])?))
 }
 
 /// `shrui`: constants (shift below the width); `x >> 0 → x`.
 pub fn shrui(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    if int_const(ctx, cst[1]) == Some(0) {
+    if int_is(ctx, cst[1], 0) {
         return replace_value(ctx.operand(op, 0));
     }
-    fold_ints(ctx, op, cst, |v, w| {
-        let s = zext(v[1], w);
-        (s < w as i128).then(|| zext(v[0], w) >> s)
-    })
+    fold_ints(ctx, op, cst, |v, _| v[0].lshr(shift_amount(&v[1])?))
 }
 
 fn fold_minmax(
@@ -322,13 +331,14 @@ fn fold_minmax(
     if x == y {
         return replace_value(x);
     }
-    fold_ints(ctx, op, cst, |v, w| {
-        let (a, b) = if unsigned {
-            (zext(v[0], w), zext(v[1], w))
+    fold_ints(ctx, op, cst, |v, _| {
+        let ord = if unsigned {
+            v[0].ucmp(&v[1])
         } else {
-            (v[0], v[1])
+            v[0].scmp(&v[1])
         };
-        Some(if max { a.max(b) } else { a.min(b) })
+        let first = (ord == Ordering::Greater) == max || ord == Ordering::Equal;
+        Some(if first { v[0].clone() } else { v[1].clone() })
     })
 }
 
@@ -352,24 +362,21 @@ pub fn minui(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
     fold_minmax(ctx, op, cst, true, false)
 }
 
+/// The constant operands of a two-operand op with multiple results, within the folding width.
+fn two_consts(ctx: &Context, cst: &[Option<Attr>]) -> Option<(ApInt, ApInt)> {
+    Some((int_const(ctx, cst[0])?, int_const(ctx, cst[1])?))
+}
+
 /// `addui_extended`: constants give the wrapped sum and the unsigned carry.
 pub fn addui_extended(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    let (Some(w), Some(a), Some(b)) = (
-        result_width(ctx, op),
-        int_const(ctx, cst[0]),
-        int_const(ctx, cst[1]),
-    ) else {
+    let Some((a, b)) = two_consts(ctx, cst) else {
         return FoldOutcome::None;
     };
-    if w >= 127 {
-        return FoldOutcome::None;
-    }
-    let full = zext(a, w) + zext(b, w);
-    let carry = full >> w != 0;
+    let (sum, carry) = a.overflowing_add(&b);
     let sum_ty = ctx.value_type(ctx.result(op, 0));
     let ovf_ty = ctx.value_type(ctx.result(op, 1));
     let (Some(s), Some(o)) = (
-        make(ctx, sum_ty, Scalar::Int(sext(full, w))),
+        make_int(ctx, sum_ty, &sum),
         make(ctx, ovf_ty, Scalar::Int(-i128::from(carry))),
     ) else {
         return FoldOutcome::None;
@@ -378,27 +385,19 @@ pub fn addui_extended(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOu
 }
 
 fn fold_mul_extended(ctx: &mut Context, op: Op, cst: &[Option<Attr>], signed: bool) -> FoldOutcome {
-    let (Some(w), Some(a), Some(b)) = (
-        result_width(ctx, op),
-        int_const(ctx, cst[0]),
-        int_const(ctx, cst[1]),
-    ) else {
+    let Some((a, b)) = two_consts(ctx, cst) else {
         return FoldOutcome::None;
     };
-    if w > 63 {
-        // The double-width product must fit the 128-bit intermediate.
+    // The double-width product, then its halves.
+    let w = a.width();
+    let ext = |v: &ApInt| if signed { v.sext(2 * w) } else { v.zext(2 * w) };
+    let p = ext(&a).mul(&ext(&b));
+    let lo = p.zext(w);
+    let Some(hi) = p.lshr(u64::from(w)).map(|h| h.zext(w)) else {
         return FoldOutcome::None;
-    }
-    let p = if signed {
-        a * b
-    } else {
-        zext(a, w) * zext(b, w)
     };
     let ty = result_type(ctx, op);
-    let (Some(lo), Some(hi)) = (
-        make(ctx, ty, Scalar::Int(sext(p, w))),
-        make(ctx, ty, Scalar::Int(sext(p >> w, w))),
-    ) else {
+    let (Some(lo), Some(hi)) = (make_int(ctx, ty, &lo), make_int(ctx, ty, &hi)) else {
         return FoldOutcome::None;
     };
     FoldOutcome::Replace(vec![FoldResult::Attr(lo), FoldResult::Attr(hi)])
@@ -581,18 +580,23 @@ pub fn negf(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
 
 /// Evaluates an integer predicate (0 = `eq` ... 9 = `uge`) on values of width `w`.
 pub fn cmpi_eval(pred: i128, a: i128, b: i128, w: u32) -> Option<bool> {
-    let (ua, ub) = (zext(a, w), zext(b, w));
+    cmpi_eval_apint(pred, &ApInt::from_i128(w, a), &ApInt::from_i128(w, b))
+}
+
+/// Evaluates an integer predicate on two values of the same width.
+pub fn cmpi_eval_apint(pred: i128, a: &ApInt, b: &ApInt) -> Option<bool> {
+    let (s, u) = (a.scmp(b), a.ucmp(b));
     Some(match pred {
         cmpi::EQ => a == b,
         cmpi::NE => a != b,
-        cmpi::SLT => a < b,
-        cmpi::SLE => a <= b,
-        cmpi::SGT => a > b,
-        cmpi::SGE => a >= b,
-        cmpi::ULT => ua < ub,
-        cmpi::ULE => ua <= ub,
-        cmpi::UGT => ua > ub,
-        cmpi::UGE => ua >= ub,
+        cmpi::SLT => s == Ordering::Less,
+        cmpi::SLE => s != Ordering::Greater,
+        cmpi::SGT => s == Ordering::Greater,
+        cmpi::SGE => s != Ordering::Less,
+        cmpi::ULT => u == Ordering::Less,
+        cmpi::ULE => u != Ordering::Greater,
+        cmpi::UGT => u == Ordering::Greater,
+        cmpi::UGE => u != Ordering::Less,
         _ => return None,
     })
 }
@@ -644,15 +648,10 @@ pub fn cmpi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
             ),
         );
     }
-    let lhs_ty = ctx.element_type(ctx.value_type(x));
-    let (Some(w), Some(a), Some(b)) = (
-        int_width(ctx, lhs_ty),
-        int_const(ctx, cst[0]),
-        int_const(ctx, cst[1]),
-    ) else {
+    let Some((a, b)) = two_consts(ctx, cst) else {
         return FoldOutcome::None;
     };
-    match cmpi_eval(pred, a, b, w) {
+    match cmpi_eval_apint(pred, &a, &b) {
         Some(r) => bool_result(ctx, op, r),
         None => FoldOutcome::None,
     }
@@ -682,15 +681,13 @@ pub fn select(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
     if t == f {
         return replace_value(t);
     }
-    match int_const(ctx, cst[0]) {
-        Some(0) => return replace_value(f),
-        Some(_) => return replace_value(t),
-        None => {}
+    if let Some(c) = int_const(ctx, cst[0]) {
+        return replace_value(if c.is_zero() { f } else { t });
     }
     let cond = ctx.operand(op, 0);
     if ctx.value_type(cond) == result_type(ctx, op)
-        && int_const(ctx, cst[1]) == Some(-1)
-        && int_const(ctx, cst[2]) == Some(0)
+        && int_is(ctx, cst[1], -1)
+        && int_is(ctx, cst[2], 0)
     {
         return replace_value(cond);
     }
@@ -699,21 +696,14 @@ pub fn select(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
 
 // ----- casts -----
 
-fn in_width(ctx: &Context, op: Op) -> Option<u32> {
-    int_width(ctx, ctx.element_type(ctx.value_type(ctx.operand(op, 0))))
-}
-
 /// `extsi`: constants are sign-extended.
 pub fn extsi(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    fold_ints(ctx, op, cst, |v, _| Some(v[0]))
+    fold_ints(ctx, op, cst, |v, w| Some(v[0].sext(w)))
 }
 
 /// `extui`: constants are zero-extended.
 pub fn extui(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    let Some(wi) = in_width(ctx, op) else {
-        return FoldOutcome::None;
-    };
-    fold_ints(ctx, op, cst, |v, _| Some(zext(v[0], wi)))
+    fold_ints(ctx, op, cst, |v, w| Some(v[0].zext(w)))
 }
 
 /// `trunci`: constants keep their low bits; `trunci(extsi(x))`/`trunci(extui(x))` to `x`'s type
@@ -729,7 +719,7 @@ pub fn trunci(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
             return replace_value(x);
         }
     }
-    fold_ints(ctx, op, cst, |v, _| Some(v[0]))
+    fold_ints(ctx, op, cst, |v, w| Some(v[0].zext(w)))
 }
 
 /// `extf`: constants are exact in the wider format.
@@ -747,18 +737,16 @@ pub fn truncf(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
 
 fn int_to_float(ctx: &mut Context, op: Op, cst: &[Option<Attr>], unsigned: bool) -> FoldOutcome {
     let ty = result_type(ctx, op);
-    let (Some(kind), Some(wi), Some(v)) = (
+    let (Some(kind), Some(v)) = (
         float_kind(ctx, ctx.element_type(ty)),
-        in_width(ctx, op),
         int_const(ctx, cst[0]),
     ) else {
         return FoldOutcome::None;
     };
-    let v = if unsigned { zext(v, wi) } else { v };
     let f = if kind == FloatKind::F32 {
-        v as f32 as f64
+        v.to_float(!unsigned, true)
     } else {
-        crate::consts::round(v as f64, kind)
+        crate::consts::round(v.to_float(!unsigned, false), kind)
     };
     replace_attr(make(ctx, ty, Scalar::Float(f)))
 }
@@ -789,7 +777,8 @@ fn float_to_int(ctx: &mut Context, op: Op, cst: &[Option<Attr>], unsigned: bool)
     if t < lo || t > hi {
         return FoldOutcome::None;
     }
-    int_result(ctx, op, sext(t as i128, w))
+    let ty = result_type(ctx, op);
+    replace_attr(make_int(ctx, ty, &ApInt::from_i128(w, t as i128)))
 }
 
 /// `fptosi`: in-range constants, rounded toward zero.
@@ -841,13 +830,10 @@ pub fn bitcast(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
 
 /// `index_cast`: constants are sign-extended or truncated.
 pub fn index_cast(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    fold_ints(ctx, op, cst, |v, _| Some(v[0]))
+    fold_ints(ctx, op, cst, |v, w| Some(v[0].sext(w)))
 }
 
 /// `index_castui`: constants are zero-extended or truncated.
 pub fn index_castui(ctx: &mut Context, op: Op, cst: &[Option<Attr>]) -> FoldOutcome {
-    let Some(wi) = in_width(ctx, op) else {
-        return FoldOutcome::None;
-    };
-    fold_ints(ctx, op, cst, |v, _| Some(zext(v[0], wi)))
+    fold_ints(ctx, op, cst, |v, w| Some(v[0].zext(w)))
 }

@@ -103,30 +103,20 @@ pub fn register(ctx: &mut Context) {
 /// `%cst` for everything else.
 pub fn constant_result_name(ctx: &Context, op: Op) -> Option<String> {
     let value = ctx.attr(op, "value")?;
-    let AttrData::Integer { value, ty } = ctx.attr_data(value) else {
+    // Upstream prints the value as a signed number of the type's width.
+    let Some(v) = ctx.attr_apint(value) else {
         return Some("cst".to_string());
     };
     let result_ty = ctx.value_type(ctx.result(op, 0));
     match ctx.type_data(result_ty) {
-        nart_ir::TypeData::Integer { width, .. } => {
-            // Upstream prints the value as a signed number of the type's width.
-            let w = (*width).clamp(1, 128);
-            let v = if w == 128 {
-                *value
-            } else {
-                let shift = 128 - w;
-                (*value << shift) >> shift
-            };
-            if w == 1 {
-                return Some(if v != 0 { "true" } else { "false" }.to_string());
-            }
+        nart_ir::TypeData::Integer { width: 1, .. } => {
+            Some(if v.is_zero() { "false" } else { "true" }.to_string())
+        }
+        nart_ir::TypeData::Integer { .. } => {
             let ty_text = nart_ir::printer::type_to_string(ctx, result_ty);
-            Some(format!("c{v}_{ty_text}"))
+            Some(format!("c{}_{ty_text}", v.to_decimal(true)))
         }
-        _ => {
-            let _ = ty;
-            Some(format!("c{value}"))
-        }
+        _ => Some(format!("c{}", v.to_decimal(true))),
     }
 }
 
@@ -176,7 +166,10 @@ pub fn build_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Location) -
 pub fn materialize_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Location) -> Option<Op> {
     let ok = matches!(
         ctx.attr_data(value),
-        AttrData::Integer { .. } | AttrData::Float { .. } | AttrData::DenseElements { .. }
+        AttrData::Integer { .. }
+            | AttrData::WideInteger { .. }
+            | AttrData::Float { .. }
+            | AttrData::DenseElements { .. }
     ) && ctx.typed_attr_type(value) == Some(ty);
     ok.then(|| build_constant(ctx, value, ty, loc))
 }

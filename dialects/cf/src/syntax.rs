@@ -31,11 +31,11 @@ pub fn parse_switch(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PRe
     let mut dests = Vec::new();
     let mut case_args = Vec::new();
     while p.parse_optional_comma() {
-        let loc = p.current_location();
+        let pos = p.current_pos();
         let v = p.parse_integer()?;
         // Upstream reads case values as 64-bit integers, then truncates them to the flag's width.
         if i64::try_from(v).is_err() {
-            return Err(Diagnostic::error(loc, "integer value too large"));
+            return Err(p.emit_error_at_pos(pos, "integer value too large"));
         }
         values.push(v);
         p.parse_colon()?;

@@ -40,6 +40,8 @@ return %0 : i32\n}\n```",
 /// Registers the `func` dialect.
 pub fn register(ctx: &mut Context) {
     ctx.register_dialect(dialect());
+    // Upstream's `getAsmResultNames`: a function constant prints as `%f`.
+    ctx.register_asm_result_name("func.constant", |_, _| Some("f".to_string()));
 }
 
 /// Creates a detached `func.func @name` of type `(inputs) -> results` with an entry block

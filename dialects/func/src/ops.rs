@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 
+use nart_ir::asm::{DefaultDialect, OpAsmOpInterface};
 use nart_ir::interfaces::{CallOpInterface, CallableOpInterface, Callee, ConstantOpInterface};
 use nart_ir::printer::type_to_string;
 use nart_ir::registry::{constraints as c, Arity, AttrDef, OpDef, RegionDef, Trait, ValueDef};
@@ -75,7 +76,10 @@ func.func @twice(%arg0: i64 {my.attr}) -> i64 attributes {inline_hint} {\n  \
         may_be_empty: true,
     }],
     traits: &[Trait::IsolatedFromAbove, Trait::Symbol],
-    interfaces: &[interface_impl!(CallableOpInterface => FuncCallable)],
+    interfaces: &[
+        interface_impl!(CallableOpInterface => FuncCallable),
+        interface_impl!(OpAsmOpInterface => DefaultDialect("func")),
+    ],
     verify: Some(verify_func),
     parse: Some(crate::syntax::parse_func),
     print: Some(crate::syntax::print_func),

@@ -10,6 +10,9 @@ type PResult<T> = Result<T, Diagnostic>;
 
 const VISIBILITIES: [&str; 3] = ["private", "public", "nested"];
 
+/// The properties the signature spells, which the attribute dictionary may not repeat.
+const INFERRED: [&str; 3] = ["sym_visibility", "sym_name", "function_type"];
+
 fn push_prop(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState, name: &str, value: Attr) {
     let name = p.ctx().ident(name);
     st.props.retain(|a| a.name != name);
@@ -23,16 +26,9 @@ struct SigEntry {
     arg: Option<Argument>,
 }
 
-/// Reads `type {attrs}` or, when `allow_names`, `%name: type {attrs} loc(...)`.
-fn parse_sig_entry(p: &mut OpAsmParser<'_, '_>, allow_names: bool) -> PResult<SigEntry> {
-    if allow_names && p.peek_is("%") {
-        let arg = p.parse_argument(true, true)?;
-        return Ok(SigEntry {
-            ty: arg.ty,
-            attrs: arg.attrs,
-            arg: Some(arg),
-        });
-    }
+/// Reads `type {attrs}`; with `allow_loc`, also a trailing `loc(...)` (which is dropped, as
+/// upstream drops it for an unnamed argument).
+fn parse_type_entry(p: &mut OpAsmParser<'_, '_>, allow_loc: bool) -> PResult<SigEntry> {
     let ty = p.parse_type()?;
     let attrs = if p.peek_is("{") {
         let entries = p.parse_attr_dict_entries()?;
@@ -40,6 +36,9 @@ fn parse_sig_entry(p: &mut OpAsmParser<'_, '_>, allow_names: bool) -> PResult<Si
     } else {
         None
     };
+    if allow_loc && p.peek_is("loc") {
+        p.parse_location()?;
+    }
     Ok(SigEntry {
         ty,
         attrs,
@@ -47,31 +46,49 @@ fn parse_sig_entry(p: &mut OpAsmParser<'_, '_>, allow_names: bool) -> PResult<Si
     })
 }
 
-/// Reads `(entry, entry, ...)`.
-fn parse_sig_list(p: &mut OpAsmParser<'_, '_>, allow_names: bool) -> PResult<Vec<SigEntry>> {
+/// Reads the argument list `(%a: t {attrs} loc(...), ...)` or `(t {attrs}, ...)`: every
+/// argument is named, or none is (upstream's `parseFunctionArgumentList`).
+fn parse_arg_list(p: &mut OpAsmParser<'_, '_>) -> PResult<Vec<SigEntry>> {
+    p.parse_lparen()?;
+    let mut out: Vec<SigEntry> = Vec::new();
+    if p.parse_optional_rparen() {
+        return Ok(out);
+    }
+    loop {
+        let prev_named = out.last().map(|e| e.arg.is_some());
+        if p.peek_is("%") {
+            if prev_named == Some(false) {
+                return Err(p.emit_error("expected type instead of SSA identifier"));
+            }
+            let arg = p.parse_argument(true, true)?;
+            out.push(SigEntry {
+                ty: arg.ty,
+                attrs: arg.attrs,
+                arg: Some(arg),
+            });
+        } else {
+            if prev_named == Some(true) {
+                return Err(p.emit_error("expected SSA identifier"));
+            }
+            out.push(parse_type_entry(p, true)?);
+        }
+        if !p.parse_optional_comma() {
+            break;
+        }
+    }
+    p.parse_rparen()?;
+    Ok(out)
+}
+
+/// Reads the result list `(t {attrs}, ...)`.
+fn parse_result_list(p: &mut OpAsmParser<'_, '_>) -> PResult<Vec<SigEntry>> {
     p.parse_lparen()?;
     let mut out = Vec::new();
     if p.parse_optional_rparen() {
         return Ok(out);
     }
     loop {
-        let loc = p.current_location();
-        let entry = parse_sig_entry(p, allow_names)?;
-        // Either every argument is named or none is; upstream's messages, at the entry.
-        match (
-            out.last().map(|e: &SigEntry| e.arg.is_some()),
-            entry.arg.is_some(),
-        ) {
-            (Some(false), true) => {
-                return Err(Diagnostic::error(
-                    loc,
-                    "expected type instead of SSA identifier",
-                ))
-            }
-            (Some(true), false) => return Err(Diagnostic::error(loc, "expected SSA identifier")),
-            _ => {}
-        }
-        out.push(entry);
+        out.push(parse_type_entry(p, false)?);
         if !p.parse_optional_comma() {
             break;
         }
@@ -106,14 +123,10 @@ pub fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
     }
     let name = p.parse_symbol_name_attr()?;
     push_prop(p, st, "sym_name", name);
-    let args = parse_sig_list(p, true)?;
-    let named = args.iter().filter(|a| a.arg.is_some()).count();
-    if named != 0 && named != args.len() {
-        return Err(p.emit_error("expected SSA identifier for every argument, or for none"));
-    }
+    let args = parse_arg_list(p)?;
     let results = if p.parse_optional_arrow() {
         if p.peek_is("(") {
-            parse_sig_list(p, false)?
+            parse_result_list(p)?
         } else {
             // A single result without parentheses takes no attributes: a `{` here opens the body.
             let ty = p.parse_type()?;
@@ -126,18 +139,17 @@ pub fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
     } else {
         Vec::new()
     };
-    let dict_loc = p.current_location();
-    let (n_props, n_attrs) = (st.props.len(), st.attrs.len());
-    p.parse_optional_attr_dict_with_keyword(st)?;
-    let written = st.props[n_props..].iter().chain(&st.attrs[n_attrs..]);
-    for a in written.map(|a| a.name).collect::<Vec<_>>() {
-        let name = p.ctx().str(a).to_string();
-        if matches!(
-            name.as_str(),
-            "sym_visibility" | "sym_name" | "function_type"
-        ) {
-            return Err(Diagnostic::error(
-                dict_loc,
+    // The attributes the signature spells may not be written in the dictionary as well.
+    let dict_pos = p.current_pos();
+    let mut dict = st.clone();
+    dict.props.clear();
+    dict.attrs.clear();
+    p.parse_optional_attr_dict_with_keyword(&mut dict)?;
+    for name in INFERRED {
+        let id = p.ctx().ident(name);
+        if dict.props.iter().chain(&dict.attrs).any(|a| a.name == id) {
+            return Err(p.emit_error_at_pos(
+                dict_pos,
                 format!(
                     "'{name}' is an inferred attribute and should not be specified in the \
                      explicit attribute dictionary"
@@ -145,6 +157,9 @@ pub fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
             ));
         }
     }
+    st.props.extend(dict.props);
+    st.attrs.extend(dict.attrs);
+    let body_pos = p.current_pos();
     let inputs: Vec<Type> = args.iter().map(|a| a.ty).collect();
     let outputs: Vec<Type> = results.iter().map(|r| r.ty).collect();
     let fty = p.ctx().function_type(inputs, outputs);
@@ -156,17 +171,26 @@ pub fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResu
     if let Some(a) = attr_array(p, &results) {
         push_prop(p, st, "res_attrs", a);
     }
+    // Named arguments become the entry block's; with unnamed ones (or none) the body writes
+    // its entry block, arguments included, as `^bb0(%a: f32):`. The body is optional, and
+    // names without a body are dropped, as upstream does.
+    // An empty body `{}` of a function with arguments is an entry block without them (which
+    // the verifier rejects); of one without arguments, an error here.
+    let n_args = args.len();
     let region_args: Vec<Argument> = args.into_iter().filter_map(|a| a.arg).collect();
-    let region = if named == 0 && !p.peek_is("{") {
-        p.ctx().create_region()
-    } else {
-        let loc = p.current_location();
-        let region = p.parse_region(&region_args)?;
-        // The printer leaves out an empty body, so `{}` would read back as a declaration.
-        if p.ctx().region_blocks(region).is_empty() {
-            return Err(Diagnostic::error(loc, "expected non-empty function body"));
+    let region = match p.parse_optional_region(&region_args)? {
+        Some(r) => {
+            if p.ctx().region_blocks(r).is_empty() {
+                if n_args == 0 {
+                    return Err(p.emit_error_at_pos(body_pos, "expected non-empty function body"));
+                }
+                let loc = p.current_location();
+                let entry = p.ctx().create_block(&[], loc);
+                p.ctx().append_block(r, entry);
+            }
+            r
         }
-        region
+        None => p.ctx().create_region(),
     };
     st.regions.push(region);
     Ok(())
@@ -188,7 +212,7 @@ pub fn print_func(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
     let ctx = p.ctx();
     let (inputs, outputs) = crate::function_signature(ctx, op).unwrap_or_default();
     let vis = ctx.attr(op, "sym_visibility").and_then(|a| ctx.attr_str(a));
-    if let Some(v) = vis.filter(|v| *v != "public") {
+    if let Some(v) = vis {
         p.write_str(" ");
         p.print_keyword(v);
     }
@@ -319,7 +343,7 @@ func.call @empty() : () -> ()\n  return %1 : i64\n}\n";
             "func.func nested @empty() {",
             "func.func @calls(%arg0: i32, %arg1: f32) -> i64 attributes {test.fn} {",
             "%0 = call @decl(%arg0, %arg1) : (i32, f32) -> i64",
-            "= call_indirect %1(%arg0, %arg1) : (i32, f32) -> i64",
+            "%1 = call_indirect %f(%arg0, %arg1) : (i32, f32) -> i64",
             "call @empty() : () -> ()",
         ] {
             assert!(custom.contains(want), "missing {want}\nin\n{custom}");
@@ -338,23 +362,25 @@ func.call @empty() : () -> ()\n  return %1 : i64\n}\n";
         for (text, want) in [
             (
                 "func.func @f(%a: i32, f32) {\n  return\n}\n",
-                "input.mlir:1:23: error: expected SSA identifier",
+                "input.mlir:1:23: error: custom op 'func.func' expected SSA identifier",
             ),
             (
                 "func.func @f(i32, %a: f32) {\n  return\n}\n",
-                "input.mlir:1:19: error: expected type instead of SSA identifier",
+                "input.mlir:1:19: error: custom op 'func.func' expected type instead of SSA identifier",
             ),
             (
                 "func.func @f() attributes {sym_name = \"g\"}\n",
                 "'sym_name' is an inferred attribute",
             ),
-            ("func.func @f() {}\n", "expected non-empty function body"),
+            (
+                "func.func @f() {}\n",
+                "custom op 'func.func' expected non-empty function body",
+            ),
             // Unnamed arguments with a body: the verifier finds the entry block wrong.
             (
                 "func.func @f(i32) {\n  return\n}\n",
                 "entry block must have 1 arguments to match function signature",
             ),
-            ("func.func @f(%a: i32) -> i32\n", ""),
         ] {
             let err = parse_print(DIALECTS, text, &PrintOptions::default()).expect_err(text);
             assert!(
@@ -362,5 +388,22 @@ func.call @empty() : () -> ()\n  return %1 : i64\n}\n";
                 "{text}: {err}"
             );
         }
+    }
+
+    #[test]
+    fn unnamed_arguments_take_an_explicit_entry_block() {
+        let text =
+            "func.func @f(f32, i32) -> f32 {\n^bb0(%a: f32, %b: i32):\n  return %a : f32\n}\n\
+func.func private @decl(%x: i32 {test.arg})\n";
+        let out =
+            parse_print(DIALECTS, text, &PrintOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            out.contains("func.func @f(%arg0: f32, %arg1: i32) -> f32 {\n    return %arg0 : f32"),
+            "{out}"
+        );
+        assert!(
+            out.contains("func.func private @decl(i32 {test.arg})"),
+            "{out}"
+        );
     }
 }

@@ -60,6 +60,17 @@ pub enum Kernel {
 pub trait ReferenceKernel: Sync {
     /// The kernel.
     fn kernel(&self) -> Kernel;
+
+    /// Attributes the kernel reads that `op` does not carry as attributes, worked out once when
+    /// the function is planned (a quantized type's scales and zero points, for example); the
+    /// kernel finds them in its [`Node`] like the op's own. None by default.
+    fn plan_attrs(
+        &self,
+        _ctx: &nart_ir::Context,
+        _op: nart_ir::Op,
+    ) -> Vec<(String, crate::attrs::AttrValue)> {
+        Vec::new()
+    }
 }
 
 impl ReferenceKernel for (&'static str, Kernel) {

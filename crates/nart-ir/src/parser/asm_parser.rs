@@ -43,6 +43,16 @@ pub struct Argument {
     pub loc: Option<Location>,
 }
 
+/// A position in the text being parsed (a byte offset), to report an error there later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SourcePos(u32);
+
+impl SourcePos {
+    pub(crate) fn at(pos: u32) -> SourcePos {
+        SourcePos(pos)
+    }
+}
+
 /// Brackets around a list.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Delimiter {
@@ -82,6 +92,9 @@ pub struct OpAsmParser<'a, 'c> {
 /// and consume nothing; the others fail with a located diagnostic.
 pub struct AsmParser<'a, 'c> {
     pub(crate) p: &'a mut Parser<'c>,
+    /// The custom op being parsed, when this parser reads one (or a type or attribute inside
+    /// one): its errors start with `custom op 'name'`, as upstream's.
+    op: Option<&'static str>,
 }
 
 impl<'a, 'c> std::ops::Deref for OpAsmParser<'a, 'c> {
@@ -99,7 +112,12 @@ impl<'a, 'c> std::ops::DerefMut for OpAsmParser<'a, 'c> {
 
 impl<'a, 'c> AsmParser<'a, 'c> {
     pub(crate) fn new(p: &'a mut Parser<'c>) -> Self {
-        AsmParser { p }
+        AsmParser { p, op: None }
+    }
+
+    /// A parser whose errors name the custom op `op` (see [`AsmParser::emit_error`]).
+    pub(crate) fn with_op(p: &'a mut Parser<'c>, op: Option<&'static str>) -> Self {
+        AsmParser { p, op }
     }
 
     /// The context (to build types and attributes).
@@ -113,9 +131,27 @@ impl<'a, 'c> AsmParser<'a, 'c> {
         self.p.loc_at(pos)
     }
 
-    /// An error at the current token.
+    /// An error at the current token. Inside a custom op it reads `custom op 'name' msg`, as
+    /// upstream's `OpAsmParser::emitError` writes it.
     pub fn emit_error(&mut self, msg: impl Into<String>) -> Diagnostic {
-        self.p.err(msg)
+        let pos = self.current_pos();
+        self.emit_error_at_pos(pos, msg)
+    }
+
+    /// Where the current token starts, for an error reported later
+    /// ([`AsmParser::emit_error_at_pos`]), as upstream's `getCurrentLocation`.
+    pub fn current_pos(&self) -> SourcePos {
+        SourcePos(self.p.tok.start)
+    }
+
+    /// An error at `pos`, prefixed like [`AsmParser::emit_error`].
+    pub fn emit_error_at_pos(&mut self, pos: SourcePos, msg: impl Into<String>) -> Diagnostic {
+        match self.op {
+            Some(name) => self
+                .p
+                .err_at(pos.0, format!("custom op '{name}' {}", msg.into())),
+            None => self.p.err_at(pos.0, msg),
+        }
     }
 
     fn punct(s: &str) -> Option<Tok> {
@@ -259,7 +295,11 @@ impl<'a, 'c> AsmParser<'a, 'c> {
 
     /// Requires the keyword `kw`.
     pub fn parse_keyword(&mut self, kw: &str) -> PResult<()> {
-        self.p.expect_keyword(kw)
+        if self.parse_optional_keyword(kw) {
+            Ok(())
+        } else {
+            Err(self.emit_error(format!("expected '{kw}'")))
+        }
     }
 
     /// Consumes the keyword `kw` if it is next.
@@ -276,7 +316,7 @@ impl<'a, 'c> AsmParser<'a, 'c> {
     pub fn parse_keyword_any(&mut self) -> PResult<String> {
         match self.parse_optional_keyword_any() {
             Some(s) => Ok(s),
-            None => Err(self.p.err("expected keyword")),
+            None => Err(self.emit_error("expected valid keyword")),
         }
     }
 
@@ -298,8 +338,8 @@ impl<'a, 'c> AsmParser<'a, 'c> {
         let kw = self.parse_keyword_any()?;
         match allowed.iter().position(|a| *a == kw) {
             Some(i) => Ok(i),
-            None => Err(self.p.err_at(
-                pos,
+            None => Err(self.emit_error_at_pos(
+                SourcePos(pos),
                 format!("expected one of [{}], got '{kw}'", allowed.join(", ")),
             )),
         }
@@ -323,7 +363,7 @@ impl<'a, 'c> AsmParser<'a, 'c> {
     pub fn parse_integer(&mut self) -> PResult<i128> {
         match self.parse_optional_integer()? {
             Some(v) => Ok(v),
-            None => Err(self.p.err("expected integer value")),
+            None => Err(self.emit_error("expected integer value")),
         }
     }
 
@@ -432,6 +472,9 @@ impl<'a, 'c> AsmParser<'a, 'c> {
 
     /// Reads `@name` or `@"name"` and returns the name.
     pub fn parse_symbol_name(&mut self) -> PResult<String> {
+        if !self.p.is(Tok::AtIdent) {
+            return Err(self.emit_error("expected valid '@'-identifier for symbol name"));
+        }
         self.p.parse_symbol_name_tok()
     }
 
@@ -507,7 +550,7 @@ impl<'a, 'c> AsmParser<'a, 'c> {
 impl<'a, 'c> OpAsmParser<'a, 'c> {
     pub(crate) fn new(p: &'a mut Parser<'c>, def: &'static OpDef, num_results: usize) -> Self {
         OpAsmParser {
-            base: AsmParser::new(p),
+            base: AsmParser::with_op(p, Some(def.name)),
             def,
             num_results,
         }
@@ -686,7 +729,7 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
     ) -> PResult<()> {
         if self.parse_optional_keyword("attributes") {
             if !self.base.p.is(Tok::LBrace) {
-                return Err(self.base.p.err("expected '{' after 'attributes'"));
+                return Err(self.base.p.err("expected '{' in attribute dictionary"));
             }
             return self.parse_optional_attr_dict(state);
         }
@@ -756,7 +799,8 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
     /// (pass `&[]` for none). Push the result into `state.regions`.
     pub fn parse_region(&mut self, args: &[Argument]) -> PResult<Region> {
         let isolated = Parser::is_isolated(Some(self.def));
-        let dd = Parser::default_dialect_for(self.def.name);
+        let name = self.base.p.ctx.ident(self.def.name);
+        let dd = crate::asm::default_dialect_of(self.base.p.ctx, name);
         self.base.p.parse_region(isolated, dd, args)
     }
 

@@ -4,7 +4,9 @@
 use super::lexer::{scan_balanced, Tok};
 use super::num::{bits_to_float, float_storage_bytes, float_to_bits};
 use super::{decode_hex, PResult, Parser};
+use crate::apint::ApInt;
 use crate::types::{Signedness, TypeData};
+use crate::FloatKind;
 use crate::{
     AffineExpr, AffineMap, Attr, AttrData, DenseArrayData, DenseData, LocData, Location, NamedAttr,
     Type, DYNAMIC,
@@ -12,12 +14,64 @@ use crate::{
 
 /// An element literal of `dense<...>` before its type is known.
 enum Lit {
-    Int { neg: bool, mag: u128, hex: bool },
-    Float(f64),
-    Bool(bool),
+    /// An integer: sign, magnitude words, whether written in hex, and where its digits start
+    /// (where upstream reports a value out of range).
+    Int {
+        neg: bool,
+        mag: Vec<u64>,
+        hex: bool,
+        pos: u32,
+    },
+    Float(f64, u32),
+    Bool(bool, u32),
     Str(Vec<u8>),
     Complex(Box<Lit>, Box<Lit>),
     List(Vec<Lit>),
+}
+
+/// The shape of a tensor literal: each list's length, following first elements (the parser
+/// checks that the elements of every list have the same shape).
+fn lit_shape(lit: &Lit) -> Vec<usize> {
+    let mut shape = Vec::new();
+    let mut cur = lit;
+    while let Lit::List(items) = cur {
+        shape.push(items.len());
+        match items.first() {
+            Some(f) => cur = f,
+            None => break,
+        }
+    }
+    shape
+}
+
+/// The number of significant bits of a magnitude.
+fn bit_length(mag: &[u64]) -> u32 {
+    mag.iter()
+        .rposition(|&w| w != 0)
+        .map_or(0, |i| i as u32 * 64 + 64 - mag[i].leading_zeros())
+}
+
+/// The integer a literal denotes in the integer or `index` type `ty` (upstream's
+/// `buildAttributeAPInt`): its magnitude must fit the width, a negative value must be
+/// representable as a signed one, and a positive one of a signed type or `index` as well; a
+/// signless type takes both readings (`255 : i8` is `-1`). `None` when out of range.
+pub(crate) fn build_int(ctx: &crate::Context, ty: Type, neg: bool, mag: &[u64]) -> Option<ApInt> {
+    let (width, signed) = match ctx.type_data(ty) {
+        TypeData::Integer { width, signedness } => (*width, *signedness == Signedness::Signed),
+        _ => (64, true),
+    };
+    if bit_length(mag) > width {
+        return None;
+    }
+    let v = ApInt::from_words(width, mag.to_vec());
+    if neg {
+        let n = v.neg();
+        return n.is_negative().then_some(n);
+    }
+    if signed && v.is_negative() {
+        return None;
+    }
+    Some(v)
 }
 
 /// Whether `name` can be printed without quotes as an attribute name.
@@ -181,7 +235,7 @@ impl<'c> Parser<'c> {
                         }
                     }
                 }
-                self.expect(Tok::RSquare, "']' in array attribute")?;
+                self.expect(Tok::RSquare, "',' or ']'")?;
                 Ok(self.ctx.array_attr(items))
             }
             Tok::LBrace => {
@@ -214,6 +268,7 @@ impl<'c> Parser<'c> {
                             self.err_at(next, format!("undefined symbol alias id '{ident}'"))
                         );
                     };
+                    self.charge_attr_alias(a, t.start)?;
                     self.advance();
                     return Ok(a);
                 }
@@ -248,8 +303,19 @@ impl<'c> Parser<'c> {
                         _ => return Err(self.err("expected resource handle")),
                     };
                     self.expect(Tok::Greater, "'>'")?;
-                    self.expect(Tok::Colon, "':' and shaped type after dense_resource")?;
+                    let ty_pos = self.tok.start;
+                    self.expect(Tok::Colon, "':'")?;
                     let ty = self.parse_type()?;
+                    if !matches!(
+                        self.ctx.type_data(ty),
+                        TypeData::RankedTensor { .. }
+                            | TypeData::UnrankedTensor { .. }
+                            | TypeData::Vector { .. }
+                            | TypeData::MemRef { .. }
+                            | TypeData::UnrankedMemRef { .. }
+                    ) {
+                        return Err(self.err_at(ty_pos, "`dense_resource` expected a shaped type"));
+                    }
                     Ok(self.ctx.intern_attr(AttrData::DenseResource { key, ty }))
                 }
                 "array" => self.parse_dense_array(),
@@ -321,7 +387,7 @@ impl<'c> Parser<'c> {
                 format!("unknown attribute `{m}` in dialect `{}`", dialect.name),
             ));
         };
-        let a = self.parse_dialect_attr_params(def)?;
+        let a = self.parse_dialect_attr_params(def, None)?;
         if wrapped {
             self.expect(Tok::Greater, "'>'")?;
         }
@@ -329,13 +395,15 @@ impl<'c> Parser<'c> {
     }
 
     /// Parses the parameters of a dialect attribute of kind `def` (what follows
-    /// `#dialect.mnemonic`), and verifies it.
+    /// `#dialect.mnemonic`), and verifies it. Inside the custom form of the op `op`, the
+    /// hook's errors name the op, as upstream's do.
     pub(crate) fn parse_dialect_attr_params(
         &mut self,
         def: &'static crate::extensible::DialectAttrDef,
+        op: Option<&'static str>,
     ) -> PResult<Attr> {
         let pos = self.tok.start;
-        let a = (def.parse)(&mut super::AsmParser::new(self), def)?;
+        let a = (def.parse)(&mut super::AsmParser::with_op(self, op), def)?;
         if let AttrData::Dialect(b) = self.ctx.attr_data(a) {
             if let Err(msg) = b.get().verify(self.ctx) {
                 return Err(self.err_at(pos, msg));
@@ -358,20 +426,19 @@ impl<'c> Parser<'c> {
     }
 
     fn parse_number_attr(&mut self) -> PResult<Attr> {
-        let start = self.tok.start;
         let neg = self.consume_if(Tok::Minus);
         let t = self.tok;
         match t.kind {
             Tok::Integer => {
                 let hex = self.text(t).starts_with("0x");
-                let mag = self.int_value(t)?;
+                let mag = self.int_magnitude(t)?;
                 self.advance();
                 let ty = if self.consume_if(Tok::Colon) {
                     self.parse_type()?
                 } else {
                     self.ctx.i64_type()
                 };
-                self.int_attr_of(neg, mag, hex, ty, start)
+                self.int_attr_of(neg, &mag, hex, ty, t.start)
             }
             Tok::Float => {
                 let v = self.float_value(t, neg)?;
@@ -382,9 +449,7 @@ impl<'c> Parser<'c> {
                     self.ctx.float_type(crate::FloatKind::F64)
                 };
                 if !matches!(self.ctx.type_data(ty), TypeData::Float(_)) {
-                    return Err(
-                        self.err_at(start, "floating point value not valid for specified type")
-                    );
+                    return Err(self.err("floating point value not valid for specified type"));
                 }
                 Ok(self.ctx.float_attr(ty, v))
             }
@@ -400,53 +465,81 @@ impl<'c> Parser<'c> {
         Ok(if neg { -v } else { v })
     }
 
+    /// The magnitude of an integer token, as words (any size).
+    pub(crate) fn int_magnitude(&mut self, t: super::lexer::Token) -> PResult<Vec<u64>> {
+        ApInt::parse_magnitude(self.text(t))
+            .ok_or_else(|| self.err_at(t.start, "invalid integer literal"))
+    }
+
+    /// Upstream's error for a decimal integer where a float is expected.
+    fn decimal_for_float(&mut self, pos: u32) -> crate::Diagnostic {
+        let loc = self.loc_at(pos);
+        self.err_at(
+            pos,
+            "unexpected decimal integer literal for a floating point value",
+        )
+        .with_note(loc, "add a trailing dot to make the literal a float")
+    }
+
+    /// The value of a hex literal read as the bits of a float of format `kind` (upstream's
+    /// `buildAttributeAPFloat` from hex), with upstream's errors at `pos`.
+    fn hex_float_bits(
+        &mut self,
+        kind: FloatKind,
+        neg: bool,
+        mag: &[u64],
+        pos: u32,
+    ) -> PResult<u128> {
+        if neg {
+            return Err(self.err_at(
+                pos,
+                "hexadecimal float literal should not have a leading minus",
+            ));
+        }
+        if bit_length(mag) > kind.width() {
+            return Err(self.err_at(pos, "hexadecimal float constant out of range for type"));
+        }
+        Ok(ApInt::from_words(128, mag.to_vec()).to_u128().unwrap_or(0))
+    }
+
     fn int_attr_of(
         &mut self,
         neg: bool,
-        mag: u128,
+        mag: &[u64],
         hex: bool,
         ty: Type,
         pos: u32,
     ) -> PResult<Attr> {
         match self.ctx.type_data(ty).clone() {
-            TypeData::Integer { width, signedness } => {
-                if neg && signedness == Signedness::Unsigned {
+            t @ (TypeData::Integer { .. } | TypeData::Index) => {
+                let unsigned = matches!(
+                    t,
+                    TypeData::Integer {
+                        signedness: Signedness::Unsigned,
+                        ..
+                    }
+                );
+                if neg && unsigned {
                     return Err(self.err_at(
                         pos,
                         "negative integer literal not valid for unsigned integer type",
                     ));
                 }
-                let limit_bits = if width >= 128 { 128 } else { width };
-                let fits = if neg {
-                    width >= 128
-                        || mag <= (1u128 << (limit_bits.max(1) - 1))
-                        || (signedness == Signedness::Signless && mag < (1u128 << limit_bits))
-                } else {
-                    width >= 128 || mag < (1u128 << limit_bits)
+                let Some(v) = build_int(self.ctx, ty, neg, mag) else {
+                    return Err(self.err_at(pos, "integer constant out of range for attribute"));
                 };
-                if !fits || mag > i128::MAX as u128 {
-                    return Err(self.err_at(pos, "integer constant out of range for attribute"));
-                }
-                let v = if neg { -(mag as i128) } else { mag as i128 };
-                Ok(self.ctx.int_attr(ty, v))
-            }
-            TypeData::Index => {
-                if mag > i64::MAX as u128 + neg as u128 {
-                    return Err(self.err_at(pos, "integer constant out of range for attribute"));
-                }
-                let v = if neg { -(mag as i128) } else { mag as i128 };
-                Ok(self.ctx.int_attr(ty, v))
+                Ok(self.ctx.apint_attr(ty, v))
             }
             TypeData::Float(kind) => {
-                if hex && !neg {
-                    let v = bits_to_float(kind, mag);
-                    return Ok(self.ctx.intern_attr(AttrData::Float {
-                        bits: v.to_bits(),
-                        ty,
-                    }));
+                if !hex {
+                    return Err(self.decimal_for_float(pos));
                 }
-                let v = mag as f64;
-                Ok(self.ctx.float_attr(ty, if neg { -v } else { v }))
+                let bits = self.hex_float_bits(kind, neg, mag, pos)?;
+                let v = bits_to_float(kind, bits);
+                Ok(self.ctx.intern_attr(AttrData::Float {
+                    bits: v.to_bits(),
+                    ty,
+                }))
             }
             _ => Err(self.err_at(pos, "integer literal not valid for specified type")),
         }
@@ -466,10 +559,19 @@ impl<'c> Parser<'c> {
         match t.kind {
             Tok::LSquare => {
                 self.advance();
-                let mut items = Vec::new();
+                let mut items: Vec<Lit> = Vec::new();
                 if !self.is(Tok::RSquare) {
                     loop {
-                        items.push(self.parse_lit(false)?);
+                        let item = self.parse_lit(false)?;
+                        if items
+                            .first()
+                            .is_some_and(|f| lit_shape(f) != lit_shape(&item))
+                        {
+                            return Err(self.err(
+                                "tensor literal is invalid; ranks are not consistent between elements",
+                            ));
+                        }
+                        items.push(item);
                         if !self.consume_if(Tok::Comma) {
                             break;
                         }
@@ -481,9 +583,9 @@ impl<'c> Parser<'c> {
             Tok::LParen => {
                 self.advance();
                 let re = self.parse_lit(false)?;
-                self.expect(Tok::Comma, "',' in complex value")?;
+                self.expect(Tok::Comma, "',' between complex elements")?;
                 let im = self.parse_lit(false)?;
-                self.expect(Tok::RParen, "')' in complex value")?;
+                self.expect(Tok::RParen, "')' after complex elements")?;
                 Ok(Lit::Complex(Box::new(re), Box::new(im)))
             }
             Tok::String => {
@@ -493,7 +595,7 @@ impl<'c> Parser<'c> {
             }
             Tok::BareIdent if matches!(self.text(t), "true" | "false") => {
                 self.advance();
-                Ok(Lit::Bool(self.text(t) == "true"))
+                Ok(Lit::Bool(self.text(t) == "true", t.start))
             }
             Tok::Minus | Tok::Integer | Tok::Float => {
                 let neg = self.consume_if(Tok::Minus);
@@ -501,14 +603,19 @@ impl<'c> Parser<'c> {
                 match n.kind {
                     Tok::Integer => {
                         let hex = self.text(n).starts_with("0x");
-                        let mag = self.int_value(n)?;
+                        let mag = self.int_magnitude(n)?;
                         self.advance();
-                        Ok(Lit::Int { neg, mag, hex })
+                        Ok(Lit::Int {
+                            neg,
+                            mag,
+                            hex,
+                            pos: n.start,
+                        })
                     }
                     Tok::Float => {
                         let v = self.float_value(n, neg)?;
                         self.advance();
-                        Ok(Lit::Float(v))
+                        Ok(Lit::Float(v, n.start))
                     }
                     _ => Err(self.err("expected integer or floating point literal")),
                 }
@@ -532,36 +639,62 @@ impl<'c> Parser<'c> {
         let ty_pos = self.tok.start;
         let ty = self.parse_type()?;
         let (shape, elem) = match self.ctx.type_data(ty) {
-            TypeData::RankedTensor { shape, elem, .. } | TypeData::Vector { shape, elem, .. } => {
-                (shape.clone(), *elem)
+            TypeData::RankedTensor { shape, elem, .. }
+            | TypeData::Vector { shape, elem, .. }
+            | TypeData::MemRef { shape, elem, .. } => (shape.clone(), *elem),
+            TypeData::UnrankedTensor { .. } | TypeData::UnrankedMemRef { .. } => {
+                return Err(self.err_at(dense_pos, "elements literal type must have static shape"))
             }
-            _ => {
-                return Err(self.err_at(
-                    ty_pos,
-                    "elements literal must be a ranked tensor or vector type",
-                ))
-            }
+            _ => return Err(self.err_at(dense_pos, "elements literal must be a shaped type")),
         };
         if shape.contains(&DYNAMIC) {
-            return Err(self.err_at(ty_pos, "elements literal type must have static shape"));
+            return Err(self.err_at(dense_pos, "elements literal type must have static shape"));
         }
-        let n: usize = shape.iter().map(|&d| d as usize).product();
+        // A count past i64 cannot describe memory; refuse it rather than overflow.
+        let Some(n) = shape
+            .iter()
+            .try_fold(1i64, |n, &d| n.checked_mul(d))
+            .map(|n| n as usize)
+        else {
+            return Err(self.err_at(
+                dense_pos,
+                "elements literal type has more elements than fit in a 64-bit count",
+            ));
+        };
+        if let Some(lit @ Lit::List(_)) = &lit {
+            let got = lit_shape(lit);
+            if got.len() != shape.len() || got.iter().zip(&shape).any(|(&g, &w)| g as i64 != w) {
+                let join = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(", ");
+                return Err(self.err_at(
+                    dense_pos,
+                    format!(
+                        "inferred shape of elements literal ([{}]) does not match type ([{}])",
+                        join(&mut got.iter().map(|d| d.to_string())),
+                        join(&mut shape.iter().map(|d| d.to_string())),
+                    ),
+                ));
+            }
+        }
         let data = match lit {
             None => {
                 if n != 0 {
+                    let t = self.type_str(ty);
                     return Err(self.err_at(
-                        lit_pos,
-                        "expected non-empty elements literal for a non-empty shape",
+                        dense_pos,
+                        format!("parsed zero elements, but type ('{t}') expected at least 1"),
                     ));
                 }
                 DenseData::Elements(Vec::new())
             }
-            Some(Lit::Str(s)) if s.starts_with(b"0x") && !self.is_string_elem(elem) => {
-                let hex = std::str::from_utf8(&s[2..]).ok().and_then(decode_hex);
+            Some(Lit::Str(s)) if !self.is_string_elem(elem) => {
+                let hex = s
+                    .strip_prefix(b"0x")
+                    .and_then(|h| std::str::from_utf8(h).ok())
+                    .and_then(decode_hex);
                 let Some(bytes) = hex else {
                     return Err(self.err_at(
                         lit_pos,
-                        "elements hex string should start with '0x' and hold hex digits",
+                        "expected string containing hex digits starting with `0x`",
                     ));
                 };
                 let esize = self.elem_bytes(elem).ok_or_else(|| {
@@ -572,9 +705,10 @@ impl<'c> Parser<'c> {
                 } else if bytes.len() == esize * n {
                     DenseData::Elements(bytes)
                 } else {
+                    let t = self.type_str(ty);
                     return Err(self.err_at(
-                        lit_pos,
-                        "elements hex data size is invalid for provided type",
+                        dense_pos,
+                        format!("elements hex data size is invalid for provided type: '{t}'"),
                     ));
                 }
             }
@@ -687,55 +821,62 @@ impl<'c> Parser<'c> {
 
     fn encode_elem(&mut self, lit: &Lit, elem: Type, out: &mut Vec<u8>, pos: u32) -> PResult<()> {
         match self.ctx.type_data(elem).clone() {
-            TypeData::Integer { width, signedness } => {
-                let v: i128 = match lit {
-                    Lit::Int { neg, mag, .. } => {
-                        if *mag > i128::MAX as u128 {
-                            return Err(self.err_at(pos, "integer constant out of range"));
-                        }
-                        if *neg {
-                            -(*mag as i128)
-                        } else {
-                            *mag as i128
-                        }
+            t @ (TypeData::Integer { .. } | TypeData::Index) => {
+                let (width, unsigned) = match t {
+                    TypeData::Integer { width, signedness } => {
+                        (width, signedness == Signedness::Unsigned)
                     }
-                    Lit::Bool(b) => *b as i128,
-                    _ => {
-                        return Err(self
-                            .err_at(pos, "expected integer elements, but parsed floating-point"))
-                    }
+                    _ => (64, false),
                 };
-                if width == 1 {
-                    if !(v == 0 || v == 1 || v == -1) {
-                        return Err(self.err_at(pos, "integer constant out of range for i1"));
+                let v = match lit {
+                    Lit::Int { neg, mag, pos, .. } => {
+                        if *neg && unsigned {
+                            return Err(self.err_at(
+                                *pos,
+                                "expected unsigned integer elements, but parsed negative value",
+                            ));
+                        }
+                        // `-1 : i1` is `true`, as upstream reads it.
+                        match build_int(self.ctx, elem, *neg, mag) {
+                            Some(v) => v,
+                            None => {
+                                return Err(
+                                    self.err_at(*pos, "integer constant out of range for type")
+                                )
+                            }
+                        }
                     }
-                    out.push((v != 0) as u8);
-                    return Ok(());
-                }
-                let v = crate::util::normalize_int(v, width, signedness);
-                let nb = (width as usize).div_ceil(8).min(16);
-                out.extend_from_slice(&v.to_le_bytes()[..nb]);
+                    Lit::Bool(b, p) => {
+                        if width != 1 || unsigned {
+                            return Err(
+                                self.err_at(*p, "expected i1 type for 'true' or 'false' values")
+                            );
+                        }
+                        ApInt::from_u128(1, u128::from(*b))
+                    }
+                    Lit::Float(_, p) => {
+                        return Err(
+                            self.err_at(*p, "expected integer elements, but parsed floating-point")
+                        )
+                    }
+                    _ => return Err(self.err_at(pos, "expected integer elements")),
+                };
+                let nb = (width as usize).div_ceil(8).max(1);
+                out.extend_from_slice(&v.to_le_bytes(nb));
                 Ok(())
             }
-            TypeData::Index => match lit {
-                Lit::Int { neg, mag, .. } => {
-                    let v = if *neg { -(*mag as i128) } else { *mag as i128 } as i64;
-                    out.extend_from_slice(&v.to_le_bytes());
-                    Ok(())
-                }
-                _ => Err(self.err_at(pos, "expected integer elements")),
-            },
             TypeData::Float(kind) => {
                 let bits = match lit {
-                    Lit::Float(v) => float_to_bits(kind, *v),
+                    Lit::Float(v, _) => float_to_bits(kind, *v),
                     Lit::Int {
-                        neg: false,
+                        neg,
                         mag,
                         hex: true,
-                    } => *mag,
-                    Lit::Int { neg, mag, .. } => {
-                        let v = *mag as f64;
-                        float_to_bits(kind, if *neg { -v } else { v })
+                        pos,
+                    } => self.hex_float_bits(kind, *neg, mag, *pos)?,
+                    Lit::Int { pos, .. } => return Err(self.decimal_for_float(*pos)),
+                    Lit::Bool(_, p) => {
+                        return Err(self.err_at(*p, "expected floating point literal"))
                     }
                     _ => return Err(self.err_at(pos, "expected floating-point elements")),
                 };
@@ -757,12 +898,30 @@ impl<'c> Parser<'c> {
     fn parse_dense_array(&mut self) -> PResult<Attr> {
         self.advance();
         self.expect(Tok::Less, "'<' after 'array'")?;
+        let ty_pos = self.tok.start;
         let elem = self.parse_type()?;
         let is_float = match self.ctx.type_data(elem) {
             TypeData::Float(_) => true,
             TypeData::Integer { .. } => false,
-            _ => return Err(self.err("expected integer or float type for array elements")),
+            _ => {
+                let t = self.type_str(elem);
+                return Err(self.err_at(
+                    ty_pos,
+                    format!("expected integer or float type, got: '{t}'"),
+                ));
+            }
         };
+        let bits = match self.ctx.type_data(elem) {
+            TypeData::Integer { width, .. } => *width,
+            TypeData::Float(k) => k.width(),
+            _ => 0,
+        };
+        if bits != 1 && bits % 8 != 0 {
+            return Err(self.err_at(ty_pos, "element type bitwidth must be a multiple of 8"));
+        }
+        if !self.is(Tok::Greater) && !self.is(Tok::Colon) {
+            return Err(self.err("expected ':' after dense array type"));
+        }
         let mut ints = Vec::new();
         let mut floats = Vec::new();
         if self.consume_if(Tok::Colon) {
@@ -771,14 +930,20 @@ impl<'c> Parser<'c> {
                 let lit = self.parse_lit(false)?;
                 if is_float {
                     let v = match lit {
-                        Lit::Float(v) => v,
-                        Lit::Int { neg, mag, .. } => {
-                            if neg {
-                                -(mag as f64)
-                            } else {
-                                mag as f64
-                            }
+                        Lit::Float(v, _) => v,
+                        Lit::Int {
+                            neg,
+                            mag,
+                            hex: true,
+                            pos,
+                        } => {
+                            let TypeData::Float(kind) = *self.ctx.type_data(elem) else {
+                                return Err(self.err_at(pos, "expected float literal"));
+                            };
+                            let bits = self.hex_float_bits(kind, neg, &mag, pos)?;
+                            bits_to_float(kind, bits)
                         }
+                        Lit::Int { pos, .. } => return Err(self.decimal_for_float(pos)),
                         _ => return Err(self.err_at(pos, "expected float literal")),
                     };
                     let v = match self.ctx.type_data(elem) {
@@ -789,16 +954,21 @@ impl<'c> Parser<'c> {
                 } else {
                     let v = match lit {
                         Lit::Int { neg, mag, .. } => {
-                            if mag > i64::MAX as u128 + 1 || (!neg && mag > u64::MAX as u128) {
-                                return Err(self.err_at(pos, "integer constant out of range"));
+                            // Upstream's rule for array elements: the magnitude fits the
+                            // width, and a negative value is representable as a signed one.
+                            let width = match self.ctx.type_data(elem) {
+                                TypeData::Integer { width, .. } => (*width).min(64),
+                                _ => 64,
+                            };
+                            let fits = bit_length(&mag) <= width;
+                            let v = ApInt::from_words(width, mag);
+                            let v = if neg { v.neg() } else { v };
+                            if !fits || (neg && !v.is_negative() && !v.is_zero()) {
+                                return Err(self.err("integer constant out of range"));
                             }
-                            if neg {
-                                (mag as i128).wrapping_neg() as i64
-                            } else {
-                                mag as u64 as i64
-                            }
+                            v.to_i128() as i64
                         }
-                        Lit::Bool(b) => b as i64,
+                        Lit::Bool(b, _) => b as i64,
                         _ => return Err(self.err_at(pos, "expected integer literal")),
                     };
                     ints.push(v);
@@ -847,16 +1017,34 @@ impl<'c> Parser<'c> {
         if self.consume_if(Tok::Question) {
             return Ok(DYNAMIC);
         }
+        let pos = self.tok.start;
         let neg = self.consume_if(Tok::Minus);
-        let t = self.expect(Tok::Integer, "integer or '?'")?;
-        let v = self.int_value(t)?;
-        if v > i64::MAX as u128 {
-            return Err(self.err_at(t.start, "integer out of range"));
-        }
+        let t = self.tok;
+        let v = match t.kind {
+            Tok::Integer => self.int_value(t).ok().filter(|&v| v <= i64::MAX as u128),
+            _ => None,
+        };
+        let Some(v) = v else {
+            return Err(self.err_at(pos, "expected a 64-bit signed integer or '?'"));
+        };
+        self.advance();
         Ok(if neg { -(v as i64) } else { v as i64 })
     }
 
     // ----- affine maps -----
+
+    /// Rejects a dimension or symbol name declared before in the same map.
+    fn check_affine_name(
+        &mut self,
+        names: &[(&'c str, AffineExpr)],
+        t: super::lexer::Token,
+    ) -> PResult<()> {
+        let name = self.text(t);
+        if names.iter().any(|(n, _)| *n == name) {
+            return Err(self.err_at(t.start, format!("redefinition of identifier '{name}'")));
+        }
+        Ok(())
+    }
 
     pub(crate) fn parse_affine_map(&mut self) -> PResult<AffineMap> {
         let mut names: Vec<(&'c str, AffineExpr)> = Vec::new();
@@ -866,6 +1054,7 @@ impl<'c> Parser<'c> {
         if !self.is(Tok::RParen) {
             loop {
                 let t = self.expect(Tok::BareIdent, "dimensional identifier name")?;
+                self.check_affine_name(&names, t)?;
                 names.push((self.text(t), AffineExpr::Dim(num_dims)));
                 num_dims += 1;
                 if !self.consume_if(Tok::Comma) {
@@ -878,6 +1067,7 @@ impl<'c> Parser<'c> {
             if !self.is(Tok::RSquare) {
                 loop {
                     let t = self.expect(Tok::BareIdent, "symbolic identifier name")?;
+                    self.check_affine_name(&names, t)?;
                     names.push((self.text(t), AffineExpr::Symbol(num_symbols)));
                     num_symbols += 1;
                     if !self.consume_if(Tok::Comma) {
@@ -906,16 +1096,47 @@ impl<'c> Parser<'c> {
         })
     }
 
+    /// Parses an affine expression. Its tree may be at most [`MAX_AFFINE_DEPTH`] deep, so that a
+    /// long sum (`d0 + d0 + ...`, a left-nested tree) is an error rather than a stack overflow
+    /// when the tree is hashed, printed or dropped.
     fn parse_affine_expr(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<AffineExpr> {
+        Ok(self.affine_sum(names)?.0)
+    }
+
+    /// A node over `lhs` and `rhs` of depths `dl` and `dr`, with its depth.
+    fn affine_node(
+        &mut self,
+        make: fn(Box<AffineExpr>, Box<AffineExpr>) -> AffineExpr,
+        (lhs, dl): (AffineExpr, u32),
+        (rhs, dr): (AffineExpr, u32),
+    ) -> PResult<(AffineExpr, u32)> {
+        let d = dl.max(dr) + 1;
+        if d > MAX_AFFINE_DEPTH {
+            return Err(self.err(format!(
+                "affine expression nested more than {MAX_AFFINE_DEPTH} levels deep"
+            )));
+        }
+        Ok((make(Box::new(lhs), Box::new(rhs)), d))
+    }
+
+    fn affine_negate(&mut self, (e, d): (AffineExpr, u32)) -> PResult<(AffineExpr, u32)> {
+        match e {
+            AffineExpr::Const(c) => Ok((AffineExpr::Const(c.wrapping_neg()), d)),
+            e => self.affine_node(AffineExpr::Mul, (e, d), (AffineExpr::Const(-1), 1)),
+        }
+    }
+
+    fn affine_sum(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<(AffineExpr, u32)> {
         self.enter()?;
-        let mut lhs = self.parse_affine_term(names)?;
+        let mut lhs = self.affine_term(names)?;
         loop {
             if self.consume_if(Tok::Plus) {
-                let rhs = self.parse_affine_term(names)?;
-                lhs = AffineExpr::Add(Box::new(lhs), Box::new(rhs));
+                let rhs = self.affine_term(names)?;
+                lhs = self.affine_node(AffineExpr::Add, lhs, rhs)?;
             } else if self.consume_if(Tok::Minus) {
-                let rhs = self.parse_affine_term(names)?;
-                lhs = AffineExpr::Add(Box::new(lhs), Box::new(negate(rhs)));
+                let rhs = self.affine_term(names)?;
+                let rhs = self.affine_negate(rhs)?;
+                lhs = self.affine_node(AffineExpr::Add, lhs, rhs)?;
             } else {
                 break;
             }
@@ -924,44 +1145,60 @@ impl<'c> Parser<'c> {
         Ok(lhs)
     }
 
-    fn parse_affine_term(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<AffineExpr> {
-        let mut lhs = self.parse_affine_unary(names)?;
+    fn affine_term(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<(AffineExpr, u32)> {
+        let mut lhs = self.affine_unary(names)?;
         loop {
-            let op = if self.is(Tok::Star) {
-                0
-            } else if self.is_keyword("floordiv") {
-                1
-            } else if self.is_keyword("ceildiv") {
-                2
-            } else if self.is_keyword("mod") {
-                3
-            } else {
-                break;
-            };
+            let (make, op): (fn(Box<AffineExpr>, Box<AffineExpr>) -> AffineExpr, &str) =
+                if self.is(Tok::Star) {
+                    (AffineExpr::Mul, "*")
+                } else if self.is_keyword("floordiv") {
+                    (AffineExpr::FloorDiv, "floordiv")
+                } else if self.is_keyword("ceildiv") {
+                    (AffineExpr::CeilDiv, "ceildiv")
+                } else if self.is_keyword("mod") {
+                    (AffineExpr::Mod, "mod")
+                } else {
+                    break;
+                };
+            let op_pos = self.tok.start;
             self.advance();
-            let rhs = self.parse_affine_unary(names)?;
-            let (l, r) = (Box::new(lhs), Box::new(rhs));
-            lhs = match op {
-                0 => AffineExpr::Mul(l, r),
-                1 => AffineExpr::FloorDiv(l, r),
-                2 => AffineExpr::CeilDiv(l, r),
-                _ => AffineExpr::Mod(l, r),
-            };
+            let rhs = self.affine_unary(names)?;
+            // Upstream's affine rule: a product needs a symbolic factor, a division or modulo
+            // a symbolic right operand.
+            if !is_symbolic(&rhs.0) {
+                if op != "*" {
+                    return Err(self.err_at(
+                        op_pos,
+                        format!(
+                            "non-affine expression: right operand of {op} has to be either a \
+                             constant or symbolic"
+                        ),
+                    ));
+                }
+                if !is_symbolic(&lhs.0) {
+                    return Err(self.err_at(
+                        op_pos,
+                        "non-affine expression: at least one of the multiply operands has to be \
+                         either a constant or symbolic",
+                    ));
+                }
+            }
+            lhs = self.affine_node(make, lhs, rhs)?;
         }
         Ok(lhs)
     }
 
-    fn parse_affine_unary(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<AffineExpr> {
+    fn affine_unary(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<(AffineExpr, u32)> {
         self.enter()?;
         let r = match self.tok.kind {
             Tok::Minus => {
                 self.advance();
-                let e = self.parse_affine_unary(names)?;
-                Ok(negate(e))
+                let e = self.affine_unary(names)?;
+                self.affine_negate(e)
             }
             Tok::LParen => {
                 self.advance();
-                let e = self.parse_affine_expr(names)?;
+                let e = self.affine_sum(names)?;
                 self.expect(Tok::RParen, "')'")?;
                 Ok(e)
             }
@@ -972,7 +1209,7 @@ impl<'c> Parser<'c> {
                     return Err(self.err_at(t.start, "constant too large for index"));
                 }
                 self.advance();
-                Ok(AffineExpr::Const(v as i64))
+                Ok((AffineExpr::Const(v as i64), 1))
             }
             Tok::BareIdent => {
                 let s = self.tok_text();
@@ -980,9 +1217,9 @@ impl<'c> Parser<'c> {
                     Some((_, e)) => {
                         let e = e.clone();
                         self.advance();
-                        Ok(e)
+                        Ok((e, 1))
                     }
-                    None => Err(self.err(format!("use of undeclared identifier '{s}'"))),
+                    None => Err(self.err("use of undeclared identifier")),
                 }
             }
             _ => Err(self.err("expected affine expression")),
@@ -1102,17 +1339,26 @@ impl<'c> Parser<'c> {
     }
 }
 
-fn negate(e: AffineExpr) -> AffineExpr {
+/// Whether an affine expression uses no dimension (a constant or symbolic expression).
+fn is_symbolic(e: &AffineExpr) -> bool {
     match e {
-        AffineExpr::Const(c) => AffineExpr::Const(c.wrapping_neg()),
-        e => AffineExpr::Mul(Box::new(e), Box::new(AffineExpr::Const(-1))),
+        AffineExpr::Dim(_) => false,
+        AffineExpr::Symbol(_) | AffineExpr::Const(_) => true,
+        AffineExpr::Add(a, b)
+        | AffineExpr::Mul(a, b)
+        | AffineExpr::Mod(a, b)
+        | AffineExpr::FloorDiv(a, b)
+        | AffineExpr::CeilDiv(a, b) => is_symbolic(a) && is_symbolic(b),
     }
 }
+
+/// The deepest affine expression tree the parser builds.
+const MAX_AFFINE_DEPTH: u32 = 1000;
 
 /// Storage bytes of one dense element of type `elem`.
 pub(crate) fn elem_storage_bytes(ctx: &crate::Context, elem: Type) -> Option<usize> {
     match ctx.type_data(elem) {
-        TypeData::Integer { width, .. } => Some((*width as usize).div_ceil(8).min(16)),
+        TypeData::Integer { width, .. } => Some((*width as usize).div_ceil(8)),
         TypeData::Index => Some(8),
         TypeData::Float(k) => Some(float_storage_bytes(*k)),
         TypeData::Complex(inner) => elem_storage_bytes(ctx, *inner).map(|n| 2 * n),

@@ -17,6 +17,8 @@ struct St {
     all_result_types: Option<Vec<Type>>,
     regions: Vec<Option<Region>>,
     all_regions: Vec<Region>,
+    /// Where the op's name starts.
+    name_pos: u32,
 }
 
 pub(crate) fn parse_custom(
@@ -44,6 +46,7 @@ pub(crate) fn parse_custom(
         operand_types: vec![None; def.operands.len()],
         result_types: vec![None; def.results.len()],
         regions: vec![None; def.regions.len()],
+        name_pos: pos,
         ..St::default()
     };
     let mut ap = OpAsmParser::new(p, def, 0);
@@ -123,9 +126,11 @@ fn parse_elem(
         FElem::Attr(i) => {
             let a = &def.attrs[*i];
             if let Some(value) = parse_attr_elem(ap, a)? {
+                // An attribute dictionary written before wins, as upstream's.
                 let name = ap.ctx().ident(a.name);
-                state.props.retain(|p| p.name != name);
-                state.props.push(NamedAttr { name, value });
+                if !state.props.iter().any(|p| p.name == name) {
+                    state.props.push(NamedAttr { name, value });
+                }
             }
         }
         FElem::Region(i) => {
@@ -229,7 +234,10 @@ fn parse_attr_elem(ap: &mut OpAsmParser<'_, '_>, a: &AttrDef) -> PResult<Option<
             let ty = ap.ctx().int_type(width);
             ap.ctx().int_attr(ty, i128::from(v))
         }
-        AttrKind::Dialect(d) => ap.p.parse_dialect_attr_params(d)?,
+        AttrKind::Dialect(d) => {
+            let op = ap.op_def().name;
+            ap.p.parse_dialect_attr_params(d, Some(op))?
+        }
         AttrKind::Any if a.name == "sym_name" => ap.parse_symbol_name_attr()?,
         AttrKind::Any => ap.parse_attribute()?,
         AttrKind::DenseIntArray(width) => {
@@ -382,6 +390,27 @@ fn finish(
         }
         v
     };
+    // Result types inferred from the operands' need valid operand types: as upstream's generated
+    // parsers, check the spelled ones against their constraints first, reporting at the op name.
+    if spelled_results.is_none() && !def.results.is_empty() {
+        for (i, types) in st.operand_types.iter().enumerate() {
+            let d = &def.operands[i];
+            let bad = types
+                .iter()
+                .flatten()
+                .find(|&&ty| !(d.constraint.check)(ap.p.ctx, ty));
+            if let Some(&bad) = bad {
+                let got = ap.p.type_str(bad);
+                return Err(ap.emit_error_at_pos(
+                    super::SourcePos::at(st.name_pos),
+                    format!(
+                        "'{}' must be {}, but got '{got}'",
+                        d.name, d.constraint.desc
+                    ),
+                ));
+            }
+        }
+    }
     // Result types: spelled, or from the operands, the op's type inference, or a typed
     // property (`arith.constant 1 : i32`).
     let result_types: Vec<Type> = match spelled_results {

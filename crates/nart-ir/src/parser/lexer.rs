@@ -265,6 +265,11 @@ fn lex_number(src: &[u8], pos: usize) -> Token {
 /// Decodes the body of a string literal token (without the quotes), handling MLIR's escapes
 /// `\n \t \" \\ \HH`. Returns `None` for a malformed escape.
 pub(crate) fn unescape(body: &[u8]) -> Option<Vec<u8>> {
+    unescape_or_offset(body).ok()
+}
+
+/// Like [`unescape`], or the offset of the backslash of the first unknown escape.
+pub(crate) fn unescape_or_offset(body: &[u8]) -> Result<Vec<u8>, usize> {
     let mut out = Vec::with_capacity(body.len());
     let mut i = 0;
     while i < body.len() {
@@ -274,15 +279,18 @@ pub(crate) fn unescape(body: &[u8]) -> Option<Vec<u8>> {
             i += 1;
             continue;
         }
-        let n = *body.get(i + 1)?;
+        let n = *body.get(i + 1).ok_or(i)?;
         match n {
             b'n' => out.push(b'\n'),
             b't' => out.push(b'\t'),
             b'"' => out.push(b'"'),
             b'\\' => out.push(b'\\'),
             _ => {
-                let h = *body.get(i + 2)?;
-                let v = (hex_val(n)? << 4) | hex_val(h)?;
+                let h = *body.get(i + 2).ok_or(i)?;
+                let v = hex_val(n)
+                    .zip(hex_val(h))
+                    .map(|(a, b)| (a << 4) | b)
+                    .ok_or(i)?;
                 out.push(v);
                 i += 3;
                 continue;
@@ -290,7 +298,7 @@ pub(crate) fn unescape(body: &[u8]) -> Option<Vec<u8>> {
         }
         i += 2;
     }
-    Some(out)
+    Ok(out)
 }
 
 /// The value of a hex digit.

@@ -5,10 +5,17 @@
 //! [`OpAsmParser`] (see [`crate::asm`] for how to write one), or by the interpreter of the op's
 //! declarative `assembly_format`.
 //!
-//! Error handling: a syntax error stops the parse; semantic errors (undeclared or redefined SSA
-//! names, type mismatches between uses, undefined blocks) are collected and parsing goes on, so
-//! one run reports as many of them as it can. Every diagnostic points at the offending token as
-//! `loc("file":line:col)`. The parser never panics, whatever the input.
+//! Error handling: as upstream's parser, the parse stops at the first error, with upstream's
+//! message at upstream's place. A syntax error stops it at once; a semantic one (an undeclared
+//! or redefined SSA name, a type mismatch between uses) at the end of the op it is found in,
+//! and only errors found together are reported together (every undefined block of a region,
+//! every undeclared name), so one mistake never cascades into others. Every diagnostic points
+//! at the offending token as `loc("file":line:col)`.
+//!
+//! The parser never panics and stays bounded, whatever the input: nesting is limited to
+//! [`MAX_DEPTH`] levels and affine expressions to 1000, the uses of aliases may expand to at
+//! most [`MAX_ALIAS_EXPANSION`] elements, and the chunks of `--split-input-file` cost nothing per
+//! line before them ([`parse_chunk`], or the leading empty lines of a padded chunk).
 
 mod asm_parser;
 mod attrs;
@@ -26,7 +33,7 @@ use crate::{
     Attr, Block, Context, Diagnostic, Ident, Location, NamedAttr, Op, OperationState, Region, Type,
     Value,
 };
-pub use asm_parser::{Argument, AsmParser, Delimiter, OpAsmParser, UnresolvedOperand};
+pub use asm_parser::{Argument, AsmParser, Delimiter, OpAsmParser, SourcePos, UnresolvedOperand};
 pub(crate) use attrs::{elem_storage_bytes, is_bare_name as is_bare_ident};
 use lexer::{lex, Tok, Token};
 
@@ -74,6 +81,23 @@ pub fn parse_source_with_module_loc(
     p.parse_top()
 }
 
+/// Parses one chunk of a `--split-input-file` buffer, as [`parse_source_with_module_loc`]
+/// parses it padded with empty lines: `chunk` starts at 0-based line `first_line` of `file`,
+/// and its locations say so. Unlike padding, this costs nothing per line before the chunk, so
+/// parsing every chunk of a buffer is linear in its size.
+pub fn parse_chunk(
+    ctx: &mut Context,
+    file: &str,
+    chunk: &str,
+    first_line: u32,
+    module_loc: Location,
+) -> Result<Op, Vec<Diagnostic>> {
+    let mut p = Parser::new(ctx, file, chunk);
+    p.line_base = first_line;
+    p.module_loc = Some(module_loc);
+    p.parse_top()
+}
+
 /// The location `mlir-opt --split-input-file` gives the implicit module of a chunk that starts
 /// at 0-based line `first_line` of the original buffer `text` (as [`split_input_file`] returns
 /// it): the end of the separator line, or line 0, column 0 for the first chunk.
@@ -81,12 +105,41 @@ pub fn chunk_module_loc(ctx: &mut Context, file: &str, text: &str, first_line: u
     if first_line == 0 {
         return ctx.file_loc(file, 0, 0);
     }
-    let sep = text
-        .split_inclusive('\n')
-        .nth(first_line as usize - 1)
-        .unwrap_or("");
-    let len = sep.trim_end_matches(['\n', '\r']).len() as u32;
+    let start = line_offset(text, first_line - 1);
+    let sep = text[start..].split('\n').next().unwrap_or("");
+    let len = sep.trim_end_matches('\r').len() as u32;
     ctx.file_loc(file, first_line, len + 1)
+}
+
+thread_local! {
+    /// Where the last [`line_offset`] call left off: the buffer (address and length), a line
+    /// and its byte offset. The chunks of a buffer ask for increasing lines, so resuming from
+    /// there makes finding every chunk's line linear in the buffer.
+    static LINE_CURSOR: std::cell::Cell<(usize, usize, u32, usize)> =
+        const { std::cell::Cell::new((0, 0, 0, 0)) };
+}
+
+/// The byte offset of 0-based line `line` of `text` (its end when it has fewer lines).
+fn line_offset(text: &str, line: u32) -> usize {
+    let key = (text.as_ptr() as usize, text.len());
+    let (ptr, len, mut at_line, mut at) = LINE_CURSOR.get();
+    let resumable = (ptr, len) == key
+        && at_line <= line
+        && at <= text.len()
+        && (at == 0 || text.as_bytes()[at - 1] == b'\n');
+    if !resumable {
+        (at_line, at) = (0, 0);
+    }
+    let b = text.as_bytes();
+    while at_line < line && at < b.len() {
+        at = b[at..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |i| at + i + 1);
+        at_line += 1;
+    }
+    LINE_CURSOR.set((key.0, key.1, at_line, at));
+    at
 }
 
 /// Splits a buffer at lines consisting of `// -----` (`--split-input-file`): each chunk with
@@ -160,22 +213,47 @@ pub(crate) struct Parser<'c> {
     mismatched: Vec<&'c str>,
     /// The location of the implicit top-level module.
     module_loc: Option<Location>,
+    /// How many more attribute and type elements uses of aliases may expand to (see
+    /// [`MAX_ALIAS_EXPANSION`]).
+    alias_budget: u64,
+    /// The line of the file the text starts at (0-based), for a chunk parsed on its own.
+    line_base: u32,
+    /// The number of elements each attribute and type expands to when printed, as computed.
+    expansion: FxHashMap<ExpansionKey, u64>,
 }
 
-const MAX_DEPTH: u32 = 500;
+/// The deepest nesting of regions, types and attributes the parser reads.
+pub const MAX_DEPTH: u32 = 500;
+
+/// The most attribute and type elements the uses of aliases in one buffer may expand to. An
+/// alias may name an attribute built from other aliases, each used twice (`#a1 = [#a0, #a0]`),
+/// so that a few lines expand to more elements than any printer can write; past this budget
+/// such input is an error, which bounds the printed output.
+pub const MAX_ALIAS_EXPANSION: u64 = 1 << 24;
+
+/// An attribute or a type whose expanded size is cached.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum ExpansionKey {
+    Attr(Attr),
+    Type(Type),
+}
 
 impl<'c> Parser<'c> {
     pub(crate) fn new(ctx: &'c mut Context, file: &str, text: &'c str) -> Parser<'c> {
         let b = text.as_bytes();
-        let mut line_starts = vec![0u32];
-        for (i, &c) in b.iter().enumerate() {
+        // A chunk of `--split-input-file` comes padded with one empty line per line before it,
+        // so that its line numbers are the file's: those lines are counted, not indexed, so
+        // that parsing every chunk of a file stays linear in its size.
+        let pad = b.iter().take_while(|&&c| c == b'\n').count();
+        let mut line_starts = vec![pad as u32];
+        for (i, &c) in b.iter().enumerate().skip(pad) {
             if c == b'\n' {
                 line_starts.push(i as u32 + 1);
             }
         }
         let file = ctx.ident(file);
         let placeholder = ctx.ident("builtin.unrealized_conversion_cast");
-        let tok = lex(b, 0);
+        let tok = lex(b, pad);
         Parser {
             ctx,
             src: text,
@@ -194,6 +272,9 @@ impl<'c> Parser<'c> {
             depth: 0,
             mismatched: Vec::new(),
             module_loc: None,
+            alias_budget: MAX_ALIAS_EXPANSION,
+            line_base: 0,
+            expansion: FxHashMap::default(),
         }
     }
 
@@ -235,11 +316,18 @@ impl<'c> Parser<'c> {
     }
 
     pub(crate) fn loc_at(&mut self, pos: u32) -> Location {
-        let line = match self.line_starts.binary_search(&pos) {
-            Ok(i) => i,
-            Err(i) => i - 1,
+        // `line_starts` starts after the leading empty lines (see `new`), one per byte.
+        let pad = self.line_starts[0];
+        let (line, col) = if pos < pad {
+            (pos as usize, 1)
+        } else {
+            let i = match self.line_starts.binary_search(&pos) {
+                Ok(i) => i,
+                Err(i) => i - 1,
+            };
+            (pad as usize + i, pos - self.line_starts[i] + 1)
         };
-        let col = pos - self.line_starts[line] + 1;
+        let line = line + self.line_base as usize;
         let file = self.file;
         self.ctx.loc(crate::LocData::FileLineCol {
             file,
@@ -270,6 +358,19 @@ impl<'c> Parser<'c> {
                 Some(b'^') if t.len() == 1 => "invalid block name".to_string(),
                 Some(b'#') if t.len() == 1 => "invalid attribute name".to_string(),
                 Some(b'!') if t.len() == 1 => "invalid type identifier".to_string(),
+                Some(b'@') if t.as_bytes().get(1) == Some(&b'"') => {
+                    let e = self.tok.end;
+                    return self.err_at(e, "expected '\"' in string literal");
+                }
+                Some(b'@') => {
+                    let e = self.tok.start + 1;
+                    return self.err_at(e, "@ identifier expected to start with letter or '_'");
+                }
+                Some(b'.') => {
+                    // Upstream's lexer reports it after the first dot.
+                    let e = self.tok.start + 1;
+                    return self.err_at(e, "expected three consecutive dots for an ellipsis");
+                }
                 _ => format!("unexpected character '{t}'"),
             };
             return self.err_at(self.tok.start, m);
@@ -285,7 +386,7 @@ impl<'c> Parser<'c> {
 
     /// Where MLIR reports a wrong-token error: the end of the text before the current token,
     /// ignoring whitespace, blank lines and trailing `//` comments.
-    fn wrong_token_pos(&self) -> u32 {
+    pub(crate) fn wrong_token_pos(&self) -> u32 {
         let mut orig = self.tok.start as usize;
         // At the end of the buffer MLIR first steps back one character.
         if self.tok.kind == Tok::Eof {
@@ -336,9 +437,11 @@ impl<'c> Parser<'c> {
     /// Decodes a string literal token.
     pub(crate) fn string_value(&mut self, t: Token) -> PResult<Vec<u8>> {
         let body = &self.b[t.start as usize + 1..t.end as usize - 1];
-        match lexer::unescape(body) {
-            Some(v) => Ok(v),
-            None => Err(self.err_at(t.start, "invalid escape sequence in string literal")),
+        match lexer::unescape_or_offset(body) {
+            Ok(v) => Ok(v),
+            Err(at) => {
+                Err(self.err_at(t.start + 1 + at as u32, "unknown escape in string literal"))
+            }
         }
     }
 
@@ -358,6 +461,136 @@ impl<'c> Parser<'c> {
             s.parse::<u128>()
         };
         r.map_err(|_| self.err_at(t.start, "integer constant out of range"))
+    }
+
+    /// Records an error found while parsing goes on (a semantic one: an SSA name, a block, a
+    /// type between uses). Parsing stops at the end of the current op, as upstream stops at the
+    /// first error; only the first is kept.
+    pub(crate) fn fail(&mut self, e: Diagnostic) {
+        if self.errors.is_empty() {
+            self.errors.push(e);
+        }
+    }
+
+    /// Records a batch of errors found at once (every undefined block of a region), unless an
+    /// error was recorded before.
+    fn fail_all(&mut self, errs: Vec<Diagnostic>) {
+        if self.errors.is_empty() {
+            self.errors = errs;
+        }
+    }
+
+    /// Stops the parse if an error was recorded.
+    fn stop_if_failed(&self) -> PResult<()> {
+        match self.errors.first() {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// The number of elements `key` expands to when printed (saturating), counting each
+    /// nested attribute and type once per occurrence.
+    fn expansion_of(&mut self, key: ExpansionKey) -> u64 {
+        if let Some(&n) = self.expansion.get(&key) {
+            return n;
+        }
+        let mut children: SmallVec<[ExpansionKey; 4]> = SmallVec::new();
+        let ctx = &*self.ctx;
+        match key {
+            ExpansionKey::Attr(a) => match ctx.attr_data(a) {
+                crate::AttrData::Array(items) => {
+                    children.extend(items.iter().map(|&i| ExpansionKey::Attr(i)))
+                }
+                crate::AttrData::Dictionary(entries) => {
+                    children.extend(entries.iter().map(|e| ExpansionKey::Attr(e.value)))
+                }
+                crate::AttrData::Type(t)
+                | crate::AttrData::DenseElements { ty: t, .. }
+                | crate::AttrData::DenseResource { ty: t, .. } => {
+                    children.push(ExpansionKey::Type(*t))
+                }
+                crate::AttrData::Location(l) => match l {
+                    crate::LocData::Name { child: Some(c), .. } => {
+                        children.push(ExpansionKey::Attr(c.attr()))
+                    }
+                    crate::LocData::CallSite { callee, caller } => {
+                        children.push(ExpansionKey::Attr(callee.attr()));
+                        children.push(ExpansionKey::Attr(caller.attr()));
+                    }
+                    crate::LocData::Fused { metadata, locs } => {
+                        children.extend(metadata.iter().map(|&m| ExpansionKey::Attr(m)));
+                        children.extend(locs.iter().map(|l| ExpansionKey::Attr(l.attr())));
+                    }
+                    _ => {}
+                },
+                _ => {}
+            },
+            ExpansionKey::Type(t) => match ctx.type_data(t) {
+                crate::TypeData::Function { inputs, results } => {
+                    children.extend(inputs.iter().chain(results).map(|&t| ExpansionKey::Type(t)))
+                }
+                crate::TypeData::Tuple(items) => {
+                    children.extend(items.iter().map(|&t| ExpansionKey::Type(t)))
+                }
+                crate::TypeData::RankedTensor { elem, encoding, .. } => {
+                    children.push(ExpansionKey::Type(*elem));
+                    children.extend(encoding.iter().map(|&a| ExpansionKey::Attr(a)));
+                }
+                crate::TypeData::MemRef {
+                    elem,
+                    layout,
+                    memory_space,
+                    ..
+                } => {
+                    children.push(ExpansionKey::Type(*elem));
+                    children.extend(
+                        layout
+                            .iter()
+                            .chain(memory_space)
+                            .map(|&a| ExpansionKey::Attr(a)),
+                    );
+                }
+                crate::TypeData::UnrankedMemRef { elem, memory_space } => {
+                    children.push(ExpansionKey::Type(*elem));
+                    children.extend(memory_space.iter().map(|&a| ExpansionKey::Attr(a)));
+                }
+                crate::TypeData::UnrankedTensor { elem }
+                | crate::TypeData::Vector { elem, .. }
+                | crate::TypeData::Complex(elem) => children.push(ExpansionKey::Type(*elem)),
+                _ => {}
+            },
+        }
+        let mut n = 1u64;
+        for c in children {
+            n = n.saturating_add(self.expansion_of(c));
+        }
+        self.expansion.insert(key, n);
+        n
+    }
+
+    /// Charges a use of an alias naming `key` at byte `pos` to the alias budget.
+    fn charge_alias_use(&mut self, key: ExpansionKey, pos: u32) -> PResult<()> {
+        let n = self.expansion_of(key);
+        if n > self.alias_budget {
+            return Err(self.err_at(
+                pos,
+                format!(
+                    "aliases expand to more than {MAX_ALIAS_EXPANSION} attribute and type elements"
+                ),
+            ));
+        }
+        self.alias_budget -= n;
+        Ok(())
+    }
+
+    /// Charges a use of an attribute alias (see [`MAX_ALIAS_EXPANSION`]).
+    pub(crate) fn charge_attr_alias(&mut self, a: Attr, pos: u32) -> PResult<()> {
+        self.charge_alias_use(ExpansionKey::Attr(a), pos)
+    }
+
+    /// Charges a use of a type alias (see [`MAX_ALIAS_EXPANSION`]).
+    pub(crate) fn charge_type_alias(&mut self, t: Type, pos: u32) -> PResult<()> {
+        self.charge_alias_use(ExpansionKey::Type(t), pos)
     }
 
     pub(crate) fn enter(&mut self) -> PResult<()> {
@@ -394,10 +627,11 @@ impl<'c> Parser<'c> {
             }
         }
         fwd.sort();
-        for (pos, _) in fwd {
-            let e = self.err_at(pos, "use of undeclared SSA value name");
-            self.errors.push(e);
-        }
+        let errs = fwd
+            .into_iter()
+            .map(|(pos, _)| self.err_at(pos, "use of undeclared SSA value name"))
+            .collect();
+        self.fail_all(errs);
     }
 
     fn push_level(&mut self) {
@@ -452,7 +686,7 @@ impl<'c> Parser<'c> {
                 let e = self
                     .err_at(pos, format!("redefinition of SSA value '%{name}'"))
                     .with_note(ploc, "previously defined here");
-                self.errors.push(e);
+                self.fail(e);
                 return;
             }
             for (i, s) in slots.iter().enumerate() {
@@ -470,7 +704,7 @@ impl<'c> Parser<'c> {
                                     format!("definition of SSA value '%{name}#{i}' has type '{a}'"),
                                 )
                                 .with_note(ploc, format!("previously used here with type '{b}'"));
-                            self.errors.push(e);
+                            self.fail(e);
                         }
                         self.ctx.replace_all_uses(s.value, v);
                         if let Some(op) = self.ctx.defining_op(s.value) {
@@ -482,7 +716,7 @@ impl<'c> Parser<'c> {
                             s.pos,
                             format!("reference to invalid result number of '%{name}'"),
                         );
-                        self.errors.push(e);
+                        self.fail(e);
                     }
                 }
             }
@@ -537,7 +771,7 @@ impl<'c> Parser<'c> {
                         let e = self
                             .err_at(pos, format!("use of value '%{name}' expects different type than prior uses: '{a}' vs '{b}'"))
                             .with_note(ploc, "prior use here");
-                        self.errors.push(e);
+                        self.fail(e);
                     }
                     return self.make_placeholder(ty);
                 }
@@ -548,7 +782,7 @@ impl<'c> Parser<'c> {
                     pos,
                     format!("reference to invalid result number of '%{name}': #{number} (the value has {n} results)"),
                 );
-                self.errors.push(e);
+                self.fail(e);
                 self.make_placeholder(ty)
             }
             _ => {
@@ -586,10 +820,15 @@ impl<'c> Parser<'c> {
         });
     }
 
-    fn pop_block_scope(&mut self) {
+    /// Leaves the blocks of a region; when `report`, names the blocks referenced but never
+    /// defined (not when the region's parse failed, so that one error does not cascade).
+    fn pop_block_scope(&mut self, report: bool) {
         let Some(scope) = self.block_scopes.pop() else {
             return;
         };
+        if !report {
+            return;
+        }
         let mut undefined: Vec<(u32, &str)> = scope
             .blocks
             .iter()
@@ -597,11 +836,11 @@ impl<'c> Parser<'c> {
             .map(|(k, v)| (v.2, *k))
             .collect();
         undefined.sort();
-        for (pos, name) in undefined {
-            let _ = name;
-            let e = self.err_at(pos, "reference to an undefined block");
-            self.errors.push(e);
-        }
+        let errs = undefined
+            .into_iter()
+            .map(|(pos, _)| self.err_at(pos, "reference to an undefined block"))
+            .collect();
+        self.fail_all(errs);
     }
 
     /// The block named `^name` in the current region (created on first reference).
@@ -629,13 +868,9 @@ impl<'c> Parser<'c> {
 
     // ----- ops -----
 
-    /// The default dialect for bare op names in the regions of an op named `name`.
-    pub(crate) fn default_dialect_for(name: &str) -> &'static str {
-        if name.starts_with("func.") {
-            "func"
-        } else {
-            ""
-        }
+    /// The default dialect for bare op names in the regions being parsed.
+    pub(crate) fn current_default_dialect(&self) -> &'static str {
+        self.default_dialect.last().copied().unwrap_or("")
     }
 
     pub(crate) fn is_isolated(def: Option<&OpDef>) -> bool {
@@ -647,7 +882,7 @@ impl<'c> Parser<'c> {
         let mut results: SmallVec<[(&'c str, u32, u32); 2]> = SmallVec::new();
         if self.is(Tok::PercentIdent) {
             loop {
-                let t = self.expect(Tok::PercentIdent, "SSA value name")?;
+                let t = self.expect(Tok::PercentIdent, "valid ssa identifier")?;
                 let name = &self.text(t)[1..];
                 let mut count = 1u32;
                 if self.consume_if(Tok::Colon) {
@@ -669,21 +904,26 @@ impl<'c> Parser<'c> {
             self.expect(Tok::Equal, "'=' after SSA name")?;
         }
         let total: usize = results.iter().map(|r| r.1 as usize).sum();
+        // `i32` is a type token to upstream's lexer, not a bare identifier.
+        let is_int_type = self.is(Tok::BareIdent) && types::int_keyword(self.tok_text()).is_some();
         let (op, loc) = match self.tok.kind {
             Tok::String => self.parse_generic_op(start)?,
-            Tok::BareIdent => self.parse_custom_op(start, total)?,
+            Tok::BareIdent if !is_int_type => self.parse_custom_op(start, total)?,
             _ => return Err(self.err("expected operation name in quotes")),
         };
         if let LocRef::Deferred(name, pos) = loc {
             self.deferred.push((DeferTarget::Op(op), name, pos));
         }
         let nres = self.ctx.results(op).len();
-        if total != 0 && total != nres {
+        if total != 0 && nres == 0 {
+            let e = self.err_at(start, "cannot name an operation with no results");
+            self.fail(e);
+        } else if total != 0 && total != nres {
             let e = self.err_at(
                 start,
                 format!("operation defines {nres} results but was provided {total} to bind"),
             );
-            self.errors.push(e);
+            self.fail(e);
         }
         self.ctx.append_op(block, op);
         if total == nres {
@@ -695,7 +935,7 @@ impl<'c> Parser<'c> {
                 at += n;
             }
         }
-        Ok(())
+        self.stop_if_failed()
     }
 
     /// Parses `loc(...)` if present.
@@ -739,7 +979,7 @@ impl<'c> Parser<'c> {
                 .to_string()
         };
         let e = self.err_at(pos, msg);
-        self.errors.push(e);
+        self.fail(e);
     }
 
     fn parse_generic_op(&mut self, start: u32) -> PResult<(Op, LocRef<'c>)> {
@@ -770,7 +1010,11 @@ impl<'c> Parser<'c> {
         self.expect(Tok::RParen, "')' to end operand list")?;
         let mut successors = Vec::new();
         let mut succ_operands: Vec<Value> = Vec::new();
-        if self.consume_if(Tok::LSquare) {
+        if self.is(Tok::LSquare) {
+            if def.is_some_and(|d| !d.has_trait(Trait::Terminator)) {
+                return Err(self.err("successors in non-terminator"));
+            }
+            self.advance();
             loop {
                 successors.push(self.parse_successor_ref()?);
                 if self.consume_if(Tok::LParen) {
@@ -805,7 +1049,8 @@ impl<'c> Parser<'c> {
         if self.is(Tok::LParen) {
             self.advance();
             let isolated = Self::is_isolated(def);
-            let dd = Self::default_dialect_for(&name);
+            // The regions of an op in generic form keep the enclosing default dialect.
+            let dd = self.current_default_dialect();
             loop {
                 regions.push(self.parse_region(isolated, dd, &[])?);
                 if !self.consume_if(Tok::Comma) {
@@ -893,17 +1138,11 @@ impl<'c> Parser<'c> {
                 def = self.ctx.op_def_by_name(id);
             }
         } else {
-            let dd = self.default_dialect.last().copied().unwrap_or("");
-            for prefix in [dd, "builtin"] {
-                if prefix.is_empty() {
-                    continue;
-                }
-                let full = format!("{prefix}.{written}");
+            let dd = self.current_default_dialect();
+            if !dd.is_empty() {
+                let full = format!("{dd}.{written}");
                 if let Some(id) = self.ctx.lookup_ident(&full) {
-                    if let Some(d) = self.ctx.op_def_by_name(id) {
-                        def = Some(d);
-                        break;
-                    }
+                    def = self.ctx.op_def_by_name(id);
                 }
             }
         }
@@ -913,7 +1152,7 @@ impl<'c> Parser<'c> {
                     format!("Dialect `{d}' not found for custom op '{written}' ")
                 }
                 Some(_) => format!("custom op '{written}' is unknown"),
-                None => match self.default_dialect.last().copied().unwrap_or("") {
+                None => match self.current_default_dialect() {
                     "" => format!("custom op '{written}' is unknown"),
                     dd => {
                         format!("custom op '{written}' is unknown (tried '{dd}.{written}' as well)")
@@ -991,10 +1230,12 @@ impl<'c> Parser<'c> {
         self.default_dialect.push(dialect);
         let r = self.parse_region_body(args);
         self.default_dialect.pop();
-        self.pop_block_scope();
+        self.pop_block_scope(r.is_ok());
         self.pop_level();
         self.leave();
-        r
+        let region = r?;
+        self.stop_if_failed()?;
+        Ok(region)
     }
 
     fn parse_region_body(&mut self, args: &[Argument]) -> PResult<Region> {
@@ -1042,7 +1283,7 @@ impl<'c> Parser<'c> {
                         format!("region entry argument '%{name}' is already in use"),
                     )
                     .with_note(ploc, "previously referenced here");
-                self.errors.push(e);
+                self.fail(e);
                 continue;
             }
             self.define_values(name, &[v], a.ssa.pos);
@@ -1100,7 +1341,7 @@ impl<'c> Parser<'c> {
                     }
                 }
             }
-            self.expect(Tok::RParen, "')' to end argument list")?;
+            self.expect(Tok::RParen, "')'")?;
         }
         self.expect(Tok::Colon, "':' after block name")?;
         self.parse_block_ops(b)
@@ -1115,13 +1356,15 @@ impl<'c> Parser<'c> {
         self.ctx.append_block(region, block);
         self.push_iso_scope();
         self.push_block_scope();
-        self.default_dialect.push("");
+        self.default_dialect.push("builtin");
         let r = self.parse_top_items(block);
         if let Err(e) = r {
-            self.errors.push(e);
+            // An error recorded earlier came first; `e` is then that error again, or one found
+            // after it.
+            self.fail(e);
             return Err(std::mem::take(&mut self.errors));
         }
-        self.pop_block_scope();
+        self.pop_block_scope(true);
         self.pop_iso_scope();
         for (target, name, pos) in std::mem::take(&mut self.deferred) {
             let loc = match self.attr_aliases.get(name).copied() {
@@ -1130,7 +1373,7 @@ impl<'c> Parser<'c> {
             };
             let Some(loc) = loc else {
                 let e = self.err_at(pos, "operation location alias was never defined");
-                self.errors.push(e);
+                self.fail(e);
                 continue;
             };
             match target {
@@ -1173,28 +1416,30 @@ impl<'c> Parser<'c> {
                 Tok::Eof => return Ok(()),
                 Tok::HashIdent | Tok::ExclIdent => {
                     let t = self.tok;
-                    let next = lex(self.b, t.end as usize);
-                    if next.kind != Tok::Equal {
-                        return Err(self.err("expected operation name in quotes"));
-                    }
                     let name = &self.text(t)[1..];
-                    self.reset_to(next.end as usize);
+                    let (kind, defined) = if t.kind == Tok::HashIdent {
+                        ("attribute", self.attr_aliases.contains_key(name))
+                    } else {
+                        ("type", self.type_aliases.contains_key(name))
+                    };
+                    if defined {
+                        return Err(self
+                            .err_at(t.start, format!("redefinition of {kind} alias id '{name}'")));
+                    }
+                    if name.contains('.') {
+                        return Err(self.err_at(
+                            t.start,
+                            format!(
+                                "{kind} names with a '.' are reserved for dialect-defined names"
+                            ),
+                        ));
+                    }
+                    self.advance();
+                    self.expect(Tok::Equal, &format!("'=' in {kind} alias definition"))?;
                     if t.kind == Tok::HashIdent {
-                        if self.attr_aliases.contains_key(name) {
-                            return Err(self.err_at(
-                                t.start,
-                                format!("redefinition of attribute alias id '{name}'"),
-                            ));
-                        }
                         let a = self.parse_attribute()?;
                         self.attr_aliases.insert(name, a);
                     } else {
-                        if self.type_aliases.contains_key(name) {
-                            return Err(self.err_at(
-                                t.start,
-                                format!("redefinition of type alias id '{name}'"),
-                            ));
-                        }
                         let ty = self.parse_type()?;
                         self.type_aliases.insert(name, ty);
                     }

@@ -5,7 +5,8 @@ use super::{PResult, Parser};
 use crate::types::{FloatKind, Signedness, TypeData, DYNAMIC};
 use crate::{AttrData, Type};
 
-/// Parses `iN`, `siN`, `uiN` into (width, signedness).
+/// Parses `iN`, `siN`, `uiN` into (width, signedness); a width too large for a `u32` is
+/// `u32::MAX` (the parser then reports it).
 pub(crate) fn int_keyword(s: &str) -> Option<(u32, Signedness)> {
     let (rest, sign) = if let Some(r) = s.strip_prefix("si") {
         (r, Signedness::Signed)
@@ -16,12 +17,14 @@ pub(crate) fn int_keyword(s: &str) -> Option<(u32, Signedness)> {
     } else {
         return None;
     };
-    if rest.is_empty() || !rest.bytes().all(|c| c.is_ascii_digit()) || rest.len() > 8 {
+    if rest.is_empty() || !rest.bytes().all(|c| c.is_ascii_digit()) {
         return None;
     }
-    let w: u32 = rest.parse().ok()?;
-    Some((w, sign))
+    Some((rest.parse().unwrap_or(u32::MAX), sign))
 }
+
+/// The widest integer type, as upstream limits it.
+pub(crate) const MAX_INT_WIDTH: u32 = 16_777_215;
 
 impl<'c> Parser<'c> {
     /// Whether the current token can start a type.
@@ -61,8 +64,13 @@ impl<'c> Parser<'c> {
             Tok::BareIdent => {
                 let s = self.text(t);
                 if let Some((width, signedness)) = int_keyword(s) {
-                    if width == 0 || width > (1 << 24) {
+                    if width == u32::MAX {
                         return Err(self.err("invalid integer width"));
+                    }
+                    if width > MAX_INT_WIDTH {
+                        return Err(self.err(format!(
+                            "integer bitwidth is limited to {MAX_INT_WIDTH} bits"
+                        )));
                     }
                     self.advance();
                     return Ok(self.ctx.int_type_signed(width, signedness));
@@ -101,8 +109,15 @@ impl<'c> Parser<'c> {
                     "complex" => {
                         self.advance();
                         self.expect(Tok::Less, "'<' in complex type")?;
+                        let pos = self.tok.start;
                         let e = self.parse_type()?;
                         self.expect(Tok::Greater, "'>' in complex type")?;
+                        if !matches!(
+                            self.ctx.type_data(e),
+                            TypeData::Integer { .. } | TypeData::Float(_)
+                        ) {
+                            return Err(self.err_at(pos, "invalid element type for complex"));
+                        }
                         Ok(self.ctx.intern_type(TypeData::Complex(e)))
                     }
                     _ => Err(self.err("expected non-function type")),
@@ -157,6 +172,7 @@ impl<'c> Parser<'c> {
                 let next = lex(self.b, t.end as usize).start;
                 return Err(self.err_at(next, format!("undefined symbol alias id '{ident}'")));
             };
+            self.charge_type_alias(ty, t.start)?;
             self.advance();
             return Ok(ty);
         }
@@ -236,92 +252,134 @@ impl<'c> Parser<'c> {
             let mut stop = end;
             if self.b.get(end) == Some(&b'<') {
                 stop = scan_balanced(self.b, end).ok_or_else(|| {
-                    self.err_at(end as u32, "unbalanced '<' in dialect symbol body")
+                    self.err_at(
+                        end as u32,
+                        "unbalanced '<' character in pretty dialect name",
+                    )
                 })?;
             }
             let body = &src[start as usize + 2 + d.len()..stop];
             return Ok((d, body, true, stop));
         }
         if self.b.get(end) == Some(&b'<') {
-            let stop = scan_balanced(self.b, end)
-                .ok_or_else(|| self.err_at(end as u32, "unbalanced '<' in dialect symbol body"))?;
+            let stop = scan_balanced(self.b, end).ok_or_else(|| {
+                self.err_at(
+                    end as u32,
+                    "unbalanced '<' character in pretty dialect name",
+                )
+            })?;
             return Ok((ident, &src[end + 1..stop - 1], false, stop));
         }
         Ok(("", "", false, end))
     }
 
-    /// Parses `2x?x` style dimensions directly from the bytes; stops before the element type.
-    fn parse_dims(&mut self, scalable_ok: bool) -> PResult<(Vec<i64>, Vec<bool>)> {
-        let mut p = self.tok.start as usize;
-        let b = self.b;
+    /// Parses one dimension size (upstream's `parseIntegerInDimensionList`). A hex literal
+    /// `0x...` is `0` followed by `x...`, so that `tensor<0xf32>` reads as upstream reads it.
+    fn parse_dim_size(&mut self) -> PResult<i64> {
+        let t = self.tok;
+        let text = self.text(t);
+        if t.kind == Tok::Integer && text.as_bytes().get(1) == Some(&b'x') {
+            self.reset_to(t.start as usize + 1);
+            return Ok(0);
+        }
+        let v = match t.kind {
+            Tok::Integer => text.parse::<i64>().ok(),
+            _ => None,
+        };
+        let Some(v) = v else {
+            return Err(self.err_at(t.start, "invalid dimension"));
+        };
+        self.advance();
+        Ok(v)
+    }
+
+    /// Consumes the `x` after a dimension, which may start the next token (`xf32`, `x4`).
+    fn parse_dim_x(&mut self) -> PResult<()> {
+        let t = self.tok;
+        if t.kind != Tok::BareIdent || !self.text(t).starts_with('x') {
+            return Err(self.err("expected 'x' in dimension list"));
+        }
+        self.reset_to(t.start as usize + 1);
+        Ok(())
+    }
+
+    /// Parses the dimensions of a ranked tensor or memref, each followed by `x`: `2x?x`.
+    /// Whitespace may separate every part (`4 x ? x f32`).
+    fn parse_dims(&mut self) -> PResult<Vec<i64>> {
+        let mut shape = Vec::new();
+        while matches!(self.tok.kind, Tok::Integer | Tok::Question) {
+            if self.consume_if(Tok::Question) {
+                shape.push(DYNAMIC);
+            } else {
+                shape.push(self.parse_dim_size()?);
+            }
+            self.parse_dim_x()?;
+        }
+        Ok(shape)
+    }
+
+    /// Parses the dimensions of a vector, each fixed (`4`) or scalable (`[4]`) and followed by
+    /// `x`.
+    fn parse_vector_dims(&mut self) -> PResult<(Vec<i64>, Vec<bool>)> {
         let mut shape = Vec::new();
         let mut scalable = Vec::new();
-        loop {
-            let dim_start = p;
-            let mut sc = false;
-            let dim = match b.get(p) {
-                Some(b'?') => {
-                    p += 1;
-                    DYNAMIC
-                }
-                Some(c) if c.is_ascii_digit() => {
-                    let s = p;
-                    while p < b.len() && b[p].is_ascii_digit() {
-                        p += 1;
-                    }
-                    self.src[s..p]
-                        .parse::<i64>()
-                        .map_err(|_| self.err_at(s as u32, "dimension out of range"))?
-                }
-                Some(b'[') if scalable_ok => {
-                    p += 1;
-                    let s = p;
-                    while p < b.len() && b[p].is_ascii_digit() {
-                        p += 1;
-                    }
-                    let v = self.src[s..p]
-                        .parse::<i64>()
-                        .map_err(|_| self.err_at(s as u32, "expected scalable dimension size"))?;
-                    if b.get(p) != Some(&b']') {
-                        return Err(self.err_at(p as u32, "missing ']' closing scalable dimension"));
-                    }
-                    p += 1;
-                    sc = true;
-                    v
-                }
-                _ => break,
-            };
-            if b.get(p) != Some(&b'x') {
-                return Err(self.err_at(dim_start as u32, "expected 'x' in dimension list"));
+        while matches!(self.tok.kind, Tok::Integer | Tok::LSquare) {
+            let sc = self.consume_if(Tok::LSquare);
+            shape.push(self.parse_dim_size()?);
+            if sc && !self.consume_if(Tok::RSquare) {
+                let pos = self.wrong_token_pos();
+                return Err(self.err_at(pos, "missing ']' closing scalable dimension"));
             }
-            p += 1;
-            shape.push(dim);
             scalable.push(sc);
+            self.parse_dim_x()?;
         }
-        self.tok = lex(b, p);
         Ok((shape, scalable))
+    }
+
+    /// Parses `*x` of an unranked tensor or memref, if present.
+    fn parse_unranked_star(&mut self) -> PResult<bool> {
+        if !self.consume_if(Tok::Star) {
+            return Ok(false);
+        }
+        self.parse_dim_x()?;
+        Ok(true)
+    }
+
+    /// Parses an element type and checks it with `valid`, reporting `msg` at its start.
+    fn parse_elem_type(&mut self, valid: fn(&TypeData) -> bool, msg: &str) -> PResult<Type> {
+        let pos = self.tok.start;
+        let elem = self.parse_type()?;
+        if !valid(self.ctx.type_data(elem)) {
+            return Err(self.err_at(pos, msg));
+        }
+        Ok(elem)
     }
 
     fn parse_tensor_type(&mut self) -> PResult<Type> {
         self.advance();
         self.expect(Tok::Less, "'<' in tensor type")?;
-        if self.is(Tok::Star) {
-            let p = self.tok.end as usize;
-            if self.b.get(p) != Some(&b'x') {
-                return Err(self.err("expected 'x' in dimension list"));
-            }
-            self.reset_to(p + 1);
-            let elem = self.parse_type()?;
-            self.expect(Tok::Greater, "'>' in tensor type")?;
-            return Ok(self.ctx.intern_type(TypeData::UnrankedTensor { elem }));
-        }
-        let (shape, _) = self.parse_dims(false)?;
+        let unranked = self.parse_unranked_star()?;
+        let shape = if unranked {
+            Vec::new()
+        } else {
+            self.parse_dims()?
+        };
+        let elem_pos = self.tok.start;
         let elem = self.parse_type()?;
         let mut encoding = None;
-        if self.consume_if(Tok::Comma) {
+        if self.consume_if(Tok::Comma) && self.can_start_attr() {
             encoding = Some(self.parse_attribute()?);
         }
         self.expect(Tok::Greater, "'>' in tensor type")?;
+        if !valid_tensor_elem(self.ctx.type_data(elem)) {
+            return Err(self.err_at(elem_pos, "invalid tensor element type"));
+        }
+        if unranked {
+            if encoding.is_some() {
+                return Err(self.err("cannot apply encoding to unranked tensor"));
+            }
+            return Ok(self.ctx.intern_type(TypeData::UnrankedTensor { elem }));
+        }
         Ok(self.ctx.intern_type(TypeData::RankedTensor {
             shape,
             elem,
@@ -330,29 +388,31 @@ impl<'c> Parser<'c> {
     }
 
     fn parse_memref_type(&mut self) -> PResult<Type> {
+        let start = self.tok.start;
         self.advance();
         self.expect(Tok::Less, "'<' in memref type")?;
-        if self.is(Tok::Star) {
-            let p = self.tok.end as usize;
-            if self.b.get(p) != Some(&b'x') {
-                return Err(self.err("expected 'x' in dimension list"));
-            }
-            self.reset_to(p + 1);
-            let elem = self.parse_type()?;
+        if self.parse_unranked_star()? {
+            let elem = self.parse_elem_type(valid_memref_elem, "invalid memref element type")?;
             let mut memory_space = None;
             if self.consume_if(Tok::Comma) {
                 memory_space = Some(self.parse_attribute()?);
             }
             self.expect(Tok::Greater, "'>' in memref type")?;
+            let memory_space = self.memory_space(memory_space, start)?;
             return Ok(self
                 .ctx
                 .intern_type(TypeData::UnrankedMemRef { elem, memory_space }));
         }
-        let (shape, _) = self.parse_dims(false)?;
-        let elem = self.parse_type()?;
+        let shape = self.parse_dims()?;
+        let elem = self.parse_elem_type(valid_memref_elem, "invalid memref element type")?;
         let mut layout = None;
         let mut memory_space = None;
+        let mut first = true;
         while self.consume_if(Tok::Comma) {
+            if first && self.is(Tok::Greater) {
+                return Err(self.err("expected list element"));
+            }
+            first = false;
             let pos = self.tok.start;
             let a = self.parse_attribute()?;
             let is_layout = matches!(
@@ -383,6 +443,7 @@ impl<'c> Parser<'c> {
                 }
             }
         }
+        let memory_space = self.memory_space(memory_space, start)?;
         Ok(self.ctx.intern_type(TypeData::MemRef {
             shape,
             elem,
@@ -391,20 +452,95 @@ impl<'c> Parser<'c> {
         }))
     }
 
+    /// Checks a memory space as upstream's `isSupportedMemorySpace` (an integer, a string, a
+    /// dictionary or a registered dialect's attribute), reporting at the `memref` keyword at
+    /// `pos`; `None` for upstream's default, so an integer `0` is no memory space.
+    fn memory_space(
+        &mut self,
+        space: Option<crate::Attr>,
+        pos: u32,
+    ) -> PResult<Option<crate::Attr>> {
+        let Some(a) = space else {
+            return Ok(None);
+        };
+        match self.ctx.attr_data(a) {
+            AttrData::Integer { value: 0, .. } => Ok(None),
+            AttrData::Integer { .. }
+            | AttrData::WideInteger { .. }
+            | AttrData::String { .. }
+            | AttrData::Dictionary(_)
+            | AttrData::Dialect(_) => Ok(Some(a)),
+            _ => Err(self.err_at(pos, "unsupported memory space Attribute")),
+        }
+    }
+
     fn parse_vector_type(&mut self) -> PResult<Type> {
+        let start = self.tok.start;
         self.advance();
         self.expect(Tok::Less, "'<' in vector type")?;
-        let start = self.tok.start;
-        let (shape, scalable) = self.parse_dims(true)?;
-        if shape.contains(&DYNAMIC) {
-            return Err(self.err_at(start, "vector types must have static shape"));
-        }
+        let (shape, scalable) = self.parse_vector_dims()?;
         let elem = self.parse_type()?;
         self.expect(Tok::Greater, "'>' in vector type")?;
+        // Upstream's `VectorType::verify`, reported at the `vector` keyword.
+        if shape.iter().any(|&d| d <= 0) {
+            let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+            return Err(self.err_at(
+                start,
+                format!(
+                    "vector types must have positive constant sizes but got {}",
+                    dims.join(", ")
+                ),
+            ));
+        }
+        if !valid_vector_elem(self.ctx.type_data(elem)) {
+            return Err(self.err_at(
+                start,
+                "failed to verify 'elementType': VectorElementTypeInterface instance",
+            ));
+        }
         Ok(self.ctx.intern_type(TypeData::Vector {
             shape,
             scalable,
             elem,
         }))
     }
+}
+
+/// Upstream's `TensorType::isValidElementType`: any dialect's type, and of the builtin ones
+/// the scalars, complex and vector types.
+fn valid_tensor_elem(t: &TypeData) -> bool {
+    !matches!(
+        t,
+        TypeData::None
+            | TypeData::Function { .. }
+            | TypeData::RankedTensor { .. }
+            | TypeData::UnrankedTensor { .. }
+            | TypeData::MemRef { .. }
+            | TypeData::UnrankedMemRef { .. }
+            | TypeData::Tuple(_)
+    )
+}
+
+/// Upstream's `BaseMemRefType::isValidElementType`: scalars, complex, vector and memref types
+/// (no dialect type of nart's implements `MemRefElementTypeInterface`).
+fn valid_memref_elem(t: &TypeData) -> bool {
+    matches!(
+        t,
+        TypeData::Integer { .. }
+            | TypeData::Index
+            | TypeData::Float(_)
+            | TypeData::Complex(_)
+            | TypeData::Vector { .. }
+            | TypeData::MemRef { .. }
+            | TypeData::UnrankedMemRef { .. }
+    )
+}
+
+/// The types that implement upstream's `VectorElementTypeInterface`: integers, `index` and
+/// floats.
+fn valid_vector_elem(t: &TypeData) -> bool {
+    matches!(
+        t,
+        TypeData::Integer { .. } | TypeData::Index | TypeData::Float(_)
+    )
 }

@@ -35,6 +35,10 @@ pub struct PrintOptions {
     pub generic: bool,
     /// Print locations (`--mlir-print-debuginfo`).
     pub debug_info: bool,
+    /// Print locations in upstream's pretty form, `file:1:2` rather than
+    /// `loc("file":1:2)` (`--mlir-pretty-debuginfo`): those of ops and block arguments with
+    /// [`PrintOptions::debug_info`], location attributes always.
+    pub pretty_debug_info: bool,
     /// Elide dense elements attributes with more elements than this
     /// (`--mlir-elide-elementsattrs-if-larger=N`).
     pub elide_elements_larger_than: Option<usize>,
@@ -148,18 +152,12 @@ fn print_op_with(
     let mut p = OpAsmPrinter::new(ctx, opts, aliases);
     p.collecting = collecting;
     p.number_root(op);
-    // The default dialect of the enclosing ops.
-    let mut parents = Vec::new();
-    let mut cur = ctx.op_parent_op(op);
-    while let Some(o) = cur {
-        parents.push(crate::parser::Parser::default_dialect_for(
-            ctx.op_name_str(o),
-        ));
-        cur = ctx.op_parent_op(o);
-    }
-    if let Some(&d) = parents.first() {
-        p.default_dialect.push(d);
-    }
+    // The default dialect of the enclosing op's regions; `builtin` at the top level.
+    let dd = match ctx.op_parent_op(op) {
+        Some(parent) => p.regions_default_dialect(parent),
+        None => "builtin",
+    };
+    p.default_dialect.push(dd);
     p.print_op_line(op);
     if ctx.op_parent_block(op).is_none() {
         p.print_resources();
@@ -265,13 +263,12 @@ fn stream_op_with(
     p.sink = Some(Sink { w, error: None });
     p.collecting = collecting;
     p.number_root(op);
-    // The default dialect of the enclosing op, as in `print_op_with`.
-    if let Some(o) = ctx.op_parent_op(op) {
-        p.default_dialect
-            .push(crate::parser::Parser::default_dialect_for(
-                ctx.op_name_str(o),
-            ));
-    }
+    // The default dialect of the enclosing op's regions, as in `print_op_with`.
+    let dd = match ctx.op_parent_op(op) {
+        Some(parent) => p.regions_default_dialect(parent),
+        None => "builtin",
+    };
+    p.default_dialect.push(dd);
     p.print_op_line(op);
     if ctx.op_parent_block(op).is_none() {
         p.print_resources();
@@ -307,7 +304,7 @@ pub fn attr_to_string(ctx: &Context, attr: Attr) -> String {
 /// Prints a location as `loc(...)`.
 pub fn loc_to_string(ctx: &Context, loc: crate::Location) -> String {
     let mut s = String::new();
-    text::write_loc(ctx, &mut s, loc);
+    text::write_loc(ctx, &mut s, loc, false);
     s
 }
 
@@ -365,6 +362,7 @@ impl<'a> OpAsmPrinter<'a> {
     fn attr_opts(&self) -> Option<AttrOpts<'a>> {
         Some(AttrOpts {
             elide_larger_than: self.opts.elide_elements_larger_than,
+            pretty_locs: self.opts.pretty_debug_info,
             aliases: self.aliases,
         })
     }
@@ -630,8 +628,11 @@ impl<'a> OpAsmPrinter<'a> {
     /// Writes an integer or float attribute without its `: type` suffix.
     pub fn print_attribute_without_type(&mut self, a: Attr) {
         match self.ctx.attr_data(a) {
-            crate::AttrData::Integer { value, .. } => {
-                let _ = write!(self.out, "{value}");
+            crate::AttrData::Integer { .. } | crate::AttrData::WideInteger { .. } => {
+                let mut s = String::new();
+                text::write_attr(self.ctx, &mut s, a, None);
+                let v = s.split(" : ").next().unwrap_or("");
+                self.out.push_str(v);
             }
             crate::AttrData::Float { bits, ty } => {
                 let kind = match self.ctx.type_data(*ty) {
@@ -739,7 +740,7 @@ impl<'a> OpAsmPrinter<'a> {
         if self.opts.debug_info {
             self.out.push(' ');
             let l = self.ctx.value_loc(v);
-            text::write_loc(self.ctx, &mut self.out, l);
+            text::write_loc(self.ctx, &mut self.out, l, self.opts.pretty_debug_info);
         }
     }
 
@@ -755,9 +756,7 @@ impl<'a> OpAsmPrinter<'a> {
         let ctx = self.ctx;
         self.out.push_str("{\n");
         let parent = ctx.region_parent_op(region);
-        let dd = parent.map_or("", |o| {
-            crate::parser::Parser::default_dialect_for(ctx.op_name_str(o))
-        });
+        let dd = parent.map_or("", |o| self.regions_default_dialect(o));
         self.default_dialect.push(dd);
         self.indent += 2;
         for (i, &b) in ctx.region_blocks(region).iter().enumerate() {
@@ -825,6 +824,17 @@ impl<'a> OpAsmPrinter<'a> {
 
     // ----- ops -----
 
+    /// The default dialect of the regions of `op`: its [`OpAsmOpInterface`]'s when it prints
+    /// in custom form, none in generic form (as upstream's printer).
+    ///
+    /// [`OpAsmOpInterface`]: crate::asm::OpAsmOpInterface
+    fn regions_default_dialect(&self, op: Op) -> &'static str {
+        if self.custom_form(op).is_none() {
+            return "";
+        }
+        crate::asm::default_dialect_of(self.ctx, self.ctx.op_name(op))
+    }
+
     fn custom_form(&self, op: Op) -> Option<&'static OpDef> {
         if self.opts.generic {
             return None;
@@ -858,8 +868,7 @@ impl<'a> OpAsmPrinter<'a> {
                 let name = def.name;
                 let dd = self.default_dialect.last().copied().unwrap_or("");
                 let shown = match name.split_once('.') {
-                    Some(("builtin", rest)) => rest,
-                    Some((d, rest)) if !dd.is_empty() && d == dd => rest,
+                    Some((d, rest)) if d == dd => rest,
                     _ => name,
                 };
                 self.out.push_str(shown);
@@ -875,7 +884,12 @@ impl<'a> OpAsmPrinter<'a> {
         }
         if self.opts.debug_info {
             self.out.push(' ');
-            text::write_loc(ctx, &mut self.out, ctx.op_loc(op));
+            text::write_loc(
+                ctx,
+                &mut self.out,
+                ctx.op_loc(op),
+                self.opts.pretty_debug_info,
+            );
         }
         self.out.push('\n');
     }

@@ -310,6 +310,8 @@ pub(crate) fn write_result_types(
 #[derive(Clone, Copy, Default)]
 pub(crate) struct AttrOpts<'a> {
     pub elide_larger_than: Option<usize>,
+    /// Print locations in their pretty form (`--mlir-pretty-debuginfo`).
+    pub pretty_locs: bool,
     /// Where affine maps get their `#map` aliases; `None` prints them in place.
     pub aliases: Option<&'a RefCell<Aliases>>,
 }
@@ -366,7 +368,27 @@ pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Opti
                 out.push_str(if *value != 0 { "true" } else { "false" });
                 return;
             }
-            let _ = write!(out, "{value} : ");
+            if let TypeData::Integer {
+                width: 128,
+                signedness: Signedness::Unsigned,
+            } = ctx.type_data(*ty)
+            {
+                let _ = write!(out, "{} : ", *value as u128);
+            } else {
+                let _ = write!(out, "{value} : ");
+            }
+            write_type(ctx, out, *ty, opts);
+        }
+        AttrData::WideInteger { value, ty } => {
+            let signed = !matches!(
+                ctx.type_data(*ty),
+                TypeData::Integer {
+                    signedness: Signedness::Unsigned,
+                    ..
+                }
+            );
+            out.push_str(&value.to_decimal(signed));
+            out.push_str(" : ");
             write_type(ctx, out, *ty, opts);
         }
         AttrData::Float { bits, ty } => {
@@ -493,7 +515,7 @@ pub(crate) fn write_attr(ctx: &Context, out: &mut String, attr: Attr, opts: Opti
         }
         AttrData::Location(_) => {
             let loc = ctx.as_location(attr).expect("location attribute");
-            write_loc(ctx, out, loc);
+            write_loc(ctx, out, loc, opts.is_some_and(|o| o.pretty_locs));
         }
         AttrData::Dialect(b) => {
             let def = b.get().def();
@@ -571,22 +593,33 @@ pub(crate) fn write_dict_entries(
 }
 
 /// Writes a location as `loc(...)`.
-pub(crate) fn write_loc(ctx: &Context, out: &mut String, loc: Location) {
+/// Writes a location: `loc("file":1:2)`, or with `pretty` as upstream's
+/// `--mlir-pretty-debuginfo` writes it, without `loc(...)` and quotes around file names
+/// (`file:1:2`, `[unknown]`, `callee\n at caller`, `[a, b]` for a fused location).
+pub(crate) fn write_loc(ctx: &Context, out: &mut String, loc: Location, pretty: bool) {
+    if pretty {
+        write_loc_inner(ctx, out, loc, true);
+        return;
+    }
     out.push_str("loc(");
-    write_loc_inner(ctx, out, loc);
+    write_loc_inner(ctx, out, loc, false);
     out.push(')');
 }
 
-fn write_loc_inner(ctx: &Context, out: &mut String, loc: Location) {
+fn write_loc_inner(ctx: &Context, out: &mut String, loc: Location, pretty: bool) {
     match ctx.loc_data(loc) {
-        LocData::Unknown => out.push_str("unknown"),
+        LocData::Unknown => out.push_str(if pretty { "[unknown]" } else { "unknown" }),
         LocData::FileLineCol {
             file,
             line,
             col,
             end,
         } => {
-            write_escaped(out, ctx.str(*file).as_bytes());
+            if pretty {
+                out.push_str(ctx.str(*file));
+            } else {
+                write_escaped(out, ctx.str(*file).as_bytes());
+            }
             let _ = write!(out, ":{line}:{col}");
             if let Some((l, c)) = end {
                 let _ = write!(out, " to {l}:{c}");
@@ -597,20 +630,31 @@ fn write_loc_inner(ctx: &Context, out: &mut String, loc: Location) {
             if let Some(c) = child {
                 if !matches!(ctx.loc_data(*c), LocData::Unknown) {
                     out.push('(');
-                    write_loc_inner(ctx, out, *c);
+                    write_loc_inner(ctx, out, *c, pretty);
                     out.push(')');
                 }
             }
         }
         LocData::CallSite { callee, caller } => {
-            out.push_str("callsite(");
-            write_loc_inner(ctx, out, *callee);
-            out.push_str(" at ");
-            write_loc_inner(ctx, out, *caller);
-            out.push(')');
+            if !pretty {
+                out.push_str("callsite(");
+            }
+            write_loc_inner(ctx, out, *callee, pretty);
+            // Upstream's pretty form breaks the line, unless a named callee is called from a
+            // file location.
+            let same_line = !pretty
+                || (matches!(ctx.loc_data(*callee), LocData::Name { .. })
+                    && matches!(ctx.loc_data(*caller), LocData::FileLineCol { .. }));
+            out.push_str(if same_line { " at " } else { "\n at " });
+            write_loc_inner(ctx, out, *caller, pretty);
+            if !pretty {
+                out.push(')');
+            }
         }
         LocData::Fused { metadata, locs } => {
-            out.push_str("fused");
+            if !pretty {
+                out.push_str("fused");
+            }
             if let Some(m) = metadata {
                 out.push('<');
                 write_attr(ctx, out, *m, None);
@@ -621,7 +665,7 @@ fn write_loc_inner(ctx: &Context, out: &mut String, loc: Location) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_loc_inner(ctx, out, *l);
+                write_loc_inner(ctx, out, *l, pretty);
             }
             out.push(']');
         }
@@ -761,9 +805,9 @@ fn write_dense(
     opts: Option<AttrOpts>,
 ) {
     let (shape, elem) = match ctx.type_data(ty) {
-        TypeData::RankedTensor { shape, elem, .. } | TypeData::Vector { shape, elem, .. } => {
-            (shape.clone(), *elem)
-        }
+        TypeData::RankedTensor { shape, elem, .. }
+        | TypeData::Vector { shape, elem, .. }
+        | TypeData::MemRef { shape, elem, .. } => (shape.clone(), *elem),
         _ => (Vec::new(), ty),
     };
     let n: usize = shape.iter().map(|&d| d.max(0) as usize).product();
@@ -861,8 +905,14 @@ fn write_elem(ctx: &Context, out: &mut String, elem: Type, bytes: &[u8]) {
                 });
                 return;
             }
+            let unsigned = *signedness == Signedness::Unsigned;
+            if *width >= 128 {
+                let v = crate::apint::ApInt::from_le_bytes(*width, bytes);
+                out.push_str(&v.to_decimal(!unsigned));
+                return;
+            }
             let raw = read_le(bytes) as i128;
-            let v = crate::util::normalize_int(raw, (*width).min(128), *signedness);
+            let v = crate::util::normalize_int(raw, *width, *signedness);
             let _ = write!(out, "{v}");
         }
         TypeData::Index => {

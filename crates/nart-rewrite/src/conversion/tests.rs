@@ -599,9 +599,9 @@ fn partial_conversion_leaves_legal_and_unknown_ops_with_casts() {
         r#"
 module {
   %0 = "other.make"() : () -> !toy.int
-  %1 = "builtin.unrealized_conversion_cast"(%0) : (!toy.int) -> i32
+  %1 = unrealized_conversion_cast %0 : !toy.int to i32
   %2 = "low.add"(%1, %1) : (i32, i32) -> i32
-  %3 = "builtin.unrealized_conversion_cast"(%2) : (i32) -> !toy.int
+  %3 = unrealized_conversion_cast %2 : i32 to !toy.int
   "other.use"(%3) : (!toy.int) -> ()
   "toy.print"(%3) : (!toy.int) -> ()
 }
@@ -694,9 +694,9 @@ fn a_materialization_that_declines_leaves_the_cast() {
         r#"
 module {
   %0 = "other.make"() : () -> !toy.int
-  %1 = "builtin.unrealized_conversion_cast"(%0) : (!toy.int) -> i32
+  %1 = unrealized_conversion_cast %0 : !toy.int to i32
   %2 = "low.add"(%1, %1) : (i32, i32) -> i32
-  %3 = "builtin.unrealized_conversion_cast"(%2) : (i32) -> !toy.int
+  %3 = unrealized_conversion_cast %2 : i32 to !toy.int
   "other.use"(%3) : (!toy.int) -> ()
   "toy.print"(%3) : (!toy.int) -> ()
 }
@@ -728,12 +728,12 @@ fn block_arguments_and_signatures_with_a_legal_user() {
 module {
   "low.func"() <{function_type = (i32, i32) -> i32, sym_name = "g"}> ({
   ^bb0(%arg0: i32, %arg1: i32):
-    %0 = "builtin.unrealized_conversion_cast"(%arg0) : (i32) -> !toy.int
-    %1 = "builtin.unrealized_conversion_cast"(%arg1) : (i32) -> !toy.int
+    %0 = builtin.unrealized_conversion_cast %arg0 : i32 to !toy.int
+    %1 = builtin.unrealized_conversion_cast %arg1 : i32 to !toy.int
     "other.use"(%1, %0) : (!toy.int, !toy.int) -> ()
     "low.br"(%arg0)[^bb1] : (i32) -> ()
   ^bb1(%2: i32):  // pred: ^bb0
-    %3 = "builtin.unrealized_conversion_cast"(%2) : (i32) -> !toy.int
+    %3 = builtin.unrealized_conversion_cast %2 : i32 to !toy.int
     "other.use"(%3) : (!toy.int) -> ()
     %4 = "low.add"(%2, %arg1) : (i32, i32) -> i32
     "low.ret"(%4) : (i32) -> ()
@@ -765,7 +765,7 @@ fn one_to_n_and_one_to_none_conversions() {
 module {
   "low.func"() <{function_type = (i32, i32) -> (i32, i32), sym_name = "swap"}> ({
   ^bb0(%arg0: i32, %arg1: i32):
-    %0 = "builtin.unrealized_conversion_cast"(%arg1, %arg0) : (i32, i32) -> !toy.pair
+    %0 = builtin.unrealized_conversion_cast %arg1, %arg0 : i32, i32 to !toy.pair
     "other.use"(%0) : (!toy.pair) -> ()
     "low.ret"(%arg1, %arg0) : (i32, i32) -> ()
   }) : () -> ()
@@ -1217,10 +1217,10 @@ fn casts_there_and_back_fold_away() {
         r#"
 module {
   %0 = "low.add"(%2, %2) : (i32, i32) -> i32
-  %1 = "builtin.unrealized_conversion_cast"(%0) : (i32) -> !toy.int
+  %1 = unrealized_conversion_cast %0 : i32 to !toy.int
   %2 = "low.add"(%4, %4) : (i32, i32) -> i32
   %3 = "other.make"() : () -> !toy.int
-  %4 = "builtin.unrealized_conversion_cast"(%3) : (!toy.int) -> i32
+  %4 = unrealized_conversion_cast %3 : !toy.int to i32
   "other.use"(%1) : (!toy.int) -> ()
 }
 "#,

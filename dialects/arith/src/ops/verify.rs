@@ -209,7 +209,7 @@ pub(super) fn verify_constant(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
         }
     }
     let splat = match ctx.attr_data(value) {
-        AttrData::Integer { .. } | AttrData::Float { .. } => true,
+        AttrData::Integer { .. } | AttrData::WideInteger { .. } | AttrData::Float { .. } => true,
         AttrData::DenseElements { data, .. } => matches!(data, nart_ir::DenseData::Splat(_)),
         AttrData::DenseResource { .. } => false,
         _ => return Err(ctx.op_error(op, "value must be an integer, float, or elements attribute")),

@@ -1,0 +1,266 @@
+//! `nart quantize`: an ONNX model and calibration data in, quantized IR out.
+//!
+//! The command is a sequence of stages over one [`Session`], each a function, so that later
+//! stages slot in between without changing the others:
+//!
+//! 1. [`Session::load`]: import the model, check the request (scheme, calibrator, overrides,
+//!    parameter file) before anything runs;
+//! 2. [`Session::calibrate`] (static mode): read and check the calibration data, run the float
+//!    model over it with a progress bar, record ranges in the IR;
+//! 3. [`Session::apply`]: BatchNorm folding and the QDQ form (static), or the dynamic form;
+//! 4. (to come: the accuracy guard, per-layer reports, ONNX export, each reading the session);
+//! 5. [`Session::write`]: the IR and the exported parameters, written only when every stage
+//!    succeeded, each through a temporary file renamed into place.
+//!
+//! Any error stops the command before anything is written.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context as _, Result};
+use nart_interp::Interpreter;
+use nart_ir::{Context, Op};
+use nart_quant::apply::{ApplyOptions, ApplyReport, Override};
+use nart_quant::calib::Calibrator;
+use nart_quant::collect::{CalibOptions, CalibReport};
+use nart_quant::passes::Mode;
+use nart_quant::qparams::QParamsFile;
+use nart_quant::scheme::Granularity;
+
+/// What the user asked for.
+#[derive(Clone, Debug)]
+pub struct QuantizeRequest {
+    /// The ONNX model.
+    pub model: PathBuf,
+    /// Calibration data (static mode).
+    pub calib: Option<PathBuf>,
+    /// The scheme name.
+    pub scheme: String,
+    /// Bits for variable-width schemes.
+    pub bits: Option<u32>,
+    /// The calibrator (`minmax`, `percentile[:P]`, `entropy`, `mse`).
+    pub calibrator: String,
+    /// Static or dynamic.
+    pub mode: Mode,
+    /// Per-layer overrides (`PATTERN=float`, `PATTERN=bits:N`, `PATTERN=scheme:NAME`).
+    pub overrides: Vec<String>,
+    /// User-given parameters.
+    pub qparams: Option<PathBuf>,
+    /// Where to export the chosen parameters.
+    pub export_qparams: Option<PathBuf>,
+    /// Where to write the quantized IR.
+    pub output: PathBuf,
+    /// Show a progress bar (hidden anyway when stderr is not a terminal).
+    pub progress: bool,
+}
+
+/// The state the stages share.
+pub struct Session {
+    /// The request.
+    pub req: QuantizeRequest,
+    /// The IR context.
+    pub ctx: Context,
+    /// The imported module.
+    pub module: Op,
+    /// The function quantized.
+    pub func: Op,
+    /// The quantization options, checked.
+    pub apply: ApplyOptions,
+    /// The calibrator, checked.
+    pub calibrator: Calibrator,
+    /// What calibration did (static mode).
+    pub calib: Option<CalibReport>,
+    /// What quantization did.
+    pub report: Option<ApplyReport>,
+}
+
+fn render(ctx: &Context, diags: &[nart_ir::Diagnostic]) -> String {
+    diags
+        .iter()
+        .map(|d| {
+            format!(
+                "{}: {}",
+                nart_interp::convert::loc_to_string(ctx, d.loc),
+                d.message
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl Session {
+    /// Imports the model and checks the request.
+    pub fn load(req: QuantizeRequest) -> Result<Session> {
+        let schemes = nart_quant::scheme::registry();
+        let mut scheme = schemes.get(&req.scheme)?.clone();
+        if let Some(b) = req.bits {
+            scheme = scheme.with_bits(b)?;
+        }
+        let calibrator = Calibrator::parse(&req.calibrator)?;
+        let overrides = req
+            .overrides
+            .iter()
+            .map(|o| Override::parse(o, &schemes))
+            .collect::<Result<Vec<_>, _>>()?;
+        let user_params = req.qparams.as_deref().map(QParamsFile::read).transpose()?;
+        if req.mode == Mode::Static && req.calib.is_none() && user_params.is_none() {
+            bail!("static quantization needs calibration data (--calib DIR) or a parameter file (--qparams P.json); --mode dynamic needs neither");
+        }
+        let mut ctx = Context::new();
+        let module = nart_onnx::import_file(&mut ctx, &req.model).map_err(|d| {
+            anyhow!(
+                "cannot import '{}':\n{}",
+                req.model.display(),
+                render(&ctx, &d)
+            )
+        })?;
+        nart_quant::register(&mut ctx);
+        let funcs = nart_quant::ir_util::functions(&ctx, module);
+        let func = funcs
+            .iter()
+            .copied()
+            .find(|&f| nart_ir::symbol::symbol_name(&ctx, f) == Some("main_graph"))
+            .or(funcs.first().copied())
+            .ok_or_else(|| anyhow!("'{}' has no graph to quantize", req.model.display()))?;
+        Ok(Session {
+            req,
+            ctx,
+            module,
+            func,
+            apply: ApplyOptions {
+                scheme,
+                overrides,
+                user_params,
+                fold_batchnorm: true,
+            },
+            calibrator,
+            calib: None,
+            report: None,
+        })
+    }
+
+    /// Calibrates (static mode with calibration data; otherwise nothing).
+    pub fn calibrate(&mut self) -> Result<()> {
+        if self.req.mode != Mode::Static {
+            return Ok(());
+        }
+        let Some(dir) = self.req.calib.clone() else {
+            return Ok(());
+        };
+        // BatchNorm folds first, so that the folded convolution's output is what is measured.
+        nart_quant::fold_bn::fold_batchnorm(&mut self.ctx, self.func);
+        let interp = Interpreter::new(&self.ctx, self.func)?;
+        let samples = nart_quant::dataset::load(&dir, interp.inputs())
+            .with_context(|| format!("bad calibration data in '{}'", dir.display()))?;
+        let act = self.apply.scheme.activations.int().copied();
+        let opts = CalibOptions {
+            calibrator: self.calibrator,
+            bits: act.map_or(8, |a| a.bits),
+            per_channel: act.is_some_and(|a| a.granularity == Granularity::PerChannel)
+                || self.apply.overrides.iter().any(|o| matches!(&o.action, nart_quant::apply::OverrideAction::Scheme(s) if s.activations.int().is_some_and(|a| a.granularity == Granularity::PerChannel))),
+            progress: self.req.progress,
+            ..CalibOptions::default()
+        };
+        let report = nart_quant::collect::calibrate(&mut self.ctx, self.func, &samples, &opts)?;
+        self.calib = Some(report);
+        Ok(())
+    }
+
+    /// Quantizes.
+    pub fn apply(&mut self) -> Result<()> {
+        let r =
+            nart_quant::passes::apply_all(&mut self.ctx, self.module, &self.apply, self.req.mode)
+                .map_err(|(_, e)| anyhow!(e))?;
+        nart_ir::verify::verify(&self.ctx, self.module).map_err(|d| {
+            anyhow!(
+                "the quantized IR does not verify (a nart bug):\n{}",
+                render(&self.ctx, &d)
+            )
+        })?;
+        self.report = Some(r);
+        Ok(())
+    }
+
+    /// Writes the IR and, if asked, the parameters.
+    pub fn write(&self) -> Result<()> {
+        let text = nart_ir::printer::print_op(&self.ctx, self.module, &Default::default());
+        let mut files = vec![(self.req.output.clone(), text)];
+        if let (Some(p), Some(r)) = (&self.req.export_qparams, &self.report) {
+            files.push((p.clone(), r.params.to_json()));
+        }
+        // Everything goes to temporary files first, then is renamed into place.
+        let mut tmps = Vec::new();
+        for (path, text) in &files {
+            let tmp = tmp_path(path);
+            std::fs::write(&tmp, text)
+                .with_context(|| format!("cannot write '{}'", path.display()))?;
+            tmps.push((tmp, path));
+        }
+        for (tmp, path) in tmps {
+            std::fs::rename(&tmp, path)
+                .with_context(|| format!("cannot write '{}'", path.display()))?;
+        }
+        Ok(())
+    }
+
+    /// One line per fact, for the terminal.
+    pub fn summary(&self) -> String {
+        let mut out = String::new();
+        if let Some(c) = &self.calib {
+            out.push_str(&format!(
+                "calibrated {} values over {} samples ({})\n",
+                c.values,
+                c.samples,
+                self.calibrator.name()
+            ));
+        }
+        if let Some(r) = &self.report {
+            out.push_str(&format!(
+                "{} ({}): {} ops quantized, {} activations, {} weights, {} biases to i32, {} activations fused, {} BatchNorms folded",
+                self.apply.scheme.name,
+                match self.req.mode {
+                    Mode::Static => "static",
+                    Mode::Dynamic => "dynamic",
+                },
+                r.quantized_ops,
+                r.activations,
+                r.weights,
+                r.biases,
+                r.fused_activations,
+                r.folded_batchnorms
+            ));
+            if !r.kept_float.is_empty() {
+                out.push_str(&format!("; kept float: {}", r.kept_float.join(", ")));
+            }
+            out.push('\n');
+        }
+        out.push_str(&format!("wrote {}", self.req.output.display()));
+        if let Some(p) = &self.req.export_qparams {
+            out.push_str(&format!(" and {}", p.display()));
+        }
+        out.push('\n');
+        out
+    }
+}
+
+fn tmp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.nart-tmp-{}", std::process::id()))
+}
+
+/// `nart quantize`: load, calibrate, apply, write.
+pub fn quantize(req: QuantizeRequest) -> Result<()> {
+    let mut s = Session::load(req)?;
+    s.calibrate()?;
+    s.apply()?;
+    s.write()?;
+    eprint!("{}", s.summary());
+    Ok(())
+}
+
+/// `nart quantize --list-schemes`.
+pub fn list_schemes() -> String {
+    nart_quant::scheme::registry().listing()
+}

@@ -1,0 +1,443 @@
+//! The calibration driver: runs the float function over a calibration set in the reference
+//! interpreter, with an [`Observer`] that sees every intermediate tensor, and records the range
+//! the calibrator picks for each float value in the IR.
+//!
+//! Statistics take one pass for `minmax` (ranges) and two for the histogram calibrators (ranges
+//! first, which fix the histograms' bounds, then the histograms), so that histograms never need
+//! rebinning.
+//! With `per_channel`, each value of rank 2 or more also gets statistics per index of
+//! dimension 1 (what per-channel activation schemes need).
+//!
+//! The result lives in the IR, so that it travels with the module through files and pipelines:
+//! - an op gets `quant.calibrated = [!quant.calibrated<f32<lo:hi>>, ...]`, one entry per
+//!   result (`unit` for results that were not calibrated), and with `per_channel`
+//!   `quant.calibrated_channels = [array<f64: lo0, hi0, lo1, hi1, ...>, ...]`;
+//! - a function argument gets the same keys in its argument attributes.
+
+use std::collections::HashMap;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nart_dialect_quant::CalibratedQuantizedType;
+use nart_interp::{Interpreter, Observer, Val};
+use nart_ir::{AttrData, Context, DenseArrayData, NamedAttr, Op, Value, ValueDef};
+
+use crate::calib::{levels_for, Calibrator, Histogram, DEFAULT_BINS};
+use crate::dataset::Sample;
+use crate::errors::QuantError;
+use crate::ir_util;
+
+/// The attribute holding a value's calibrated range.
+pub const CALIBRATED: &str = "quant.calibrated";
+/// The attribute holding a value's calibrated ranges per channel of dimension 1.
+pub const CALIBRATED_CHANNELS: &str = "quant.calibrated_channels";
+
+/// How to calibrate.
+#[derive(Clone, Debug)]
+pub struct CalibOptions {
+    /// The calibrator.
+    pub calibrator: Calibrator,
+    /// The activation bits the ranges are for (the entropy and MSE calibrators depend on it).
+    pub bits: u32,
+    /// Also collect ranges per channel of dimension 1.
+    pub per_channel: bool,
+    /// Histogram bins.
+    pub bins: usize,
+    /// Show a progress bar on a terminal (hidden when stderr is not one).
+    pub progress: bool,
+}
+
+impl Default for CalibOptions {
+    fn default() -> Self {
+        CalibOptions {
+            calibrator: Calibrator::MinMax,
+            bits: 8,
+            per_channel: false,
+            bins: DEFAULT_BINS,
+            progress: false,
+        }
+    }
+}
+
+/// The statistics of one value.
+#[derive(Clone, Debug)]
+pub struct ValueStats {
+    /// Of the whole tensor.
+    pub tensor: Histogram,
+    /// Per index of dimension 1 (with `per_channel`).
+    pub channels: Vec<Histogram>,
+}
+
+/// What calibration found.
+#[derive(Clone, Debug, Default)]
+pub struct CalibReport {
+    /// Samples run.
+    pub samples: usize,
+    /// Values calibrated.
+    pub values: usize,
+    /// Per value: its name and chosen range, in IR order.
+    pub ranges: Vec<(String, (f64, f64))>,
+}
+
+/// Which pass of the driver is running.
+#[derive(Clone, Copy, PartialEq)]
+enum Phase {
+    Range,
+    Histogram,
+}
+
+struct Collector<'a> {
+    phase: Phase,
+    per_channel: bool,
+    bins: usize,
+    wanted: &'a HashMap<Value, usize>,
+    stats: Vec<Option<ValueStats>>,
+}
+
+fn channel_slices<'a>(t: &'a [f64], shape: &[usize]) -> impl Iterator<Item = (usize, f64)> + 'a {
+    let c = shape.get(1).copied().unwrap_or(1).max(1);
+    let inner: usize = shape.iter().skip(2).product::<usize>().max(1);
+    t.iter()
+        .enumerate()
+        .map(move |(i, &x)| ((i / inner) % c, x))
+}
+
+impl Observer for Collector<'_> {
+    fn observe(&mut self, value: Value, val: &Val) {
+        let Some(&slot) = self.wanted.get(&value) else {
+            return;
+        };
+        let Val::Tensor(t) = val else {
+            return;
+        };
+        let Ok(data) = t.to_f64_vec() else {
+            return;
+        };
+        let shape = t.shape().to_vec();
+        let per_channel = self.per_channel && shape.len() >= 2;
+        let entry = &mut self.stats[slot];
+        match self.phase {
+            Phase::Range => {
+                let s = entry.get_or_insert_with(|| ValueStats {
+                    tensor: Histogram::new(f64::INFINITY, f64::NEG_INFINITY, 0),
+                    channels: Vec::new(),
+                });
+                for &x in &data {
+                    s.tensor.min = s.tensor.min.min(x);
+                    s.tensor.max = s.tensor.max.max(x);
+                }
+                if per_channel {
+                    let c = shape[1];
+                    if s.channels.len() != c {
+                        s.channels = vec![Histogram::new(f64::INFINITY, f64::NEG_INFINITY, 0); c];
+                    }
+                    for (ch, x) in channel_slices(&data, &shape) {
+                        let h = &mut s.channels[ch];
+                        h.min = h.min.min(x);
+                        h.max = h.max.max(x);
+                    }
+                }
+            }
+            Phase::Histogram => {
+                let Some(s) = entry else { return };
+                if s.tensor.bins.is_empty() {
+                    s.tensor = Histogram::new(s.tensor.min, s.tensor.max, self.bins);
+                    for h in &mut s.channels {
+                        *h = Histogram::new(h.min, h.max, self.bins);
+                    }
+                }
+                s.tensor.add(data.iter().copied());
+                if per_channel && s.channels.len() == shape[1] {
+                    for (ch, x) in channel_slices(&data, &shape) {
+                        s.channels[ch].add(std::iter::once(x));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The float values of `func` worth calibrating: its float tensor arguments and the float
+/// tensor results of its non-constant ops.
+pub fn calibrated_values(ctx: &Context, func: Op) -> Vec<Value> {
+    let mut out: Vec<Value> = ir_util::func_args(ctx, func)
+        .into_iter()
+        .filter(|&v| ir_util::is_float_tensor(ctx, ctx.value_type(v)))
+        .collect();
+    for op in ir_util::body_ops(ctx, func) {
+        if nart_ir::interfaces::constant_value(ctx, op).is_some() {
+            continue;
+        }
+        for &r in ctx.results(op) {
+            if ir_util::is_float_tensor(ctx, ctx.value_type(r)) {
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
+fn progress_bar(show: bool, len: usize, what: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} samples ({eta})")
+    {
+        pb.set_style(style.progress_chars("=> "));
+    }
+    pb.set_message(what.to_string());
+    pb
+}
+
+/// Runs `func` over `samples` and returns the statistics of each calibrated value.
+pub fn collect(
+    ctx: &mut Context,
+    func: Op,
+    samples: &[Sample],
+    opts: &CalibOptions,
+) -> Result<Vec<(Value, ValueStats)>, QuantError> {
+    crate::register(ctx);
+    let interp = Interpreter::new(ctx, func).map_err(|e| QuantError::Run {
+        sample: "planning".into(),
+        error: Box::new(e),
+    })?;
+    let values = calibrated_values(ctx, func);
+    let wanted: HashMap<Value, usize> = values.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let mut col = Collector {
+        phase: Phase::Range,
+        per_channel: opts.per_channel,
+        bins: opts.bins,
+        wanted: &wanted,
+        stats: vec![None; values.len()],
+    };
+    let mut phases = vec![Phase::Range];
+    if opts.calibrator.needs_histogram() {
+        phases.push(Phase::Histogram);
+    }
+    let n_phases = phases.len();
+    for (k, phase) in phases.into_iter().enumerate() {
+        col.phase = phase;
+        let what = format!(
+            "calibrating ({}{})",
+            opts.calibrator.name(),
+            if n_phases > 1 {
+                format!(", pass {}/{n_phases}", k + 1)
+            } else {
+                String::new()
+            }
+        );
+        let pb = progress_bar(opts.progress, samples.len(), &what);
+        for s in samples {
+            interp
+                .run_observed(s.inputs.clone(), &mut col)
+                .map_err(|e| QuantError::Run {
+                    sample: s.name.clone(),
+                    error: Box::new(e),
+                })?;
+            pb.inc(1);
+        }
+        pb.finish_and_clear();
+    }
+    Ok(values
+        .into_iter()
+        .zip(col.stats)
+        .filter_map(|(v, s)| s.map(|s| (v, s)))
+        .collect())
+}
+
+fn calibrated_attr(ctx: &mut Context, v: Value, (lo, hi): (f64, f64)) -> nart_ir::Attr {
+    let expressed = ctx.element_type(ctx.value_type(v));
+    let ty = ctx.dialect_type(CalibratedQuantizedType {
+        expressed,
+        min: lo.to_bits(),
+        max: hi.to_bits(),
+    });
+    ctx.type_attr(ty)
+}
+
+fn channels_attr(ctx: &mut Context, ranges: &[(f64, f64)]) -> nart_ir::Attr {
+    let f64t = ctx.float_type(nart_ir::FloatKind::F64);
+    let bits = ranges
+        .iter()
+        .flat_map(|&(lo, hi)| [lo.to_bits(), hi.to_bits()])
+        .collect();
+    ctx.intern_attr(AttrData::DenseArray {
+        elem: f64t,
+        data: DenseArrayData::Float(bits),
+    })
+}
+
+/// Sets `key` in the argument attributes of argument `index` of `func`.
+fn set_arg_attr(ctx: &mut Context, func: Op, index: usize, key: &str, value: nart_ir::Attr) {
+    let n_args = ir_util::func_args(ctx, func).len();
+    let mut dicts: Vec<nart_ir::Attr> = match ctx
+        .attr(func, "arg_attrs")
+        .map(|a| ctx.attr_data(a).clone())
+    {
+        Some(AttrData::Array(items)) if items.len() == n_args => items,
+        _ => {
+            let empty = ctx.dict_attr(Vec::new());
+            vec![empty; n_args]
+        }
+    };
+    let mut entries = match ctx.attr_data(dicts[index]).clone() {
+        AttrData::Dictionary(e) => e,
+        _ => Vec::new(),
+    };
+    let name = ctx.ident(key);
+    entries.retain(|e| e.name != name);
+    entries.push(NamedAttr { name, value });
+    dicts[index] = ctx.dict_attr(entries);
+    let arr = ctx.array_attr(dicts);
+    let is_prop = ctx
+        .props(func)
+        .iter()
+        .any(|p| ctx.str(p.name) == "arg_attrs");
+    if is_prop {
+        ctx.set_prop(func, "arg_attrs", arr);
+    } else {
+        ctx.set_attr(func, "arg_attrs", arr);
+    }
+}
+
+/// A value, its range, and optionally its ranges per channel of dimension 1.
+pub type Recorded = (Value, (f64, f64), Option<Vec<(f64, f64)>>);
+
+/// Records ranges in the IR (see the module documentation): `ranges` per value, and optionally
+/// per-channel ranges.
+pub fn record(ctx: &mut Context, func: Op, ranges: &[Recorded]) {
+    let mut by_op: HashMap<Op, Vec<(u32, nart_ir::Attr, Option<nart_ir::Attr>)>> = HashMap::new();
+    for (v, range, channels) in ranges {
+        let attr = calibrated_attr(ctx, *v, *range);
+        let ch = channels.as_ref().map(|c| channels_attr(ctx, c));
+        match ctx.value_def(*v) {
+            ValueDef::BlockArg { index, .. } => {
+                set_arg_attr(ctx, func, index as usize, CALIBRATED, attr);
+                if let Some(ch) = ch {
+                    set_arg_attr(ctx, func, index as usize, CALIBRATED_CHANNELS, ch);
+                }
+            }
+            ValueDef::OpResult { op, index } => {
+                by_op.entry(op).or_default().push((index, attr, ch));
+            }
+        }
+    }
+    let mut ops: Vec<_> = by_op.into_iter().collect();
+    ops.sort_by_key(|(op, _)| op.index());
+    for (op, entries) in ops {
+        let n = ctx.results(op).len();
+        let unit = ctx.unit_attr();
+        let mut items = vec![unit; n];
+        let mut chans = vec![unit; n];
+        let mut any_ch = false;
+        for (i, a, c) in entries {
+            items[i as usize] = a;
+            if let Some(c) = c {
+                chans[i as usize] = c;
+                any_ch = true;
+            }
+        }
+        let arr = ctx.array_attr(items);
+        ctx.set_attr(op, CALIBRATED, arr);
+        if any_ch {
+            let arr = ctx.array_attr(chans);
+            ctx.set_attr(op, CALIBRATED_CHANNELS, arr);
+        }
+    }
+}
+
+/// The attribute `key` recorded for value `v` (its entry for an op result).
+fn recorded(ctx: &Context, v: Value, key: &str) -> Option<nart_ir::Attr> {
+    match ctx.value_def(v) {
+        ValueDef::BlockArg { block, index } => {
+            let func = ctx.block_parent_op(block)?;
+            let AttrData::Array(items) = ctx.attr_data(ctx.attr(func, "arg_attrs")?) else {
+                return None;
+            };
+            let AttrData::Dictionary(entries) = ctx.attr_data(*items.get(index as usize)?) else {
+                return None;
+            };
+            entries
+                .iter()
+                .find(|e| ctx.str(e.name) == key)
+                .map(|e| e.value)
+        }
+        ValueDef::OpResult { op, index } => {
+            let AttrData::Array(items) = ctx.attr_data(ctx.attr(op, key)?) else {
+                return None;
+            };
+            items.get(index as usize).copied()
+        }
+    }
+}
+
+/// The calibrated range of `v`, if calibration recorded one.
+pub fn calibrated_range(ctx: &Context, v: Value) -> Option<(f64, f64)> {
+    let ty = ctx.attr_type(recorded(ctx, v, CALIBRATED)?)?;
+    let c = ctx.type_as::<CalibratedQuantizedType>(ty)?;
+    Some((f64::from_bits(c.min), f64::from_bits(c.max)))
+}
+
+/// The calibrated ranges per channel of dimension 1 of `v`, if recorded.
+pub fn calibrated_channels(ctx: &Context, v: Value) -> Option<Vec<(f64, f64)>> {
+    match ctx.attr_data(recorded(ctx, v, CALIBRATED_CHANNELS)?) {
+        AttrData::DenseArray {
+            data: DenseArrayData::Float(bits),
+            ..
+        } => Some(
+            bits.chunks(2)
+                .filter(|c| c.len() == 2)
+                .map(|c| (f64::from_bits(c[0]), f64::from_bits(c[1])))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// Moves the calibration entry of `from` to `to` (a rewrite that replaces the op computing a
+/// calibrated value, such as BatchNorm folding, keeps its statistics).
+pub fn transfer(ctx: &mut Context, func: Op, from: Value, to: Value) {
+    let range = calibrated_range(ctx, from);
+    let channels = calibrated_channels(ctx, from);
+    if let Some(r) = range {
+        record(ctx, func, &[(to, r, channels)]);
+    }
+}
+
+/// Calibrates `func` over `samples`: collects statistics, picks each value's range with the
+/// calibrator and records the ranges in the IR.
+pub fn calibrate(
+    ctx: &mut Context,
+    func: Op,
+    samples: &[Sample],
+    opts: &CalibOptions,
+) -> Result<CalibReport, QuantError> {
+    if samples.is_empty() {
+        return Err(QuantError::Data(
+            "the calibration set has no samples".into(),
+        ));
+    }
+    let stats = collect(ctx, func, samples, opts)?;
+    let mut ranges = Vec::with_capacity(stats.len());
+    let mut report = CalibReport {
+        samples: samples.len(),
+        values: stats.len(),
+        ranges: Vec::new(),
+    };
+    for (v, s) in stats {
+        let pick = |h: &Histogram| {
+            let h = if h.min > h.max {
+                Histogram::new(0.0, 0.0, 0)
+            } else {
+                h.clone()
+            };
+            opts.calibrator.range(&h, levels_for(opts.bits, &h))
+        };
+        let r = pick(&s.tensor);
+        let ch = (!s.channels.is_empty()).then(|| s.channels.iter().map(pick).collect());
+        report.ranges.push((ir_util::describe_value(ctx, v), r));
+        ranges.push((v, r, ch));
+    }
+    record(ctx, func, &ranges);
+    Ok(report)
+}
