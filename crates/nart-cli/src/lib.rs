@@ -5,5 +5,6 @@
 
 pub mod commands;
 pub mod memory;
+pub mod partition;
 pub mod quantize;
 pub mod tensor_io;

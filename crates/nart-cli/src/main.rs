@@ -3,7 +3,8 @@
 //! `nart run` runs an ONNX model in the reference interpreter on ONNX test data (`input_N.pb` or
 //! `input_N.npy`) and writes `output_N.pb`; `nart bench` times import, planning and runs.
 //! `nart quantize` calibrates and quantizes a model into QDQ-form IR (`--list-schemes` lists
-//! the schemes). Compilation and deployment subcommands will join these.
+//! the schemes). `nart targets` lists the targets and `nart partition` shows where each op of
+//! a model runs. Compilation and deployment subcommands will join these.
 //!
 //! Runs are bounded: `--max-memory` (default half of the machine's memory) and
 //! `--max-loop-iterations`; the process counts its allocations so that the interpreter knows
@@ -16,6 +17,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use nart_cli::memory::{self, DEFAULT_MAX_ITERATIONS};
+use nart_target::TargetRegistry;
 
 #[global_allocator]
 static ALLOC: memory::Counting = memory::Counting;
@@ -90,6 +92,23 @@ enum Command {
         json: bool,
         #[command(flatten)]
         limits: LimitArgs,
+    },
+    /// List the registered targets.
+    Targets,
+    /// Place every op of a model on a target and print where each runs.
+    Partition {
+        /// The ONNX model.
+        model: PathBuf,
+        /// Targets in preference order, comma-separated; interp, the fallback, is added last.
+        #[arg(long, value_delimiter = ',')]
+        targets: Vec<String>,
+        /// PATTERN=TARGET: ops whose name or op type (graph.Conv) match the glob PATTERN go to
+        /// TARGET (repeatable; the last matching one wins).
+        #[arg(long)]
+        place: Vec<String>,
+        /// Also print the partitioned IR.
+        #[arg(long)]
+        emit_ir: bool,
     },
     /// Quantize a model: calibrate on data, apply a scheme, write the quantized IR.
     Quantize {
@@ -226,6 +245,33 @@ fn main() -> ExitCode {
             dirs,
             limits,
         } => nart_cli::commands::run_tests(&dirs, &outputs, limits.limits()),
+        Command::Targets => nart_cli::commands::open_stdout()
+            .and_then(|mut out| {
+                let table = nart_cli::partition::targets_table(&TargetRegistry::builtin());
+                out.write_all(table.as_bytes())?;
+                out.flush()
+            })
+            .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}")),
+        Command::Partition {
+            model,
+            targets,
+            place,
+            emit_ir,
+        } => nart_cli::commands::open_stdout()
+            .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
+            .and_then(|mut out| {
+                let request = nart_cli::partition::PartitionRequest {
+                    targets,
+                    place,
+                    emit_ir,
+                };
+                nart_cli::partition::partition(
+                    &model,
+                    &request,
+                    &TargetRegistry::builtin(),
+                    &mut out,
+                )
+            }),
         Command::Quantize {
             list_schemes: true, ..
         } => nart_cli::commands::open_stdout()

@@ -19,8 +19,15 @@ fn main() -> ExitCode {
                 nart_dialect_quant::register,
                 nart_dialect_qnn::register,
                 nart_quant::register,
+                nart_dialect_target::register,
             ],
-            passes: vec![nart_transforms::register, nart_quant::register_passes],
+            // The partitioner's passes know the builtin targets and, as mlir-opt links its
+            // test passes, the test chips `test-int8` and `test-f32`.
+            passes: vec![
+                nart_transforms::register,
+                nart_quant::register_passes,
+                nart_target::testing::register_passes,
+            ],
         },
     )
 }
