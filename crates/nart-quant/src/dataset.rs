@@ -107,7 +107,7 @@ pub fn check_value(
         if let Some((k, x)) = v.iter().enumerate().find(|(_, x)| !x.is_finite()) {
             let what = if x.is_nan() { "NaN" } else { "infinite" };
             return Err(data_err(format!(
-                "{sample}, {input}: element {k} is {what} ({x}); calibration data must be finite"
+                "{sample}, {input}: element {k} is {what} ({x}); the samples must be finite"
             )));
         }
     }
