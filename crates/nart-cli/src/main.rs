@@ -146,6 +146,8 @@ enum Command {
         /// Where to write the quantized IR (.mlir).
         #[arg(short = 'o', long, required_unless_present = "list_schemes")]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        guard: nart_cli::guard::GuardArgs,
     },
     /// Run ONNX backend test folders in one process (used by the conformance suite).
     RunTests {
@@ -291,6 +293,7 @@ fn main() -> ExitCode {
             qparams,
             export_qparams,
             output,
+            guard,
             ..
         } => nart_cli::quantize::quantize(nart_cli::quantize::QuantizeRequest {
             model: model.unwrap_or_default(),
@@ -307,6 +310,7 @@ fn main() -> ExitCode {
             export_qparams,
             output: output.unwrap_or_default(),
             progress: true,
+            guard,
         }),
     };
     match res {

@@ -204,12 +204,8 @@ impl EvalSet {
         labels: Option<&Path>,
         specs: &[nart_interp::InputSpec],
     ) -> Result<EvalSet, QuantError> {
-        let samples = dataset::load(data, specs).map_err(|e| {
-            eval_err(format!(
-                "bad evaluation data in '{}': {e}",
-                data.display()
-            ))
-        })?;
+        let samples = dataset::load(data, specs)
+            .map_err(|e| eval_err(format!("bad evaluation data in '{}': {e}", data.display())))?;
         let labels = labels.map(read_labels).transpose()?;
         Ok(EvalSet {
             source: data.display().to_string(),
@@ -263,6 +259,8 @@ pub struct LayerStats {
     /// What was compared: the op's own output (`output`), or the dequantized output of the
     /// activation fused into it (`after Relu 'relu1'`) or of its output's QDQ pair (`after QDQ`).
     pub measured: String,
+    /// The activation fused into it (`relu1`), which goes to float with it.
+    pub fused: Option<String>,
     /// SQNR in dB.
     pub sqnr_db: f64,
     /// Cosine similarity.
@@ -376,6 +374,7 @@ struct LayerProbe {
     op: String,
     status: LayerStatus,
     measured: String,
+    fused: Option<String>,
     float_value: Value,
     quant_value: Value,
 }
@@ -467,6 +466,7 @@ fn probes(ctx: &Context, float_func: Op, quant_func: Op, kept_float: &[String]) 
             op: short_type(ctx, op),
             status,
             measured: "output".into(),
+            fused: None,
             float_value: fv,
             quant_value: qv,
         };
@@ -483,9 +483,12 @@ fn probes(ctx: &Context, float_func: Op, quant_func: Op, kept_float: &[String]) 
             if let (true, Some(an)) = (fused, act_name) {
                 if let (Some(dq), Some(&fact)) = (
                     qdq_after(ctx, ctx.result(act, 0)),
-                    float_ops.get(&an).filter(|_| quant_ops.get(&an) == Some(&act)),
+                    float_ops
+                        .get(&an)
+                        .filter(|_| quant_ops.get(&an) == Some(&act)),
                 ) {
                     probe.measured = format!("after {} '{an}'", short_type(ctx, act));
+                    probe.fused = Some(an.clone());
                     probe.quant_value = dq;
                     probe.float_value = ctx.result(fact, 0);
                 }
@@ -602,7 +605,9 @@ impl Guard {
         let mut rows = 0;
         let mut classes = 0;
         for outs in &float_outputs {
-            let t = outs.first().ok_or_else(|| eval_err("the model has no output".into()))?;
+            let t = outs
+                .first()
+                .ok_or_else(|| eval_err("the model has no output".into()))?;
             let (r, c) = rows_and_classes(t);
             rows += r;
             classes = c;
@@ -747,6 +752,7 @@ impl Guard {
                 op: p.op,
                 status: p.status,
                 measured: p.measured,
+                fused: p.fused,
                 sqnr_db: c.sqnr_db(),
                 cosine: c.cosine(),
             })
@@ -768,20 +774,25 @@ impl Guard {
 }
 
 /// The layers `--auto-fallback` keeps in float, in order: the quantized layers of `e`, worst
-/// SQNR first (the order of [`Evaluation::layers`]).
-pub fn fallback_plan(e: &Evaluation) -> Vec<String> {
+/// SQNR first (the order of [`Evaluation::layers`]), each with the activation fused into it
+/// (which would otherwise stay quantized on its own).
+pub fn fallback_plan(e: &Evaluation) -> Vec<Vec<String>> {
     e.layers
         .iter()
         .filter(|l| l.status == LayerStatus::Quantized)
-        .map(|l| l.name.clone())
+        .map(|l| {
+            std::iter::once(l.name.clone())
+                .chain(l.fused.clone())
+                .collect()
+        })
         .collect()
 }
 
-/// One step of `--auto-fallback`: how many of the planned layers were kept in float, and what
+/// One step of `--auto-fallback`: which of the planned layers were kept in float, and what
 /// came of it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FallbackStep {
-    /// The layers kept in float in this step.
+    /// The ops kept in float in this step (the first planned groups, flattened).
     pub kept_float: Vec<String>,
     /// The evaluation (outputs and top-1; no per-layer table).
     pub evaluation: Evaluation,
@@ -796,13 +807,13 @@ pub struct FallbackStep {
 /// the same plan and results give the same steps. Returns the steps, in the order tried, and the
 /// index of the step that holds (the shortest prefix found), if any.
 pub fn bisect_fallback(
-    plan: &[String],
+    plan: &[Vec<String>],
     limits: &Limits,
     mut try_prefix: impl FnMut(&[String]) -> Result<Evaluation, QuantError>,
 ) -> Result<(Vec<FallbackStep>, Option<usize>), QuantError> {
     let mut steps = Vec::new();
     let mut step = |k: usize, steps: &mut Vec<FallbackStep>| -> Result<bool, QuantError> {
-        let kept = plan[..k].to_vec();
+        let kept = plan[..k].concat();
         let evaluation = try_prefix(&kept)?;
         let failures = check(&evaluation, limits);
         let ok = failures.is_empty();
@@ -886,10 +897,18 @@ mod tests {
     #[test]
     fn argmax_and_top1() {
         let scores = [
-            0.1, 0.7, 0.2, // 1
-            0.5, 0.5, 0.0, // tie: the first, 0
-            f64::NAN, -1.0, -2.0, // NaN is never the largest: 1
-            -3.0, -2.0, -1.0, // 2
+            0.1,
+            0.7,
+            0.2, // 1
+            0.5,
+            0.5,
+            0.0, // tie: the first, 0
+            f64::NAN,
+            -1.0,
+            -2.0, // NaN is never the largest: 1
+            -3.0,
+            -2.0,
+            -1.0, // 2
         ];
         let preds = argmax_rows(&scores, 3);
         assert_eq!(preds, vec![1, 0, 1, 2]);
@@ -910,7 +929,10 @@ mod tests {
                 correct: 98,
                 rows: 100,
             }),
-            top1_quant: top1.map(|(c, r)| Top1 { correct: c, rows: r }),
+            top1_quant: top1.map(|(c, r)| Top1 {
+                correct: c,
+                rows: r,
+            }),
             outputs: vec![OutputStats {
                 name: "y".into(),
                 sqnr_db: sqnr,
@@ -945,7 +967,7 @@ mod tests {
 
     #[test]
     fn bisection_finds_the_shortest_prefix() {
-        let plan: Vec<String> = (0..10).map(|i| format!("l{i}")).collect();
+        let plan: Vec<Vec<String>> = (0..10).map(|i| vec![format!("l{i}")]).collect();
         let limits = Limits {
             max_drop: None,
             min_sqnr_db: Some(21.0),
@@ -960,11 +982,10 @@ mod tests {
         assert_eq!(tried, vec![10, 5, 7, 6]);
         let best = best.unwrap();
         assert_eq!(steps[best].kept_float.len(), 6);
-        assert_eq!(steps[best].kept_float, plan[..6].to_vec());
+        assert_eq!(steps[best].kept_float, plan[..6].concat());
         assert!(steps[1].failures.len() == 1);
         // When even all-float fails, there is no answer.
-        let (steps, best) =
-            bisect_fallback(&plan, &limits, |_| Ok(eval_with(None, 5.0))).unwrap();
+        let (steps, best) = bisect_fallback(&plan, &limits, |_| Ok(eval_with(None, 5.0))).unwrap();
         assert_eq!((steps.len(), best), (1, None));
     }
 }

@@ -32,8 +32,8 @@ pub struct ReportMeta {
 pub struct FallbackReport {
     /// The evaluation before any layer was kept in float.
     pub initial: Evaluation,
-    /// The candidate layers, worst first.
-    pub plan: Vec<String>,
+    /// The candidate layers, worst first, each with the activation fused into it.
+    pub plan: Vec<Vec<String>>,
     /// The steps, in the order tried.
     pub steps: Vec<FallbackStep>,
     /// The step whose model was kept, if one held.
@@ -154,7 +154,7 @@ struct JsonStep {
 struct JsonFallback {
     initial_top1_quantized_percent: Option<f64>,
     initial_min_output_sqnr_db: Db,
-    plan: Vec<String>,
+    plan: Vec<Vec<String>>,
     steps: Vec<JsonStep>,
     kept_float: Option<Vec<String>>,
 }
@@ -242,10 +242,7 @@ impl Report {
                 .collect(),
             layers: e.layers.iter().map(json_layer).collect(),
             fallback: self.fallback.as_ref().map(|f| JsonFallback {
-                initial_top1_quantized_percent: f
-                    .initial
-                    .top1_quant
-                    .map(|t| round(t.percent(), 4)),
+                initial_top1_quantized_percent: f.initial.top1_quant.map(|t| round(t.percent(), 4)),
                 initial_min_output_sqnr_db: Db(f.initial.min_output_sqnr()),
                 plan: f.plan.clone(),
                 steps: f
@@ -340,7 +337,11 @@ impl Report {
             out.push_str(&format!(
                 "auto-fallback: {} candidate layers, worst first: {}\n",
                 f.plan.len(),
-                f.plan.join(", ")
+                f.plan
+                    .iter()
+                    .map(|g| g.join("+"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
             for (i, s) in f.steps.iter().enumerate() {
                 out.push_str(&format!(
@@ -415,10 +416,10 @@ impl Report {
             esc(&self.meta.calibrator),
             esc(&self.meta.mode),
             esc(&self.meta.eval),
-            self.meta
-                .labels
-                .as_ref()
-                .map_or(String::new(), |l| format!(" with labels <code>{}</code>", esc(l))),
+            self.meta.labels.as_ref().map_or(String::new(), |l| format!(
+                " with labels <code>{}</code>",
+                esc(l)
+            )),
             e.samples,
             e.rows
         ));
@@ -471,8 +472,10 @@ impl Report {
             h.push_str("</table>\n");
         }
         if let Some(f) = &self.fallback {
-            h.push_str("<h2>Auto-fallback</h2>\n<table>\n<tr><th>step</th><th>kept float</th>\
-                        <th>top-1 quantized</th><th>min output SQNR dB</th><th>result</th></tr>\n");
+            h.push_str(
+                "<h2>Auto-fallback</h2>\n<table>\n<tr><th>step</th><th>kept float</th>\
+                        <th>top-1 quantized</th><th>min output SQNR dB</th><th>result</th></tr>\n",
+            );
             for (i, s) in f.steps.iter().enumerate() {
                 h.push_str(&format!(
                     "<tr><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td>\
@@ -634,6 +637,7 @@ mod tests {
                         op: "Conv".into(),
                         status: LayerStatus::Quantized,
                         measured: "output".into(),
+                        fused: None,
                         sqnr_db: 12.345678,
                         cosine: 0.99,
                     },
@@ -642,6 +646,7 @@ mod tests {
                         op: "Gemm".into(),
                         status: LayerStatus::Float,
                         measured: "output".into(),
+                        fused: None,
                         sqnr_db: f64::INFINITY,
                         cosine: 1.0,
                     },
@@ -683,9 +688,18 @@ mod tests {
     #[test]
     fn terminal_table_aligns() {
         let t = report().to_terminal();
-        assert!(t.contains("  layer  op    status     SQNR dB    cosine  measured\n"), "{t}");
-        assert!(t.contains("  a&b    Conv  quantized    12.35  0.990000  output\n"), "{t}");
-        assert!(t.contains("  c      Gemm  float          inf  1.000000  output\n"), "{t}");
+        assert!(
+            t.contains("  layer  op    status     SQNR dB    cosine  measured\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("  a&b    Conv  quantized    12.35  0.990000  output\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("  c      Gemm  float          inf  1.000000  output\n"),
+            "{t}"
+        );
         assert!(t.ends_with("accuracy guard: passed\n"));
     }
 }
