@@ -3,7 +3,7 @@
 //! `nart run` runs an ONNX model in the reference interpreter on ONNX test data (`input_N.pb` or
 //! `input_N.npy`) and writes `output_N.pb`; `nart bench` times import, planning and runs.
 //! `nart quantize` calibrates and quantizes a model into QDQ-form IR (`--list-schemes` lists
-//! the schemes). `nart targets` lists the targets and `nart partition` shows where each op of
+//! the schemes; `--eval` adds the accuracy guard). `nart targets` lists the targets and `nart partition` shows where each op of
 //! a model runs. Compilation and deployment subcommands will join these.
 //!
 //! Runs are bounded: `--max-memory` (default half of the machine's memory) and

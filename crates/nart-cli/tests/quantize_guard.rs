@@ -458,5 +458,23 @@ fn report_snapshots_on_digits_cnn() {
         std::fs::read_to_string(&report).unwrap()
     );
     insta::assert_snapshot!("digits_cnn_terminal_table", stdout);
+    // docs/quantization.md shows the same table (NART_BLESS=1 rewrites it).
+    let docs = root().join("docs/quantization.md");
+    let text = std::fs::read_to_string(&docs).unwrap();
+    let (begin, end) = (
+        "<!-- BEGIN GUARD EXAMPLE -->\n",
+        "<!-- END GUARD EXAMPLE -->",
+    );
+    let (b, e) = (
+        text.find(begin).unwrap() + begin.len(),
+        text.find(end).unwrap(),
+    );
+    if text[b..e] != stdout {
+        if std::env::var_os("NART_BLESS").is_some() {
+            std::fs::write(&docs, format!("{}{stdout}{}", &text[..b], &text[e..])).unwrap();
+        } else {
+            panic!("docs/quantization.md (GUARD EXAMPLE) is out of date; run with NART_BLESS=1");
+        }
+    }
     let _ = std::fs::remove_dir_all(&d);
 }
