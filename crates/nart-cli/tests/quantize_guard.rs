@@ -220,7 +220,7 @@ fn auto_fallback_keeps_the_worst_layers_in_float_and_names_them() {
     assert!(r["outputs"][0]["sqnr_db"].as_f64().unwrap() >= 40.0);
     assert!(fb["initial_min_output_sqnr_db"].as_f64().unwrap() < 40.0);
     // The written model keeps them in float, and the summary says so.
-    assert!(stderr.contains(&format!("kept float: ")), "{stderr}");
+    assert!(stderr.contains("kept float: "), "{stderr}");
     for k in &kept {
         assert!(stderr.contains(k.as_str()), "{k}: {stderr}");
     }

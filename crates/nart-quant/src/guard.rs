@@ -344,7 +344,7 @@ pub fn check(e: &Evaluation, limits: &Limits) -> Vec<String> {
     if let Some(min) = limits.min_sqnr_db {
         for o in &e.outputs {
             // NaN never passes.
-            if !(o.sqnr_db >= min) {
+            if o.sqnr_db.is_nan() || o.sqnr_db < min {
                 out.push(format!(
                     "output '{}' has SQNR {} dB, less than --min-sqnr {min}",
                     o.name,
@@ -569,7 +569,7 @@ pub struct Guard {
 
 fn rows_and_classes(t: &Tensor) -> (usize, usize) {
     let classes = t.shape().last().copied().unwrap_or(1);
-    let rows = if classes == 0 { 0 } else { t.len() / classes };
+    let rows = t.len().checked_div(classes).unwrap_or(0);
     (rows, classes)
 }
 
