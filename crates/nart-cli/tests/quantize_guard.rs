@@ -478,3 +478,37 @@ fn report_snapshots_on_digits_cnn() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn float_cast_schemes_get_a_per_layer_table_too() {
+    // fp16 inserts Cast pairs named after the op they serve; the layers are still found.
+    let d = scratch("fp16");
+    let (out, report) = (d.join("q.mlir"), d.join("r.json"));
+    let (code, _, stderr) = quantize(
+        &out,
+        &[
+            "--scheme",
+            "fp16",
+            "--eval",
+            HELDOUT,
+            "--min-sqnr",
+            "50",
+            "--report",
+            s(&report),
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let r = json(&report);
+    let names: Vec<&str> = r["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    for n in ["conv1", "conv2", "logits"] {
+        assert!(names.contains(&n), "{n} missing from {names:?}");
+    }
+    // Half precision keeps far more of the signal than int8 does.
+    assert!(r["outputs"][0]["sqnr_db"].as_f64().unwrap() > 50.0);
+    let _ = std::fs::remove_dir_all(&d);
+}

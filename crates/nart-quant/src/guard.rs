@@ -5,8 +5,9 @@
 //!   quantized output against the float one, over every element of every sample.
 //! - With labels: top-1 of both runs on the first output (argmax over its last axis, one row per
 //!   label), and the drop in points.
-//! - Per layer: for every op that computes on dequantized values (and every op kept in float by
-//!   an override), the SQNR and cosine of its output in the quantized run against the op of the
+//! - Per layer: for every op that computes on dequantized values (`quant.dcast` results, or
+//!   `graph.Cast` back from `f16`/`bf16` for the float-cast schemes) and every op kept in float by
+//!   an override, the SQNR and cosine of its output in the quantized run against the op of the
 //!   same name in the float run; where the op's output (through an activation fused into it) is
 //!   quantized again, the dequantized value is the one compared, as the next op sees it.
 //!   Both runs are observed through the interpreter's [`Observer`].
@@ -18,7 +19,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use nart_interp::{Interpreter, Observer, Val};
-use nart_ir::{Context, Op, Value};
+use nart_ir::{Context, FloatKind, Op, Type, TypeData, Value};
 use nart_tensor::{DType, Tensor};
 
 use crate::dataset::{self, Sample};
@@ -390,17 +391,44 @@ fn defined_by(ctx: &Context, v: Value, name: &str) -> Option<Op> {
     }
 }
 
-/// The `quant.dcast` result of a `qcast -> dcast` pair reading `v`, if there is one.
+/// Whether `ty` is a tensor of `f16` or `bf16` (the storage of the float-cast schemes).
+fn is_small_float(ctx: &Context, ty: Type) -> bool {
+    matches!(
+        ctx.type_data(ctx.element_type(ty)),
+        TypeData::Float(FloatKind::F16 | FloatKind::BF16)
+    )
+}
+
+/// Whether `v` is a dequantized value: a `quant.dcast` result, or a `graph.Cast` from `f16` or
+/// `bf16` (the float-cast schemes' pairs).
+fn is_dequantized(ctx: &Context, v: Value) -> bool {
+    if defined_by(ctx, v, "quant.dcast").is_some() {
+        return true;
+    }
+    defined_by(ctx, v, "graph.Cast").is_some_and(|c| {
+        !is_small_float(ctx, ctx.value_type(v))
+            && ctx
+                .operands(c)
+                .first()
+                .is_some_and(|&x| is_small_float(ctx, ctx.value_type(x)))
+    })
+}
+
+/// The dequantized result of a `qcast -> dcast` pair (or a `Cast` pair through `f16`/`bf16`)
+/// reading `v`, if there is one.
 fn qdq_after(ctx: &Context, v: Value) -> Option<Value> {
     ctx.uses(v).iter().find_map(|u| {
-        if ctx.op_name_str(u.op) != "quant.qcast" {
+        let first = ctx.op_name_str(u.op);
+        let cast_pair =
+            first == "graph.Cast" && is_small_float(ctx, ctx.value_type(ctx.result(u.op, 0)));
+        if first != "quant.qcast" && !cast_pair {
             return None;
         }
         let q = ctx.result(u.op, 0);
         ctx.uses(q)
             .iter()
-            .find(|d| ctx.op_name_str(d.op) == "quant.dcast")
             .map(|d| ctx.result(d.op, 0))
+            .find(|&r| is_dequantized(ctx, r))
     })
 }
 
@@ -409,21 +437,31 @@ fn short_type(ctx: &Context, op: Op) -> String {
     n.split_once('.').map_or(n, |(_, t)| t).to_string()
 }
 
-/// Named ops of `func` by name, for names that occur once.
+/// Named ops of `func` by name, for names that name one op. The float-cast schemes give their
+/// `graph.Cast` pairs the name of the op they serve, so a name shared by casts and one other op
+/// is that op's.
 fn ops_by_name(ctx: &Context, func: Op) -> HashMap<String, Op> {
-    let mut seen: HashMap<String, Option<Op>> = HashMap::new();
+    let mut seen: HashMap<String, Vec<Op>> = HashMap::new();
     for op in ir_util::body_ops(ctx, func) {
         if is_quant_op(ctx, op) || nart_ir::interfaces::constant_value(ctx, op).is_some() {
             continue;
         }
         if let Some(name) = ir_util::op_name(ctx, op) {
-            seen.entry(name)
-                .and_modify(|e| *e = None)
-                .or_insert(Some(op));
+            seen.entry(name).or_default().push(op);
         }
     }
     seen.into_iter()
-        .filter_map(|(k, v)| v.map(|v| (k, v)))
+        .filter_map(|(name, ops)| {
+            let not_casts: Vec<Op> = ops
+                .iter()
+                .copied()
+                .filter(|&o| ctx.op_name_str(o) != "graph.Cast")
+                .collect();
+            match (ops.as_slice(), not_casts.as_slice()) {
+                ([only], _) | (_, [only]) => Some((name, *only)),
+                _ => None,
+            }
+        })
         .collect()
 }
 
@@ -443,10 +481,7 @@ fn probes(ctx: &Context, float_func: Op, quant_func: Op, kept_float: &[String]) 
         let Some(&fop) = float_ops.get(&name) else {
             continue;
         };
-        let reads_dq = ctx
-            .operands(op)
-            .iter()
-            .any(|&v| defined_by(ctx, v, "quant.dcast").is_some());
+        let reads_dq = ctx.operands(op).iter().any(|&v| is_dequantized(ctx, v));
         let status = if kept_float.contains(&name) {
             LayerStatus::Float
         } else if reads_dq {
