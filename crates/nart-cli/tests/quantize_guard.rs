@@ -331,7 +331,12 @@ fn bad_evaluation_data_and_labels_are_refused_before_anything_is_written() {
     rejects(
         "nan",
         &["--eval", s(&nan_path)],
-        &["bad evaluation data", "nan.npy", "input #0 'input'", "NaN"],
+        &[
+            "bad evaluation data",
+            "nan.npy",
+            "input #0 'input'",
+            "element 2565 is NaN (NaN) in row 40",
+        ],
     );
     // A sample folder with the wrong element type names the sample and the input.
     let set = d.join("set");
@@ -354,6 +359,18 @@ fn bad_evaluation_data_and_labels_are_refused_before_anything_is_written() {
             "input #0 'input'",
             "element type is i64",
         ],
+    );
+    // NaN in a sample folder names the sample.
+    let mut nan_sample = x[..64].to_vec();
+    nan_sample[9] = f32::NAN;
+    write_npy(
+        &set.join("s1/input_0.npy"),
+        &Tensor::from_vec(vec![1, 1, 8, 8], nan_sample).unwrap(),
+    );
+    rejects(
+        "nan-sample",
+        &["--eval", s(&set)],
+        &["sample 's1'", "input #0 'input'", "element 9 is NaN"],
     );
     // The wrong shape.
     write_npy(
