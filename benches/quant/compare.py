@@ -267,6 +267,8 @@ def main():
                         r = json.load(f)
                     results.append((model_name, label, "top-1 %", r["top1"]["float"]["percent"],
                                     r["top1"]["quantized"]["percent"], None))
+                    results.append((model_name, label, "output SQNR dB", None,
+                                    r["outputs"][0]["sqnr_db"], None))
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
