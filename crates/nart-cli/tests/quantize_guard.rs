@@ -529,3 +529,29 @@ fn float_cast_schemes_get_a_per_layer_table_too() {
     assert!(r["outputs"][0]["sqnr_db"].as_f64().unwrap() > 50.0);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn auto_fallback_says_when_only_the_float_model_holds() {
+    // No bf16 layer reaches 60 dB at the output; only all of them in float does.
+    let d = scratch("all-float");
+    let out = d.join("q.mlir");
+    let (code, stdout, stderr) = quantize(
+        &out,
+        &[
+            "--scheme",
+            "bf16",
+            "--eval",
+            HELDOUT,
+            "--min-sqnr",
+            "60",
+            "--auto-fallback",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("note: only keeping every candidate in float holds"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("0 ops quantized"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&d);
+}

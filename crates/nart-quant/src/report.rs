@@ -371,11 +371,19 @@ impl Report {
                 ));
             }
             match chosen_kept(f) {
-                Some(k) => out.push_str(&format!(
-                    "  kept in float: {} ({} layers)\n",
-                    k.join(", "),
-                    k.len()
-                )),
+                Some(k) => {
+                    out.push_str(&format!(
+                        "  kept in float: {} ({} layers)\n",
+                        k.join(", "),
+                        k.len()
+                    ));
+                    if f.chosen == Some(0) {
+                        out.push_str(
+                            "  note: only keeping every candidate in float holds; no quantized \
+                             compute layer is left\n",
+                        );
+                    }
+                }
                 None => out.push_str("  no set of layers kept in float makes the limits hold\n"),
             }
         }
