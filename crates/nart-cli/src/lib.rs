@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod commands;
+pub mod guard;
 pub mod memory;
 pub mod partition;
 pub mod quantize;

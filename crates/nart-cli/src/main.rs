@@ -3,7 +3,7 @@
 //! `nart run` runs an ONNX model in the reference interpreter on ONNX test data (`input_N.pb` or
 //! `input_N.npy`) and writes `output_N.pb`; `nart bench` times import, planning and runs.
 //! `nart quantize` calibrates and quantizes a model into QDQ-form IR (`--list-schemes` lists
-//! the schemes). `nart targets` lists the targets and `nart partition` shows where each op of
+//! the schemes; `--eval` adds the accuracy guard). `nart targets` lists the targets and `nart partition` shows where each op of
 //! a model runs. Compilation and deployment subcommands will join these.
 //!
 //! Runs are bounded: `--max-memory` (default half of the machine's memory) and
@@ -146,6 +146,8 @@ enum Command {
         /// Where to write the quantized IR (.mlir).
         #[arg(short = 'o', long, required_unless_present = "list_schemes")]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        guard: nart_cli::guard::GuardArgs,
     },
     /// Run ONNX backend test folders in one process (used by the conformance suite).
     RunTests {
@@ -291,6 +293,7 @@ fn main() -> ExitCode {
             qparams,
             export_qparams,
             output,
+            guard,
             ..
         } => nart_cli::quantize::quantize(nart_cli::quantize::QuantizeRequest {
             model: model.unwrap_or_default(),
@@ -307,6 +310,7 @@ fn main() -> ExitCode {
             export_qparams,
             output: output.unwrap_or_default(),
             progress: true,
+            guard,
         }),
     };
     match res {

@@ -8,7 +8,8 @@
 //! 2. [`Session::calibrate`] (static mode): read and check the calibration data, run the float
 //!    model over it with a progress bar, record ranges in the IR;
 //! 3. [`Session::apply`]: BatchNorm folding and the QDQ form (static), or the dynamic form;
-//! 4. (to come: the accuracy guard, per-layer reports, ONNX export, each reading the session);
+//! 4. the accuracy guard ([`crate::guard`], with `--eval`): float vs quantized on held-out data,
+//!    the limits, `--auto-fallback`, the reports; (to come: ONNX export, reading the session);
 //! 5. [`Session::write`]: the IR and the exported parameters, written only when every stage
 //!    succeeded, each through a temporary file renamed into place.
 //!
@@ -51,6 +52,8 @@ pub struct QuantizeRequest {
     pub output: PathBuf,
     /// Show a progress bar (hidden anyway when stderr is not a terminal).
     pub progress: bool,
+    /// The accuracy guard's flags.
+    pub guard: crate::guard::GuardArgs,
 }
 
 /// The state the stages share.
@@ -71,6 +74,8 @@ pub struct Session {
     pub calib: Option<CalibReport>,
     /// What quantization did.
     pub report: Option<ApplyReport>,
+    /// More files for the write stage (the guard's reports).
+    pub extra_files: Vec<(PathBuf, String)>,
 }
 
 fn render(ctx: &Context, diags: &[nart_ir::Diagnostic]) -> String {
@@ -135,6 +140,7 @@ impl Session {
             calibrator,
             calib: None,
             report: None,
+            extra_files: Vec::new(),
         })
     }
 
@@ -187,6 +193,7 @@ impl Session {
         if let (Some(p), Some(r)) = (&self.req.export_qparams, &self.report) {
             files.push((p.clone(), r.params.to_json()));
         }
+        files.extend(self.extra_files.iter().cloned());
         // Everything goes to temporary files first, then is renamed into place.
         let mut tmps = Vec::new();
         for (path, text) in &files {
@@ -237,6 +244,9 @@ impl Session {
         if let Some(p) = &self.req.export_qparams {
             out.push_str(&format!(" and {}", p.display()));
         }
+        for (p, _) in &self.extra_files {
+            out.push_str(&format!(" and {}", p.display()));
+        }
         out.push('\n');
         out
     }
@@ -250,11 +260,18 @@ fn tmp_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.nart-tmp-{}", std::process::id()))
 }
 
-/// `nart quantize`: load, calibrate, apply, write.
+/// `nart quantize`: load, calibrate, apply, guard (with `--eval`), write.
 pub fn quantize(req: QuantizeRequest) -> Result<()> {
     let mut s = Session::load(req)?;
+    let eval = crate::guard::load_eval(&s)?;
     s.calibrate()?;
+    let float = eval
+        .map(|set| crate::guard::FloatRef::new(&mut s, set))
+        .transpose()?;
     s.apply()?;
+    if let Some(float) = float {
+        crate::guard::guard(&mut s, float)?;
+    }
     s.write()?;
     eprint!("{}", s.summary());
     Ok(())

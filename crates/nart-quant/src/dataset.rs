@@ -106,8 +106,15 @@ pub fn check_value(
         let v = t.to_f64_vec().map_err(|e| data_err(e.to_string()))?;
         if let Some((k, x)) = v.iter().enumerate().find(|(_, x)| !x.is_finite()) {
             let what = if x.is_nan() { "NaN" } else { "infinite" };
+            // In a batch, say which row (sample) holds it.
+            let rows = t.shape().first().copied().unwrap_or(1);
+            let row = if rows > 1 {
+                format!(" in row {}", k / (v.len() / rows))
+            } else {
+                String::new()
+            };
             return Err(data_err(format!(
-                "{sample}, {input}: element {k} is {what} ({x}); calibration data must be finite"
+                "{sample}, {input}: element {k} is {what} ({x}){row}; the samples must be finite"
             )));
         }
     }

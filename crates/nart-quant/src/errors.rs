@@ -32,4 +32,8 @@ pub enum QuantError {
     /// IR the passes cannot handle.
     #[error("{0}")]
     Ir(String),
+    /// Evaluation data or labels that cannot be used, or an evaluation run that failed (the
+    /// accuracy guard): the message names the file, the sample and the input.
+    #[error("{0}")]
+    Eval(String),
 }

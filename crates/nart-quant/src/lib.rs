@@ -13,6 +13,9 @@
 //! - [`fold_bn`], [`apply`], [`dynamic`], [`lint`]: BatchNorm folding, the static QDQ form, the
 //!   dynamic (run-time activation) form, and the lint that reports dequantized values feeding
 //!   float compute.
+//! - [`guard`] and [`report`]: the accuracy guard (float and quantized runs compared on an
+//!   evaluation set: top-1, output SQNR and cosine, per-layer SQNR, the `--auto-fallback`
+//!   search) and its reports (JSON, self-contained HTML, a terminal table).
 //! - [`qparams`]: the JSON file of chosen (or user-given) scales and zero points.
 //! - [`passes`]: `quant-fold-batchnorm`, `quant-calibrate`, `quant-apply`, `quant-lint`.
 
@@ -25,10 +28,12 @@ pub mod dataset;
 pub mod dynamic;
 pub mod errors;
 pub mod fold_bn;
+pub mod guard;
 pub mod ir_util;
 pub mod lint;
 pub mod passes;
 pub mod qparams;
+pub mod report;
 pub mod roles;
 pub mod scheme;
 
