@@ -13,6 +13,7 @@
 //! - [`fold_bn`], [`apply`], [`dynamic`], [`lint`]: BatchNorm folding, the static QDQ form, the
 //!   dynamic (run-time activation) form, and the lint that reports dequantized values feeding
 //!   float compute.
+//! - [`onnx_qdq`]: QDQ ONNX in and out (`quant-to-qdq`, `quant-from-qdq`, [`onnx_qdq::export_onnx`]).
 //! - [`qparams`]: the JSON file of chosen (or user-given) scales and zero points.
 //! - [`passes`]: `quant-fold-batchnorm`, `quant-calibrate`, `quant-apply`, `quant-lint`.
 
@@ -27,6 +28,7 @@ pub mod errors;
 pub mod fold_bn;
 pub mod ir_util;
 pub mod lint;
+pub mod onnx_qdq;
 pub mod passes;
 pub mod qparams;
 pub mod roles;
