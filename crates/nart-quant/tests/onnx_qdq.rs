@@ -246,3 +246,66 @@ fn quant_ir_round_trips_through_onnx() {
         );
     }
 }
+
+/// Top-1 accuracy of logits against the held-out labels.
+fn top1(logits: &[f32]) -> f64 {
+    let labels = dataset::read_tensor(&model_dir().join("heldout_labels.pb"))
+        .unwrap()
+        .to_i64_vec()
+        .unwrap();
+    let correct = labels
+        .iter()
+        .enumerate()
+        .filter(|(i, &l)| {
+            let row = &logits[i * 10..(i + 1) * 10];
+            // The first of equal maxima, as NumPy's argmax (quantized logits tie).
+            let arg = (1..10).fold(0, |best, k| if row[k] > row[best] { k } else { best });
+            arg as i64 == l
+        })
+        .count();
+    correct as f64 / labels.len() as f64
+}
+
+#[test]
+fn onnxruntime_quantize_static_model_lifts_completely() {
+    // Written by scripts/quant/make_ort_qdq.py: u8 activations, s8 per-tensor weights, i32
+    // biases whose zero point is a scalar beside a one-element scale (as ONNX Runtime writes it).
+    let bytes = std::fs::read(model_dir().join("ort_qdq.onnx")).unwrap();
+    let (mut ctx, module) = import(&bytes);
+    assert_eq!(count(&ctx, module, "graph.QuantizeLinear"), 7);
+    assert_eq!(count(&ctx, module, "graph.DequantizeLinear"), 13);
+    let x = dataset::read_tensor(&model_dir().join("heldout_inputs.pb")).unwrap();
+    let want = run(&ctx, module, &x);
+
+    let r = nart_quant::onnx_qdq::lift_qdq(&mut ctx, module).unwrap();
+    nart_ir::verify::verify(&ctx, module).unwrap();
+    assert_eq!(
+        (r.quantize, r.dequantize, r.constants, r.left),
+        (7, 13, 6, 0),
+        "{r:?}"
+    );
+    assert_eq!(count(&ctx, module, "graph.QuantizeLinear"), 0);
+    assert_eq!(count(&ctx, module, "graph.DequantizeLinear"), 0);
+    assert_eq!(count(&ctx, module, "quant.scast"), 6);
+    // The lifted model computes the same bits as the ONNX operators did.
+    let got = run(&ctx, module, &x);
+    assert_eq!(got, want);
+    let acc = top1(&got);
+    eprintln!(
+        "onnxruntime quantize_static digits_cnn, run by nart: top-1 {:.2}%",
+        100.0 * acc
+    );
+    assert!(
+        acc > 0.95,
+        "ONNX Runtime's int8 digits_cnn run by nart: top-1 {acc}"
+    );
+
+    // Every DequantizeLinear -> float op chain is reported: the two Convs and the Gemm.
+    let lint = nart_quant::lint::lint(&ctx, module);
+    let msgs: Vec<&str> = lint.warnings.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(msgs.len(), 3, "{msgs:?}");
+    assert!(msgs[0].starts_with("'graph.Conv' 'conv1' computes in float on dequantized operands #0 ('input'), #1 ('conv1.weight_quantized'), #2 ('conv1.bias_quantized')"), "{msgs:?}");
+    assert!(msgs[1].starts_with("'graph.Conv' 'conv2'"), "{msgs:?}");
+    assert!(msgs[2].starts_with("'graph.Gemm' 'logits'"), "{msgs:?}");
+    assert_eq!(lint.edges, 9);
+}

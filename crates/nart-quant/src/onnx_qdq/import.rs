@@ -86,7 +86,11 @@ pub fn qdq_type(ctx: &Context, op: Op) -> Result<Option<UniformQuantizedType>, D
         },
         _ => None,
     };
-    let err = |m: String| ctx.op_error(op, m);
+    // The ONNX node's name where it has one (the location's name), as the importer's messages.
+    let node = ir_util::op_name(ctx, op)
+        .map(|n| format!("(node '{n}') "))
+        .unwrap_or_default();
+    let err = |m: String| ctx.op_error(op, format!("{node}{m}"));
     let scales = scale
         .to_f64_vec()
         .map_err(|e| err(format!("has a scale that is not a float tensor: {e}")))?;
@@ -102,7 +106,10 @@ pub fn qdq_type(ctx: &Context, op: Op) -> Result<Option<UniformQuantizedType>, D
     let (lo, hi) = default_range(width, signed);
     let zero_points = match &zp {
         Some(t) => {
-            if t.shape() != scale.shape() {
+            // One element each is per tensor whatever the shapes (ONNX Runtime's quantizer
+            // writes a scalar zero point beside a one-element scale); otherwise the shapes
+            // must be the same, as ONNX says.
+            if t.shape() != scale.shape() && !(t.len() == 1 && scales.len() == 1) {
                 return Err(err(format!(
                     "has a zero point of shape {:?} and a scale of shape {:?}; they must have the same shape",
                     t.shape(),
@@ -129,10 +136,17 @@ pub fn qdq_type(ctx: &Context, op: Op) -> Result<Option<UniformQuantizedType>, D
         return Err(err(format!("has block_size {block}; it must be positive")));
     }
     let srank = scale.shape().len();
-    let params = if block == 0
-        && (srank == 0
-            || (srank == 1 && scales.len() == 1 && shape.as_ref().is_none_or(|s| s.is_empty())))
-    {
+    // One scale is per tensor (as ONNX Runtime reads a one-element 1-D scale), unless an explicit
+    // `axis` names a dimension of size 1 (a per-axis type of one channel, as nart writes it).
+    let one_channel_axis = srank == 1
+        && scales.len() == 1
+        && ctx.attr(op, "axis").is_some()
+        && shape.as_ref().is_some_and(|s| {
+            let r = s.len() as i64;
+            let a = int_attr(ctx, op, "axis").unwrap_or(1);
+            (-r..r).contains(&a) && s[if a < 0 { a + r } else { a } as usize] == 1
+        });
+    let params = if block == 0 && srank <= 1 && scales.len() == 1 && !one_channel_axis {
         IrParams::PerTensor {
             scale: scales[0].to_bits(),
             zero_point: zero_points[0],
