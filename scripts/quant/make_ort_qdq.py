@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
-"""Writes tests/models/digits_cnn/ort_qdq.onnx: digits_cnn quantized by ONNX Runtime's
-`quantize_static` in the QDQ format (u8 activations, s8 per-tensor weights, MinMax over the 128
-rows of calib_inputs.pb), the model `crates/nart-quant/tests/onnx_qdq.rs` imports and lifts.
+"""Writes two models of digits_cnn quantized by ONNX Runtime's `quantize_static` (u8
+activations, s8 per-tensor weights, MinMax over the 128 rows of calib_inputs.pb), which
+`crates/nart-quant/tests/onnx_qdq.rs` and `crates/nart-cli/tests/quant_onnx.rs` import:
+
+- tests/models/digits_cnn/ort_qdq.onnx: the QDQ format (QuantizeLinear/DequantizeLinear around
+  every op);
+- tests/models/digits_cnn/ort_qop.onnx: the QOperator format for Conv and MaxPool only
+  (QLinearConv; the Gemm stays float, since ONNX Runtime writes it as com.microsoft QGemm,
+  which nart does not import).
 
 Usage: python3 scripts/quant/make_ort_qdq.py   (needs onnx and onnxruntime; run from anywhere)
 The committed file was written with onnx 1.23.2 and onnxruntime 1.32.0.
@@ -36,9 +42,8 @@ class Rows(CalibrationDataReader):
         return next(self.items, None)
 
 
-def main():
+def write(dst, fmt, **kw):
     src = os.path.join(MODEL_DIR, "model.onnx")
-    dst = os.path.join(MODEL_DIR, "ort_qdq.onnx")
     x = numpy_helper.to_array(onnx.load_tensor(os.path.join(MODEL_DIR, "calib_inputs.pb")))
     name = onnx.load(src).graph.input[0].name
     with tempfile.TemporaryDirectory() as tmp:
@@ -47,16 +52,23 @@ def main():
             src,
             out,
             Rows(name, x.astype(np.float32)),
-            quant_format=QuantFormat.QDQ,
+            quant_format=fmt,
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,
             calibrate_method=CalibrationMethod.MinMax,
             per_channel=False,
+            **kw,
         )
         m = onnx.load(out)
     m.producer_name = "onnxruntime.quantization (scripts/quant/make_ort_qdq.py)"
+    dst = os.path.join(MODEL_DIR, dst)
     onnx.save(m, dst)
     print(f"wrote {dst} ({os.path.getsize(dst)} bytes)")
+
+
+def main():
+    write("ort_qdq.onnx", QuantFormat.QDQ)
+    write("ort_qop.onnx", QuantFormat.QOperator, op_types_to_quantize=["Conv", "MaxPool"])
     return 0
 
 

@@ -148,8 +148,10 @@ fn onnxruntime_runs_exported_qdq_and_agrees_with_nart_run() {
             &["--scheme", scheme],
         ));
     }
-    // And a model ONNX Runtime quantized itself.
+    // And the models ONNX Runtime quantized itself: QDQ, and QOperator (QLinearConv, run by
+    // nart's exact integer kernel).
     models.push(cnn_dir().join("ort_qdq.onnx"));
+    models.push(cnn_dir().join("ort_qop.onnx"));
     for m in models {
         let out = Command::new("python3")
             .arg(&script)

@@ -309,3 +309,30 @@ fn onnxruntime_quantize_static_model_lifts_completely() {
     assert!(msgs[2].starts_with("'graph.Gemm' 'logits'"), "{msgs:?}");
     assert_eq!(lint.edges, 9);
 }
+
+#[test]
+fn qoperator_ops_stay_graph_ops() {
+    // ONNX Runtime's QOperator format (scripts/quant/make_ort_qdq.py): QuantizeLinear ->
+    // QLinearConv -> DequantizeLinear. Nothing lifts: the QuantizeLinear feeds an integer op, and
+    // the DequantizeLinear reads one; the model runs as ONNX defines it, the same before and after.
+    let bytes = std::fs::read(model_dir().join("ort_qop.onnx")).unwrap();
+    let (mut ctx, module) = import(&bytes);
+    assert_eq!(count(&ctx, module, "graph.QLinearConv"), 2);
+    let x = dataset::read_tensor(&model_dir().join("heldout_inputs.pb")).unwrap();
+    let want = run(&ctx, module, &x);
+    let r = nart_quant::onnx_qdq::lift_qdq(&mut ctx, module).unwrap();
+    assert_eq!(
+        (r.quantize, r.dequantize, r.constants, r.left),
+        (0, 0, 0, 4),
+        "{r:?}"
+    );
+    assert_eq!(count(&ctx, module, "graph.QLinearConv"), 2);
+    assert_eq!(count(&ctx, module, "quant.qcast"), 0);
+    assert_eq!(run(&ctx, module, &x), want);
+    let acc = top1(&want);
+    eprintln!(
+        "onnxruntime QOperator digits_cnn (QLinearConv), run by nart: top-1 {:.2}%",
+        100.0 * acc
+    );
+    assert!(acc > 0.95, "{acc}");
+}
