@@ -92,6 +92,11 @@ fn quantize_writes_onnx_that_nart_run_runs() {
         ("fp16.onnx", &["--scheme", "fp16"][..], "Cast"),
     ] {
         let q = quantize(&dir, name, extra);
+        // The lowest opset that holds QDQ with int4 and block_size, whatever the quantized ops
+        // carry besides their ONNX attributes (quant.calibrated).
+        let model = nart_onnx_proto::decode_model(&std::fs::read(&q).unwrap()).unwrap();
+        let default = model.opset_import.iter().find(|o| o.domain().is_empty());
+        assert_eq!(default.and_then(|o| o.version), Some(21), "{name}");
         let ops = op_types(&q);
         assert!(ops.iter().any(|o| o == want), "{name}: {ops:?}");
         let out = dir.join(format!("{name}.out"));

@@ -336,3 +336,132 @@ fn qoperator_ops_stay_graph_ops() {
     );
     assert!(acc > 0.95, "{acc}");
 }
+
+/// A tensor constant: f32 (data type 1) or int8 (3) values of shape `dims`.
+fn tensor(
+    name: &str,
+    dims: &[i64],
+    data_type: i32,
+    values: &[f64],
+) -> nart_onnx_proto::TensorProto {
+    let mut t = nart_onnx_proto::TensorProto {
+        name: Some(name.into()),
+        dims: dims.to_vec(),
+        data_type: Some(data_type),
+        ..Default::default()
+    };
+    if data_type == 1 {
+        t.float_data = values.iter().map(|&v| v as f32).collect();
+    } else {
+        t.int32_data = values.iter().map(|&v| v as i32).collect();
+    }
+    t
+}
+
+fn node(op: &str, name: &str, inputs: &[&str], outputs: &[&str]) -> nart_onnx_proto::NodeProto {
+    nart_onnx_proto::NodeProto {
+        op_type: Some(op.into()),
+        name: Some(name.into()),
+        input: inputs.iter().map(|s| s.to_string()).collect(),
+        output: outputs.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    }
+}
+
+fn constant(name: &str, t: nart_onnx_proto::TensorProto) -> nart_onnx_proto::NodeProto {
+    let mut n = node("Constant", name, &[], &[name]);
+    n.attribute.push(nart_onnx_proto::AttributeProto {
+        name: Some("value".into()),
+        r#type: Some(4),
+        t: Some(t),
+        ..Default::default()
+    });
+    n
+}
+
+fn f32_info(name: &str, dims: &[i64]) -> nart_onnx_proto::ValueInfoProto {
+    use nart_onnx_proto::{tensor_shape_proto, type_proto, TensorShapeProto, TypeProto};
+    nart_onnx_proto::ValueInfoProto {
+        name: Some(name.into()),
+        r#type: Some(TypeProto {
+            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+                elem_type: Some(1),
+                shape: Some(TensorShapeProto {
+                    dim: dims
+                        .iter()
+                        .map(|&d| tensor_shape_proto::Dimension {
+                            value: Some(tensor_shape_proto::dimension::Value::DimValue(d)),
+                            denotation: None,
+                        })
+                        .collect(),
+                }),
+            })),
+            denotation: None,
+        }),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn constant_node_parameters_lift_as_pytorch_writes_them() {
+    // PyTorch's exporter writes scales and zero points as Constant nodes (not initializers),
+    // int8 activations, and per-channel weights as an int8 initializer with `axis`.
+    let mut dq_w = node("DequantizeLinear", "dq_w", &["w", "ws", "wz"], &["wf"]);
+    dq_w.attribute.push(nart_onnx_proto::AttributeProto {
+        name: Some("axis".into()),
+        r#type: Some(2),
+        i: Some(1),
+        ..Default::default()
+    });
+    let graph = nart_onnx_proto::GraphProto {
+        name: Some("torch_style".into()),
+        node: vec![
+            constant("s", tensor("s", &[], 1, &[0.05])),
+            constant("z", tensor("z", &[], 3, &[0.0])),
+            node("QuantizeLinear", "q", &["x", "s", "z"], &["xq"]),
+            node("DequantizeLinear", "dq", &["xq", "s", "z"], &["xd"]),
+            constant("ws", tensor("ws", &[3], 1, &[0.1, 0.2, 0.3])),
+            constant("wz", tensor("wz", &[3], 3, &[0.0, 0.0, 0.0])),
+            dq_w,
+            node("MatMul", "mm", &["xd", "wf"], &["y"]),
+        ],
+        initializer: vec![tensor("w", &[2, 3], 3, &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0])],
+        input: vec![f32_info("x", &[1, 2])],
+        output: vec![f32_info("y", &[1, 3])],
+        ..Default::default()
+    };
+    let model = nart_onnx_proto::ModelProto {
+        ir_version: Some(8),
+        opset_import: vec![nart_onnx_proto::OperatorSetIdProto {
+            domain: Some(String::new()),
+            version: Some(17),
+        }],
+        graph: Some(graph),
+        ..Default::default()
+    };
+    let (mut ctx, module) = import(&nart_onnx_proto::encode_model(&model));
+    let x = Tensor::from_vec(vec![1, 2], vec![1.0f32, -0.5]).unwrap();
+    let want = run(&ctx, module, &x);
+    let r = nart_quant::onnx_qdq::lift_qdq(&mut ctx, module).unwrap();
+    nart_ir::verify::verify(&ctx, module).unwrap();
+    assert_eq!(
+        (r.quantize, r.dequantize, r.constants, r.left),
+        (1, 2, 1, 0),
+        "{r:?}"
+    );
+    let text = print_func(&ctx, module);
+    assert!(
+        text.contains("quant.qcast %arg0 : tensor<1x2xf32> to tensor<1x2x!quant.uniform<i8:f32, 5.000000074505806e-02>>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("tensor<2x3x!quant.uniform<i8:f32:1, {1.0000000149011612e-01,2.0000000298023224e-01,3.0000001192092896e-01}>>"),
+        "{text}"
+    );
+    assert_eq!(run(&ctx, module, &x), want);
+    // x quantizes to [20, -10] steps of 0.05 (exactly 1.0 and -0.5), w dequantizes per column
+    // to [[0, 0.2, 0.6], [0.3, 0.8, 1.5]], so y = [-0.15, -0.2, -0.15].
+    for (got, exp) in want.iter().zip([-0.15f32, -0.2, -0.15]) {
+        assert!((got - exp).abs() < 1e-6, "{want:?}");
+    }
+}
