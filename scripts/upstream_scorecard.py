@@ -76,38 +76,40 @@ import sys
 import tempfile
 import time
 
-# (upstream path, llvm/llvm-project commit the measured copy was taken at)
+# (upstream path, llvm/llvm-project commit the measured copy was taken at, its length
+# in characters: a copy of another length is flagged as a different version)
 UPSTREAM_FILES = [
-    ("mlir/test/Dialect/Arith/canonicalize.mlir", "020f396457e7b844c5e3b62fadd5d783e986d601"),
-    ("mlir/test/Dialect/Arith/constant-fold.mlir", "c3b8eb60b635137af3adf9fbb40f659515a11709"),
-    ("mlir/test/Dialect/Arith/fold-partial.mlir", "36c1c8040755178fda3e811f111bc0eb9e10bb26"),
-    ("mlir/test/Dialect/Arith/invalid.mlir", "058ec5f27d5cf91558c90178adc1833d8faa8894"),
-    ("mlir/test/Dialect/Arith/ops.mlir", "eeb49dea6ff0470cef0a44e341283b16cd6a5d89"),
-    ("mlir/test/Dialect/ControlFlow/canonicalize.mlir", "04a3be8ccf052e0aa0eb4269228773206dbfdfca"),
-    ("mlir/test/Dialect/ControlFlow/invalid.mlir", "1c2724c082ee08ff877d57782f0daf584c3ef462"),
-    ("mlir/test/Dialect/ControlFlow/ops.mlir", "1c2724c082ee08ff877d57782f0daf584c3ef462"),
-    ("mlir/test/Dialect/Func/invalid.mlir", "0d6ccf0eaa6fc333acd6288ef40c9c7d8b307b38"),
-    ("mlir/test/IR/invalid-func-op.mlir", "45d17e2243e831916d778bcc7dfc4d91a252cfb1"),
-    ("mlir/test/IR/invalid-ops.mlir", "f5b0bc86ed431f230796a21f2d6c9335b6aea51d"),
-    ("mlir/test/IR/invalid.mlir", "05d405a1a610b7da58e2259d5aa81babef0f0522"),
-    ("mlir/test/IR/module-op.mlir", "e7e7fcb743958832f916ac58d48bca1e6e2969e5"),
-    ("mlir/test/IR/parser.mlir", "1960b47ba0a3f8c23874284e000e7f9b62ff0463"),
-    ("mlir/test/Transforms/canonicalize-block-merge.mlir", "3fa6aafd591758bc19999694270a36a6a8bc7f6d"),
-    ("mlir/test/Transforms/canonicalize-dce.mlir", "0eadd0da69e50d6759887d40c54ec062a5a3b04e"),
-    ("mlir/test/Transforms/canonicalize.mlir", "672c63520c4d3be2ac75247afed72bd1fcefcb2a"),
-    ("mlir/test/Transforms/cse.mlir", "0995662c53bfe18944f633de3366f9af6a8ffaf7"),
-    ("mlir/test/Transforms/inlining.mlir", "0868bf33d9d4634206c5479fcce935398d0c6dc9"),
-    ("mlir/test/Transforms/test-symbol-dce.mlir", "15d78c98403a392d9f3a971cd9be197e8ecd344a"),
+    ("mlir/test/Dialect/Arith/canonicalize.mlir", "020f396457e7b844c5e3b62fadd5d783e986d601", 117131),
+    ("mlir/test/Dialect/Arith/constant-fold.mlir", "c3b8eb60b635137af3adf9fbb40f659515a11709", 934),
+    ("mlir/test/Dialect/Arith/fold-partial.mlir", "36c1c8040755178fda3e811f111bc0eb9e10bb26", 3230),
+    ("mlir/test/Dialect/Arith/invalid.mlir", "058ec5f27d5cf91558c90178adc1833d8faa8894", 24750),
+    ("mlir/test/Dialect/Arith/ops.mlir", "eeb49dea6ff0470cef0a44e341283b16cd6a5d89", 40150),
+    ("mlir/test/Dialect/ControlFlow/canonicalize.mlir", "04a3be8ccf052e0aa0eb4269228773206dbfdfca", 18210),
+    ("mlir/test/Dialect/ControlFlow/invalid.mlir", "1c2724c082ee08ff877d57782f0daf584c3ef462", 2905),
+    ("mlir/test/Dialect/ControlFlow/ops.mlir", "1c2724c082ee08ff877d57782f0daf584c3ef462", 3167),
+    ("mlir/test/Dialect/Func/invalid.mlir", "0d6ccf0eaa6fc333acd6288ef40c9c7d8b307b38", 5640),
+    ("mlir/test/IR/invalid-func-op.mlir", "45d17e2243e831916d778bcc7dfc4d91a252cfb1", 2680),
+    ("mlir/test/IR/invalid-ops.mlir", "f5b0bc86ed431f230796a21f2d6c9335b6aea51d", 4432),
+    ("mlir/test/IR/invalid.mlir", "05d405a1a610b7da58e2259d5aa81babef0f0522", 15151),
+    ("mlir/test/IR/module-op.mlir", "e7e7fcb743958832f916ac58d48bca1e6e2969e5", 1635),
+    ("mlir/test/IR/parser.mlir", "1960b47ba0a3f8c23874284e000e7f9b62ff0463", 60324),
+    ("mlir/test/Transforms/canonicalize-block-merge.mlir", "3fa6aafd591758bc19999694270a36a6a8bc7f6d", 7052),
+    ("mlir/test/Transforms/canonicalize-dce.mlir", "0eadd0da69e50d6759887d40c54ec062a5a3b04e", 4383),
+    ("mlir/test/Transforms/canonicalize.mlir", "672c63520c4d3be2ac75247afed72bd1fcefcb2a", 45299),
+    ("mlir/test/Transforms/cse.mlir", "0995662c53bfe18944f633de3366f9af6a8ffaf7", 23340),
+    ("mlir/test/Transforms/inlining.mlir", "0868bf33d9d4634206c5479fcce935398d0c6dc9", 11458),
+    ("mlir/test/Transforms/test-symbol-dce.mlir", "15d78c98403a392d9f3a971cd9be197e8ecd344a", 4168),
 ]
 
-__doc__ += "\n".join("  %s  %s" % (c, p) for p, c in UPSTREAM_FILES) + "\n"
+__doc__ += "\n".join("  %s  %s (%d chars)" % (c, p, n) for p, c, n in UPSTREAM_FILES) + "\n"
 
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 DEFAULT_TESTS_DIR = "/tmp/upstream-mlir-tests"
 DEFAULT_NART = os.path.join(os.path.expanduser("~"), ".cache/nart/target/debug/nart-opt")
 MAX_JOBS = 2
 
-SPLIT_MARKER = re.compile(r"^// -----", re.M)
+# mlir-opt splits at every occurrence of the marker, wherever it is on a line.
+SPLIT_MARKER = re.compile(r"// -----")
 RUN_RE = re.compile(r"//\s*RUN:(.*)$")
 PASS, FAIL, CRASH, TIMEOUT = "pass", "fail", "crash", "timeout"
 
@@ -142,8 +144,9 @@ def read_run_lines(text):
 def split_chunks(text):
     """[(start_line, chunk_text)] as mlir-opt -split-input-file splits.
 
-    A chunk after a marker starts right after the marker text (so it begins
-    with the rest of the marker's line), as llvm::splitAndProcessBuffer does.
+    Every occurrence of "// -----" splits (as mlir-opt does, even inside a line
+    or after other text); a chunk after a marker starts right after the marker
+    text, so it begins with the rest of the marker's line.
     """
     chunks, start = [], 0
     for m in SPLIT_MARKER.finditer(text):
@@ -480,16 +483,16 @@ def is_crash(rc, stderr):
 def run_pipeline(stages, tool, filecheck, chunk_path, cwd, timeout):
     """Run one case's pipeline with `tool` for mlir-opt.
 
-    Returns (outcome, first stderr line of the failing stage, stderr excerpt).
+    Returns (outcome, first stderr line of the failing stage, the check line
+    FileCheck quotes when FileCheck is that stage, stderr excerpt).
     """
     chunk_text = open(chunk_path, encoding="utf-8").read()
-    argvs, feeds = [], []
+    argvs = []
     for st in stages:
         args = [chunk_path if a == "%s" else a.replace("%s", chunk_path) for a in st.args]
         args = [a.replace("%S", cwd).replace("%t", os.path.join(cwd, "tmp")) for a in args]
         if st.kind == "tool":
             argvs.append([tool] + args)
-            feeds.append(None)
         else:
             prefixes = filecheck_prefixes(st.args)
             used = [p for p in prefixes if prefix_used(p, chunk_text)]
@@ -499,7 +502,6 @@ def run_pipeline(stages, tool, filecheck, chunk_path, cwd, timeout):
                 if len(used) < len(prefixes) and "--allow-unused-prefixes" not in args:
                     args.append("--allow-unused-prefixes")
                 argvs.append([filecheck] + args)
-            feeds.append(None)
     procs, errfiles = [], []
     prev_out = subprocess.DEVNULL
     start = time.monotonic()
@@ -535,8 +537,8 @@ def run_pipeline(stages, tool, filecheck, chunk_path, cwd, timeout):
                         pass
             for p in procs:
                 p.wait()
-            return TIMEOUT, "timeout after %gs" % timeout, ""
-        outcome, first, excerpt = PASS, "", ""
+            return TIMEOUT, "timeout after %gs" % timeout, "", ""
+        outcome, first, check, excerpt = PASS, "", "", ""
         for st, argv, p, errf in zip(stages, argvs, procs, errfiles):
             errf.seek(0)
             err = errf.read().decode("utf-8", "replace")
@@ -550,10 +552,12 @@ def run_pipeline(stages, tool, filecheck, chunk_path, cwd, timeout):
                 lines = [l for l in err.splitlines() if l.strip()]
                 first = lines[0] if lines else "(%s exited %d with no stderr)" % (
                     "tool" if st.kind == "tool" else "FileCheck", rc)
+                if st.kind == "filecheck" and len(lines) > 1:
+                    check = lines[1].strip()
                 excerpt = "\n".join(lines[:12])
             elif crashed:
                 outcome = CRASH
-        return outcome, first, excerpt
+        return outcome, first, check, excerpt
     finally:
         for f in errfiles:
             f.close()
@@ -567,9 +571,10 @@ def run_case(case, tools, filecheck, workroot, timeout):
         f.write(case["text"])
     res = {}
     for name, tool in tools:
-        out, first, excerpt = run_pipeline(case["stages"], tool, filecheck, path, d, timeout)
+        out, first, check, excerpt = run_pipeline(case["stages"], tool, filecheck, path, d,
+                                                  timeout)
         res[name] = {"outcome": out, "first_stderr": clean(first, d, case),
-                     "stderr": clean(excerpt, d, case)}
+                     "check": check, "stderr": clean(excerpt, d, case)}
     shutil.rmtree(d, ignore_errors=True)
     return res
 
@@ -689,7 +694,7 @@ def main():
             sys.exit("error: %s is not an executable" % tool)
     jobs = max(1, min(args.jobs, MAX_JOBS))
 
-    selected = [p for p, _ in UPSTREAM_FILES]
+    selected = [p for p, _, _ in UPSTREAM_FILES]
     if args.files:
         chosen = []
         for f in args.files:
@@ -707,11 +712,15 @@ def main():
         for fidx, rel in enumerate(selected):
             path = os.path.join(args.tests_dir, rel)
             if not os.path.exists(path):
-                files[rel] = {"runs": 0, "chunks": 0, "missing": True}
+                files[rel] = {"runs": 0, "chunks": 0, "missing": True, "other_version": False}
                 continue
             runs, nchunks, fcases = plan_file(rel, path, caps)
-            files[rel] = {"runs": len(runs), "chunks": nchunks, "missing": False,
-                          "run_lines": runs}
+            with open(path, encoding="utf-8") as f:
+                length = len(f.read())
+            expected = {p: n for p, _, n in UPSTREAM_FILES}[rel]
+            files[rel] = {"runs": len(runs), "chunks": max([c["chunks"] for c in fcases] or [0]),
+                          "missing": False, "run_lines": runs,
+                          "other_version": length != expected, "chars": length}
             for c in fcases:
                 c["fidx"] = fidx
             cases += fcases
@@ -739,6 +748,10 @@ def main():
     missing = [r for r, i in files.items() if i["missing"]]
     if missing:
         print("\nMissing test files (not counted): %s" % ", ".join(missing), file=out)
+    other = [r for r, i in files.items() if i.get("other_version")]
+    if other:
+        print("\nNot the measured version (length differs from the one recorded in --help): %s"
+              % ", ".join(other), file=out)
 
     reasons = collections.OrderedDict()
     for c in cases:
@@ -790,14 +803,15 @@ def main():
             print("\nFailures in %s (%d):" % (rel, len(lst)), file=out)
             for c in lst:
                 n = c["result"]["nart-opt"]
-                print("  chunk %d (line %d) RUN %d [%s]: %s" % (
-                    c["chunk"], c["line"], c["run"], n["outcome"], n["first_stderr"]), file=out)
+                print("  chunk %d (line %d) RUN %d [%s]: %s%s" % (
+                    c["chunk"], c["line"], c["run"], n["outcome"], n["first_stderr"],
+                    ("\n      " + n["check"]) if n["check"] else ""), file=out)
 
     if args.json:
         data = {
             "nart_opt": args.nart_opt, "mlir_opt": args.mlir_opt, "filecheck": args.filecheck,
             "tests_dir": args.tests_dir, "timeout_s": args.timeout,
-            "upstream_commits": {p: c for p, c in UPSTREAM_FILES if p in files},
+            "upstream_commits": {p: c for p, c, _ in UPSTREAM_FILES if p in files},
             "totals": tot,
             "files": {r: dict(per[r], run_lines=files[r].get("run_lines", [])) for r in per},
             "skipped_by_reason": {r: v[0] for r, v in reasons.items()},

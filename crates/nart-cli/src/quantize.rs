@@ -9,8 +9,8 @@
 //!    model over it with a progress bar, record ranges in the IR;
 //! 3. [`Session::apply`]: BatchNorm folding and the QDQ form (static), or the dynamic form;
 //! 4. the accuracy guard ([`crate::guard`], with `--eval`): float vs quantized on held-out data,
-//!    the limits, `--auto-fallback`, the reports; (to come: ONNX export, reading the session);
-//! 5. [`Session::write`]: the IR and the exported parameters, written only when every stage
+//!    the limits, `--auto-fallback`, the reports; each reading the session;
+//! 5. [`Session::write`]: the IR (QDQ ONNX when the output ends in `.onnx`) and the exported parameters, written only when every stage
 //!    succeeded, each through a temporary file renamed into place.
 //!
 //! Any error stops the command before anything is written.
@@ -186,14 +186,19 @@ impl Session {
         Ok(())
     }
 
-    /// Writes the IR and, if asked, the parameters.
-    pub fn write(&self) -> Result<()> {
-        let text = nart_ir::printer::print_op(&self.ctx, self.module, &Default::default());
-        let mut files = vec![(self.req.output.clone(), text)];
+    /// Writes the IR (or QDQ ONNX when the output ends in `.onnx`) and, if asked, the
+    /// parameters.
+    pub fn write(&mut self) -> Result<()> {
+        let model = if is_onnx(&self.req.output) {
+            self.onnx_bytes()?
+        } else {
+            nart_ir::printer::print_op(&self.ctx, self.module, &Default::default()).into_bytes()
+        };
+        let mut files = vec![(self.req.output.clone(), model)];
         if let (Some(p), Some(r)) = (&self.req.export_qparams, &self.report) {
-            files.push((p.clone(), r.params.to_json()));
+            files.push((p.clone(), r.params.to_json().into_bytes()));
         }
-        files.extend(self.extra_files.iter().cloned());
+        files.extend(self.extra_files.iter().map(|(p, t)| (p.clone(), t.clone().into_bytes())));
         // Everything goes to temporary files first, then is renamed into place.
         let mut tmps = Vec::new();
         for (path, text) in &files {
@@ -249,6 +254,32 @@ impl Session {
         }
         out.push('\n');
         out
+    }
+}
+
+/// Whether `path` names an ONNX file (`.onnx`, any case).
+fn is_onnx(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("onnx"))
+}
+
+impl Session {
+    /// The quantized module as QDQ ONNX (`nart_quant::onnx_qdq::export_onnx` on a clone, so
+    /// that the session keeps its quant IR).
+    fn onnx_bytes(&mut self) -> Result<Vec<u8>> {
+        let copy = self
+            .ctx
+            .clone_op(self.module, &mut nart_ir::IrMapping::default());
+        let res = nart_quant::onnx_qdq::export_onnx(&mut self.ctx, copy);
+        let res = res.map_err(|d| {
+            anyhow!(
+                "cannot write '{}' as ONNX:\n{}",
+                self.req.output.display(),
+                render(&self.ctx, &d)
+            )
+        });
+        self.ctx.erase_op(copy);
+        res
     }
 }
 

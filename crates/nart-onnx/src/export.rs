@@ -148,6 +148,8 @@ fn needed_opset(ctx: &Context, op: Op, schema: &OnnxSchema) -> i64 {
         .props(op)
         .iter()
         .chain(ctx.attrs(op))
+        // Attributes that are not ONNX's (`quant.calibrated`) are not written, so need nothing.
+        .filter(|na| schema.attr(ctx.str(na.name)).is_some())
         .any(|na| !old_attrs.contains(&ctx.str(na.name)));
     let new_type = ctx
         .operands(op)

@@ -16,6 +16,7 @@
 //! - [`guard`] and [`report`]: the accuracy guard (float and quantized runs compared on an
 //!   evaluation set: top-1, output SQNR and cosine, per-layer SQNR, the `--auto-fallback`
 //!   search) and its reports (JSON, self-contained HTML, a terminal table).
+//! - [`onnx_qdq`]: QDQ ONNX in and out (`quant-to-qdq`, `quant-from-qdq`, [`onnx_qdq::export_onnx`]).
 //! - [`qparams`]: the JSON file of chosen (or user-given) scales and zero points.
 //! - [`passes`]: `quant-fold-batchnorm`, `quant-calibrate`, `quant-apply`, `quant-lint`.
 
@@ -31,6 +32,7 @@ pub mod fold_bn;
 pub mod guard;
 pub mod ir_util;
 pub mod lint;
+pub mod onnx_qdq;
 pub mod passes;
 pub mod qparams;
 pub mod report;

@@ -337,4 +337,6 @@ pub fn register_passes(registry: &mut nart_pass::PassRegistry) {
     registry.register(|| Box::new(CalibratePass::new()));
     registry.register(|| Box::new(ApplyPass::new()));
     registry.register(|| Box::new(LintPass::new()));
+    registry.register(|| Box::new(crate::onnx_qdq::ToQdqPass::new()));
+    registry.register(|| Box::new(crate::onnx_qdq::FromQdqPass::new()));
 }

@@ -203,6 +203,9 @@ pub fn dequantize_linear(
                 b: z.dtype(),
             });
         }
+        if z.shape() != scale.shape() {
+            return Err(KernelError::shape(OP, "zero point and scale shapes differ"));
+        }
     }
     let si = scale_index(OP, x.shape(), scale.shape(), &attrs)?;
     let s = scale.to_f64_vec()?;
@@ -337,6 +340,14 @@ mod tests {
         assert_eq!(back.as_f32().unwrap(), &[-2., 2., 4., -258.]);
         let bad = Tensor::vector(vec![1f32, 2., 3.]);
         assert!(quantize_linear(&x, &bad, None, QuantAttrs::default()).is_err());
+        // A zero point of another shape than the scale is an error, not an index past its end.
+        let z3 = Tensor::vector(vec![0i8, 1, 2]);
+        let err = dequantize_linear(&y, &s, Some(&z3), QuantAttrs::default()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("zero point and scale shapes differ"),
+            "{err}"
+        );
     }
 
     #[test]
