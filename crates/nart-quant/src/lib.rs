@@ -13,8 +13,11 @@
 //! - [`fold_bn`], [`apply`], [`dynamic`], [`lint`]: BatchNorm folding, the static QDQ form, the
 //!   dynamic (run-time activation) form, and the lint that reports dequantized values feeding
 //!   float compute.
+//! - [`lower_qnn`]: `quant-lower-qnn`, which replaces `dcast -> float op -> qcast` chains with
+//!   the integer ops of the `qnn` dialect and says why each chain it leaves stayed float.
 //! - [`qparams`]: the JSON file of chosen (or user-given) scales and zero points.
-//! - [`passes`]: `quant-fold-batchnorm`, `quant-calibrate`, `quant-apply`, `quant-lint`.
+//! - [`passes`]: `quant-fold-batchnorm`, `quant-calibrate`, `quant-apply`, `quant-lower-qnn`,
+//!   `quant-lint`.
 
 #![deny(missing_docs)]
 
@@ -27,6 +30,7 @@ pub mod errors;
 pub mod fold_bn;
 pub mod ir_util;
 pub mod lint;
+pub mod lower_qnn;
 pub mod passes;
 pub mod qparams;
 pub mod roles;
@@ -36,8 +40,8 @@ pub use errors::QuantError;
 pub use passes::register_passes;
 pub use scheme::{Scheme, SchemeRegistry};
 
-/// Makes a context ready for quantization: registers the graph and quant dialects if they are
-/// not yet, and attaches the reference kernels (`nart_interp::register`: the graph ops, and the
+/// Makes a context ready for quantization: registers the graph, quant and qnn dialects if they
+/// are not yet, and attaches the reference kernels (`nart_interp::register`: the graph ops, and the
 /// exact ones of the quant casts and qnn ops, so that calibration and QDQ-form IR run in the
 /// interpreter) and the lint's dequantize interface.
 pub fn register(ctx: &mut nart_ir::Context) {
@@ -46,6 +50,9 @@ pub fn register(ctx: &mut nart_ir::Context) {
     }
     if !ctx.registry.has_dialect("quant") {
         nart_dialect_quant::register(ctx);
+    }
+    if !ctx.registry.has_dialect("qnn") {
+        nart_dialect_qnn::register(ctx);
     }
     nart_interp::register(ctx);
     lint::register(ctx);
