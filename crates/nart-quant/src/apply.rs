@@ -671,7 +671,9 @@ pub fn apply_static(
                             continue;
                         }
                     }
-                    if role == Role::PassThrough {
+                    // Data movement and a fused activation's bounds (`Clip`'s min and max)
+                    // stay exact.
+                    if matches!(role, Role::PassThrough | Role::Fusable) {
                         continue;
                     }
                     if let Some((name, p)) = quantize_weight(ctx, op, i, wspec, scheme, user)? {

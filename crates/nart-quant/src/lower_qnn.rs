@@ -147,10 +147,30 @@ fn scalar_operand(ctx: &Context, op: Op, i: usize) -> Result<Option<f64>, String
         return Ok(None);
     }
     let v = ctx.operand(op, i);
-    let t = ir_util::constant_tensor(ctx, v)
-        .ok_or_else(|| format!("operand #{i} of '{}' is not a constant", name_of(ctx, op)))?;
+    let not_const = || format!("operand #{i} of '{}' is not a constant", name_of(ctx, op));
+    // A constant, or a dequantized integer constant (`dcast(scast(c))`), as the QDQ form
+    // computes it: `S(q - Z)`.
+    let (v, affine) = match ctx.defining_op(v).map(|d| (d, name_of(ctx, d))) {
+        Some((d, "quant.dcast")) => {
+            let q = ctx.operand(d, 0);
+            let s = ctx
+                .defining_op(q)
+                .filter(|&s| name_of(ctx, s) == "quant.scast")
+                .ok_or_else(not_const)?;
+            let t = quantized(ctx, q).ok_or_else(not_const)?;
+            let (Some(scale), Some(zp)) = (t.scale(), t.zero_point()) else {
+                return Err(not_const());
+            };
+            (ctx.operand(s, 0), Some((scale, zp)))
+        }
+        _ => (v, None),
+    };
+    let t = ir_util::constant_tensor(ctx, v).ok_or_else(not_const)?;
     match t.to_f64_vec().ok().as_deref() {
-        Some([x]) => Ok(Some(*x)),
+        Some([x]) => Ok(Some(match affine {
+            Some((s, z)) => s * (x - z as f64),
+            None => *x,
+        })),
         _ => Err(format!(
             "operand #{i} of '{}' is not a scalar constant",
             name_of(ctx, op)
@@ -231,8 +251,22 @@ fn fused_activation(
     }
 }
 
-/// Matches the chain ending in `qcast`.
+/// Matches the chain ending in `qcast`; operands quantized per block (`w4-group`) stay in the
+/// QDQ form.
 fn plan_for(ctx: &Context, qcast: Op, round: u64) -> Match {
+    let plan = match_chain(ctx, qcast, round)?;
+    for (i, &v) in plan.operands.iter().enumerate() {
+        if let Some(QuantParams::PerBlock { .. }) = quantized(ctx, v).map(|q| &q.params) {
+            return Err(format!(
+                "operand #{i} of the qnn op would be quantized per block (as w4-group weights are); qnn ops take per-tensor or per-channel parameters"
+            ));
+        }
+    }
+    Ok(plan)
+}
+
+/// Matches the chain ending in `qcast`.
+fn match_chain(ctx: &Context, qcast: Op, round: u64) -> Match {
     let x = ctx.operand(qcast, 0);
     let out_ty = ctx.value_type(ctx.result(qcast, 0));
     let Some(out) = quantized(ctx, ctx.result(qcast, 0)).cloned() else {
@@ -795,6 +829,25 @@ pub fn explain(ctx: &Context, op: Op, round: u64) -> String {
         break;
     }
     let Some(qcast) = qcast else {
+        for i in 0..ctx.operands(op).len() {
+            let d = ctx.defining_op(ctx.operand(op, i));
+            if d.is_some_and(|d| name_of(ctx, d) == "graph.DequantizeLinear") {
+                if let Err(e) = dequantized(ctx, op, i) {
+                    return e;
+                }
+            }
+        }
+        let activations_float = ctx.operands(op).iter().any(|&v| {
+            ir_util::is_float_tensor(ctx, ctx.value_type(v))
+                && ir_util::constant_tensor(ctx, v).is_none()
+                && !ctx.defining_op(v).is_some_and(|d| {
+                    ctx.op_interface::<dyn crate::lint::DequantizeOpInterface>(d)
+                        .is_some()
+                })
+        });
+        if activations_float {
+            return "weight-only quantization: its activations are float, so it computes in float on the dequantized weights".into();
+        }
         return if ctx.uses(r).iter().any(|u| name_of(ctx, u.op) == "quant.qcast") {
             "its result also has float users, so the op must stay float".into()
         } else {
