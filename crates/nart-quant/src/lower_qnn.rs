@@ -255,14 +255,35 @@ fn fused_activation(
 /// QDQ form.
 fn plan_for(ctx: &Context, qcast: Op, round: u64) -> Match {
     let plan = match_chain(ctx, qcast, round)?;
+    // Only weights and biases (operands 1 and 2 of qnn.conv and qnn.matmul) may be per channel.
+    let weighted = matches!(plan.name, Some("qnn.conv" | "qnn.matmul"));
+    if matches!(plan.name, None | Some("qnn.requantize")) {
+        return Ok(plan);
+    }
     for (i, &v) in plan.operands.iter().enumerate() {
-        if let Some(QuantParams::PerBlock { .. }) = quantized(ctx, v).map(|q| &q.params) {
-            return Err(format!(
-                "operand #{i} of the qnn op would be quantized per block (as w4-group weights are); qnn ops take per-tensor or per-channel parameters"
-            ));
+        match quantized(ctx, v).map(|q| &q.params) {
+            Some(QuantParams::PerBlock { .. }) => {
+                return Err(format!(
+                    "operand #{i} of the qnn op would be quantized per block (as w4-group weights are); qnn ops take per-tensor or per-channel parameters"
+                ));
+            }
+            Some(QuantParams::PerAxis { .. }) if !(weighted && i > 0) => {
+                return Err(format!(
+                    "operand #{i} of '{}' would be quantized per channel; it takes per-tensor parameters there",
+                    plan.name.unwrap_or_default()
+                ));
+            }
+            _ => {}
         }
     }
+    if !matches!(out_params(ctx, qcast), Some(QuantParams::PerTensor { .. })) {
+        return Err("the result is not quantized per tensor, as qnn results are".into());
+    }
     Ok(plan)
+}
+
+fn out_params(ctx: &Context, qcast: Op) -> Option<&QuantParams> {
+    quantized(ctx, ctx.result(qcast, 0)).map(|q| &q.params)
 }
 
 /// Matches the chain ending in `qcast`.
@@ -706,6 +727,9 @@ fn family(ctx: &Context, qcast: Op) -> Option<Family> {
     })
 }
 
+/// What a pattern says about a chain of another pattern's family.
+const OTHER_FAMILY: &str = "the chain is another pattern's";
+
 /// A pattern rooted on `quant.qcast` that lowers one family of chains.
 struct LowerChain {
     name: &'static str,
@@ -724,7 +748,7 @@ impl RewritePattern for LowerChain {
 
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
         if family(rw, op) != Some(self.family) {
-            return rw.match_failure("another family");
+            return rw.match_failure(OTHER_FAMILY);
         }
         let plan = match plan_for(rw, op, self.round) {
             Ok(p) => p,
@@ -764,6 +788,7 @@ pub fn patterns(round: u64) -> FrozenPatternSet {
 pub fn lower(ctx: &mut Context, func: Op, round: u64) -> LowerReport {
     let set = patterns(round);
     let mut report = LowerReport::default();
+    let mut verifier_refusals: std::collections::HashMap<Op, String> = Default::default();
     let qcasts: Vec<Op> = ctx
         .collect_ops(func, nart_ir::WalkOrder::PreOrder)
         .into_iter()
@@ -773,24 +798,39 @@ pub fn lower(ctx: &mut Context, func: Op, round: u64) -> LowerReport {
         if ctx.is_erased(q) {
             continue;
         }
-        let target = plan_for(ctx, q, round).ok().map(|p| p.name);
+        let plan = plan_for(ctx, q, round).ok();
         let mut done = false;
+        let mut refused = None;
         for pat in set.patterns_for(ctx, q) {
             let mut rw = PatternRewriter::new(ctx);
             if pat.match_and_rewrite(&mut rw, q) {
                 done = true;
                 break;
             }
+            if let Some(why) = rw.take_match_failure().filter(|w| w != OTHER_FAMILY) {
+                refused = Some(why);
+            }
         }
-        match (done, target) {
-            (true, Some(Some(name))) => *report.lowered.entry(name).or_insert(0) += 1,
+        match (done, &plan) {
+            (true, Some(Plan { name: Some(name), .. })) => {
+                *report.lowered.entry(name).or_insert(0) += 1;
+            }
             (true, _) => report.identities += 1,
-            (false, _) => {}
+            // The chain matched but its op did not verify: the verifier's message says why.
+            (false, Some(p)) => {
+                if let Some(why) = refused {
+                    verifier_refusals.insert(p.anchor, why);
+                }
+            }
+            (false, None) => {}
         }
     }
     for op in ctx.collect_ops(func, nart_ir::WalkOrder::PreOrder) {
         if crate::lint::is_float_compute(ctx, op) && reads_dequantized(ctx, op) {
-            report.kept.push((op, explain(ctx, op, round)));
+            let why = verifier_refusals
+                .remove(&op)
+                .unwrap_or_else(|| explain(ctx, op, round));
+            report.kept.push((op, why));
         }
     }
     report
