@@ -146,6 +146,10 @@ enum Command {
         /// Where to write the quantized IR (.mlir).
         #[arg(short = 'o', long, required_unless_present = "list_schemes")]
         output: Option<PathBuf>,
+        /// The form of a static model: qnn (integer ops), qdq (float ops between quantize and
+        /// dequantize casts), or auto (qnn, but qdq for an .onnx output).
+        #[arg(long, value_enum, default_value_t = QuantForm::Auto)]
+        form: QuantForm,
     },
     /// Run ONNX backend test folders in one process (used by the conformance suite).
     RunTests {
@@ -198,6 +202,17 @@ enum QuantMode {
     Static,
     /// Weights quantized, activations at run time (DynamicQuantizeLinear).
     Dynamic,
+}
+
+/// `--form` of `nart quantize`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum QuantForm {
+    /// qnn for IR output, qdq for an .onnx output.
+    Auto,
+    /// Float ops between quant.qcast and quant.dcast.
+    Qdq,
+    /// Integer qnn ops where they fit; the rest stays in QDQ form.
+    Qnn,
 }
 
 fn main() -> ExitCode {
@@ -291,6 +306,7 @@ fn main() -> ExitCode {
             qparams,
             export_qparams,
             output,
+            form,
             ..
         } => nart_cli::quantize::quantize(nart_cli::quantize::QuantizeRequest {
             model: model.unwrap_or_default(),
@@ -307,6 +323,11 @@ fn main() -> ExitCode {
             export_qparams,
             output: output.unwrap_or_default(),
             progress: true,
+            form: match form {
+                QuantForm::Auto => nart_cli::quantize::Form::Auto,
+                QuantForm::Qdq => nart_cli::quantize::Form::Qdq,
+                QuantForm::Qnn => nart_cli::quantize::Form::Qnn,
+            },
         }),
     };
     match res {

@@ -8,6 +8,8 @@
 //! 2. [`Session::calibrate`] (static mode): read and check the calibration data, run the float
 //!    model over it with a progress bar, record ranges in the IR;
 //! 3. [`Session::apply`]: BatchNorm folding and the QDQ form (static), or the dynamic form;
+//!    then, in the `qnn` form (see [`Form`]), `quant-lower-qnn` turns the QDQ chains into
+//!    integer `qnn` ops;
 //! 4. (to come: the accuracy guard, per-layer reports, ONNX export, each reading the session);
 //! 5. [`Session::write`]: the IR and the exported parameters, written only when every stage
 //!    succeeded, each through a temporary file renamed into place.
@@ -25,6 +27,29 @@ use nart_quant::collect::{CalibOptions, CalibReport};
 use nart_quant::passes::Mode;
 use nart_quant::qparams::QParamsFile;
 use nart_quant::scheme::Granularity;
+
+/// The form `nart quantize` writes a static model in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Form {
+    /// `qnn` for IR output, QDQ for an `.onnx` output (the interchange form ONNX Runtime runs).
+    #[default]
+    Auto,
+    /// The QDQ form: float ops between `quant.qcast`/`quant.dcast`.
+    Qdq,
+    /// Integer `qnn` ops where they fit (what a deployed integer kernel runs); the rest stays QDQ.
+    Qnn,
+}
+
+impl Form {
+    /// The form for an output path: `Auto` becomes `Qdq` for `.onnx`, `Qnn` otherwise.
+    pub fn resolve(self, output: &Path) -> Form {
+        match self {
+            Form::Auto if output.extension().is_some_and(|e| e == "onnx") => Form::Qdq,
+            Form::Auto => Form::Qnn,
+            f => f,
+        }
+    }
+}
 
 /// What the user asked for.
 #[derive(Clone, Debug)]
@@ -51,6 +76,8 @@ pub struct QuantizeRequest {
     pub output: PathBuf,
     /// Show a progress bar (hidden anyway when stderr is not a terminal).
     pub progress: bool,
+    /// The form of a statically quantized model.
+    pub form: Form,
 }
 
 /// The state the stages share.
@@ -71,6 +98,8 @@ pub struct Session {
     pub calib: Option<CalibReport>,
     /// What quantization did.
     pub report: Option<ApplyReport>,
+    /// What the lowering to `qnn` ops did (the `qnn` form).
+    pub lowering: Option<nart_quant::lower_qnn::LowerReport>,
 }
 
 fn render(ctx: &Context, diags: &[nart_ir::Diagnostic]) -> String {
@@ -135,6 +164,7 @@ impl Session {
             calibrator,
             calib: None,
             report: None,
+            lowering: None,
         })
     }
 
@@ -177,6 +207,17 @@ impl Session {
             )
         })?;
         self.report = Some(r);
+        if self.req.mode == Mode::Static && self.req.form.resolve(&self.req.output) == Form::Qnn {
+            let round = nart_quant::lower_qnn::qnn_rounding(self.apply.scheme.rounding);
+            let l = nart_quant::lower_qnn::lower_all(&mut self.ctx, self.module, round);
+            nart_ir::verify::verify(&self.ctx, self.module).map_err(|d| {
+                anyhow!(
+                    "the qnn form does not verify (a nart bug):\n{}",
+                    render(&self.ctx, &d)
+                )
+            })?;
+            self.lowering = Some(l);
+        }
         Ok(())
     }
 
@@ -232,6 +273,18 @@ impl Session {
                 out.push_str(&format!("; kept float: {}", r.kept_float.join(", ")));
             }
             out.push('\n');
+        }
+        if let Some(l) = &self.lowering {
+            out.push_str(&format!(
+                "qnn form: {} integer ops ({}), {} float compute ops left in QDQ form (quant-lint says why)\n",
+                l.num_lowered(),
+                l.lowered
+                    .iter()
+                    .map(|(k, n)| format!("{n} {k}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                l.kept.len()
+            ));
         }
         out.push_str(&format!("wrote {}", self.req.output.display()));
         if let Some(p) = &self.req.export_qparams {
