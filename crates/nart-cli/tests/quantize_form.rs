@@ -68,7 +68,10 @@ fn qdq_form_keeps_float_ops_between_casts() {
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("qnn form"), "{err}");
     let ir = std::fs::read_to_string(&out).unwrap();
-    assert!(ir.contains("graph.Conv") && ir.contains("quant.dcast"), "{ir}");
+    assert!(
+        ir.contains("graph.Conv") && ir.contains("quant.dcast"),
+        "{ir}"
+    );
     assert!(!ir.contains("qnn."), "{ir}");
 }
 

@@ -202,7 +202,13 @@ fn only_user(ctx: &Context, v: Value) -> Option<Op> {
 }
 
 /// The ops `qnn` computes on directly, with a fused activation.
-const FUSING: [&str; 5] = ["graph.Conv", "graph.MatMul", "graph.Gemm", "graph.Add", "graph.Mul"];
+const FUSING: [&str; 5] = [
+    "graph.Conv",
+    "graph.MatMul",
+    "graph.Gemm",
+    "graph.Add",
+    "graph.Mul",
+];
 
 /// Ops that become a `qnn.lut` on a dequantized input of at most 8 bits.
 const ELEMENTWISE: [&str; 7] = [
@@ -313,9 +319,9 @@ fn match_chain(ctx: &Context, qcast: Op, round: u64) -> Match {
         });
     }
     if only_user(ctx, x) != Some(qcast) || ctx.results(p).len() > 2 {
-        return Err(format!(
-            "its result has users besides the quant.qcast, which read it in float"
-        ));
+        return Err(
+            "its result has users besides the quant.qcast, which read it in float".to_string(),
+        );
     }
     // A fused activation: `C -> Relu/Clip -> qcast`.
     if matches!(pname, "graph.Relu" | "graph.Clip") {
@@ -524,12 +530,10 @@ fn elementwise_fn(ctx: &Context, op: Op) -> Result<Box<dyn Fn(f64) -> f64>, Stri
         "graph.Sigmoid" => Box::new(f::sigmoid),
         "graph.Tanh" => Box::new(f::tanh),
         "graph.HardSwish" => Box::new(f::hardswish),
-        "graph.Gelu" => {
-            match ctx.attr(op, "approximate").and_then(|a| ctx.attr_str(a)) {
-                None | Some("none") => Box::new(f::gelu),
-                Some(a) => return Err(format!("Gelu with approximate = {a} has no table yet")),
-            }
-        }
+        "graph.Gelu" => match ctx.attr(op, "approximate").and_then(|a| ctx.attr_str(a)) {
+            None | Some("none") => Box::new(f::gelu),
+            Some(a) => return Err(format!("Gelu with approximate = {a} has no table yet")),
+        },
         "graph.Relu" => Box::new(|x: f64| x.max(0.0)),
         "graph.LeakyRelu" => {
             let alpha = float_attr(ctx, op, "alpha").unwrap_or(0.01);
@@ -584,7 +588,9 @@ fn transposed_weight(rw: &mut PatternRewriter<'_>, q: Value) -> Option<Value> {
         }
     }
     let attr = ir_util::dense_attr(rw.uniq(), &[k, n], storage_elem, &out);
-    let int_ty = rw.uniq().tensor_type(vec![k as i64, n as i64], storage_elem);
+    let int_ty = rw
+        .uniq()
+        .tensor_type(vec![k as i64, n as i64], storage_elem);
     let state = OperationState::new(rw.uniq(), "graph.constant", loc)
         .results(&[int_ty])
         .prop(rw.uniq(), "value", attr);
@@ -658,8 +664,11 @@ fn rewrite(rw: &mut PatternRewriter<'_>, qcast: Op, plan: &Plan) -> Result<(), S
     }
     let out_ty = rw.value_type(rw.result(qcast, 0));
     let loc = rw.op_loc(plan.anchor);
-    let props: Vec<(&str, nart_ir::Attr)> =
-        plan.props.iter().map(|(k, p)| (*k, make_prop(rw, p))).collect();
+    let props: Vec<(&str, nart_ir::Attr)> = plan
+        .props
+        .iter()
+        .map(|(k, p)| (*k, make_prop(rw, p)))
+        .collect();
     let mut state = OperationState::new(rw.uniq(), name, loc)
         .operands(&operands)
         .results(&[out_ty]);
@@ -720,7 +729,9 @@ fn family(ctx: &Context, qcast: Op) -> Option<Family> {
         "graph.MatMul" | "graph.Gemm" => Family::MatMul,
         "graph.Add" | "graph.Mul" => Family::Elementwise,
         "graph.Concat" => Family::Concat,
-        "graph.AveragePool" | "graph.GlobalAveragePool" | "graph.MaxPool"
+        "graph.AveragePool"
+        | "graph.GlobalAveragePool"
+        | "graph.MaxPool"
         | "graph.GlobalMaxPool" => Family::Pool,
         n if ELEMENTWISE.contains(&n) => Family::Lut,
         _ => return None,
@@ -812,7 +823,12 @@ pub fn lower(ctx: &mut Context, func: Op, round: u64) -> LowerReport {
             }
         }
         match (done, &plan) {
-            (true, Some(Plan { name: Some(name), .. })) => {
+            (
+                true,
+                Some(Plan {
+                    name: Some(name), ..
+                }),
+            ) => {
                 *report.lowered.entry(name).or_insert(0) += 1;
             }
             (true, _) => report.identities += 1,
@@ -860,8 +876,10 @@ pub fn explain(ctx: &Context, op: Op, round: u64) -> String {
             qcast = Some(u);
             break;
         }
-        if matches!(name_of(ctx, u), "graph.Relu" | "graph.Clip" | "graph.LeakyRelu")
-            && FUSING.contains(&name_of(ctx, op))
+        if matches!(
+            name_of(ctx, u),
+            "graph.Relu" | "graph.Clip" | "graph.LeakyRelu"
+        ) && FUSING.contains(&name_of(ctx, op))
         {
             v = ctx.result(u, 0);
             continue;
@@ -888,7 +906,11 @@ pub fn explain(ctx: &Context, op: Op, round: u64) -> String {
         if activations_float {
             return "weight-only quantization: its activations are float, so it computes in float on the dequantized weights".into();
         }
-        return if ctx.uses(r).iter().any(|u| name_of(ctx, u.op) == "quant.qcast") {
+        return if ctx
+            .uses(r)
+            .iter()
+            .any(|u| name_of(ctx, u.op) == "quant.qcast")
+        {
             "its result also has float users, so the op must stay float".into()
         } else {
             "its result is not quantized (no quant.qcast reads it), so no qnn op can produce it"

@@ -126,7 +126,13 @@ fn compare(
     name: &str,
     calib: &Path,
     inputs: &dyn Fn() -> Vec<Tensor>,
-) -> (Vec<f64>, Vec<f64>, Vec<f64>, lower_qnn::LowerReport, Option<f64>) {
+) -> (
+    Vec<f64>,
+    Vec<f64>,
+    Vec<f64>,
+    lower_qnn::LowerReport,
+    Option<f64>,
+) {
     let (fctx, ffunc) = load(name);
     let float = run(&fctx, ffunc, inputs());
     let (qctx, qfunc) = qdq(name, calib);
@@ -139,7 +145,10 @@ fn compare(
     let diff = match scale {
         Some(scale) => {
             let (n_diff, max_steps) = step_diff(&q, &l, scale);
-            format!("{n_diff} of {} outputs differ, by at most {max_steps} step(s)", q.len())
+            format!(
+                "{n_diff} of {} outputs differ, by at most {max_steps} step(s)",
+                q.len()
+            )
         }
         None => format!(
             "float outputs (the last op stays float), SQNR of qnn vs QDQ {:.2} dB",
@@ -242,7 +251,10 @@ fn tiny_transformer_qnn_matches_qdq() {
     assert!(scale.is_none());
     let (d, qf, lf) = (sqnr(&l, &q), sqnr(&q, &float), sqnr(&l, &float));
     assert!(d > 30.0, "qnn vs QDQ SQNR {d} dB");
-    assert!((qf - lf).abs() < 1.0, "SQNR vs float: QDQ {qf} dB, qnn {lf} dB");
+    assert!(
+        (qf - lf).abs() < 1.0,
+        "SQNR vs float: QDQ {qf} dB, qnn {lf} dB"
+    );
 }
 
 #[test]
