@@ -14,7 +14,7 @@
 //! | `Concat` | `qnn.concat` |
 //! | `AveragePool`, `GlobalAveragePool` | `qnn.avg_pool` |
 //! | `MaxPool`, `GlobalMaxPool` | `qnn.max_pool` |
-//! | `Sigmoid`, `Tanh`, `HardSwish`, `Gelu`, `Relu`, `LeakyRelu`, `Clip` on a dequantized input | `qnn.lut` |
+//! | `Sigmoid`, `Tanh`, `Erf`, `HardSwish`, `Gelu`, `Relu`, `LeakyRelu`, `Clip` on a dequantized input | `qnn.lut` |
 //! | a `dcast` straight into a `qcast` | `qnn.requantize` (or nothing, for equal types) |
 //!
 //! Requantizing ops round ties as the scheme's `rounding` says (a field of the scheme, not its
@@ -211,8 +211,9 @@ const FUSING: [&str; 5] = [
 ];
 
 /// Ops that become a `qnn.lut` on a dequantized input of at most 8 bits.
-const ELEMENTWISE: [&str; 7] = [
+const ELEMENTWISE: [&str; 8] = [
     "graph.Sigmoid",
+    "graph.Erf",
     "graph.Tanh",
     "graph.HardSwish",
     "graph.Gelu",
@@ -317,6 +318,19 @@ fn match_chain(ctx: &Context, qcast: Op, round: u64) -> Match {
             props: round_prop(round),
             erase: Vec::new(),
         });
+    }
+    let known = FUSING.contains(&pname)
+        || ELEMENTWISE.contains(&pname)
+        || matches!(
+            pname,
+            "graph.Concat"
+                | "graph.AveragePool"
+                | "graph.GlobalAveragePool"
+                | "graph.MaxPool"
+                | "graph.GlobalMaxPool"
+        );
+    if !known {
+        return Err(format!("qnn has no integer form of '{pname}'"));
     }
     if only_user(ctx, x) != Some(qcast) || ctx.results(p).len() > 2 {
         return Err(
@@ -529,6 +543,7 @@ fn elementwise_fn(ctx: &Context, op: Op) -> Result<Box<dyn Fn(f64) -> f64>, Stri
     Ok(match name_of(ctx, op) {
         "graph.Sigmoid" => Box::new(f::sigmoid),
         "graph.Tanh" => Box::new(f::tanh),
+        "graph.Erf" => Box::new(f::erf),
         "graph.HardSwish" => Box::new(f::hardswish),
         "graph.Gelu" => match ctx.attr(op, "approximate").and_then(|a| ctx.attr_str(a)) {
             None | Some("none") => Box::new(f::gelu),

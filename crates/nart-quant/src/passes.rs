@@ -306,7 +306,7 @@ nart_pass::declare_pass! {
             to `qnn.matmul`, `Add`/`Mul` to `qnn.add`/`qnn.mul`, each with a following \
             `Relu`/`Clip` fused (`relu`, `relu6`, `clip`); `Concat`, `AveragePool`, `MaxPool` \
             (and their global forms) to `qnn.concat`, `qnn.avg_pool`, `qnn.max_pool`; \
-            `Sigmoid`, `Tanh`, `HardSwish`, `Gelu`, `Relu`, `LeakyRelu` and `Clip` on an \
+            `Sigmoid`, `Tanh`, `Erf`, `HardSwish`, `Gelu`, `Relu`, `LeakyRelu` and `Clip` on an \
             input of at most 8 bits to a `qnn.lut`; a `dcast` straight into a `qcast` to \
             `qnn.requantize`. Ties round as the scheme's `rounding` field says. Chains that do \
             not fit (per-block weights, float biases, `auto_pad`, `ceil_mode`, ops without a \
