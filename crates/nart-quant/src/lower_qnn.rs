@@ -90,6 +90,10 @@ struct Plan {
     operands: Vec<Value>,
     /// Operand 1 is a `quant.scast` of a constant `[N, K]` weight to transpose (Gemm `transB`).
     transpose_rhs: bool,
+    /// How requantization rounds ties (a `#qnn.rounding` value).
+    round: u64,
+    /// Operand 2 is a float constant bias, quantized to `i32` at input scale × weight scale.
+    fold_bias: bool,
     props: Vec<(&'static str, Prop)>,
     /// The float ops the new op replaces, users first.
     erase: Vec<Op>,
@@ -315,6 +319,8 @@ fn match_chain(ctx: &Context, qcast: Op, round: u64) -> Match {
             anchor: p,
             operands: vec![src],
             transpose_rhs: false,
+            fold_bias: false,
+            round,
             props: round_prop(round),
             erase: Vec::new(),
         });
@@ -396,17 +402,28 @@ fn plan_compute(ctx: &Context, c: Op, round: u64) -> Match {
         anchor: c,
         operands: Vec::new(),
         transpose_rhs: false,
+        fold_bias: false,
+        round,
         props: round_prop(round),
         erase: vec![c],
     };
-    let bias = |i: usize| -> Result<Option<Value>, String> {
+    // The bias: dequantized i32, or a float constant vector that the rewrite quantizes to the
+    // accumulator's scale (schemes that keep biases float, as TensorRT adds them after the
+    // integer product).
+    let bias = |i: usize| -> Result<Option<(Value, bool)>, String> {
         if i >= n || !present(ctx, ctx.operand(c, i)) {
             return Ok(None);
         }
-        match dequantized(ctx, c, i) {
-            Ok(b) => Ok(Some(b)),
-            Err(_) => Err(format!(
-                "the bias (operand #{i}) is float; qnn ops take an i32 bias at input scale × weight scale (the scheme keeps biases float)"
+        if let Ok(b) = dequantized(ctx, c, i) {
+            return Ok(Some((b, false)));
+        }
+        let v = ctx.operand(c, i);
+        match ir_util::constant_tensor(ctx, v) {
+            Some(t) if t.shape().len() == 1 && ir_util::is_float_tensor(ctx, ctx.value_type(v)) => {
+                Ok(Some((v, true)))
+            }
+            _ => Err(format!(
+                "the bias (operand #{i}) is neither a dequantized i32 tensor nor a float constant vector"
             )),
         }
     };
@@ -415,7 +432,10 @@ fn plan_compute(ctx: &Context, c: Op, round: u64) -> Match {
             check_window(ctx, c)?;
             plan.name = Some("qnn.conv");
             plan.operands = vec![dequantized(ctx, c, 0)?, dequantized(ctx, c, 1)?];
-            plan.operands.extend(bias(2)?);
+            if let Some((b, fold)) = bias(2)? {
+                plan.operands.push(b);
+                plan.fold_bias = fold;
+            }
             for key in ["strides", "pads", "dilations"] {
                 if let Some(v) = ints_attr(ctx, c, key) {
                     plan.props.push((key, Prop::Ints(v)));
@@ -454,11 +474,12 @@ fn plan_compute(ctx: &Context, c: Op, round: u64) -> Match {
                 plan.transpose_rhs = true;
             }
             plan.operands = vec![dequantized(ctx, c, 0)?, b];
-            if let Some(bv) = bias(2)? {
+            if let Some((bv, fold)) = bias(2)? {
                 if ctx.shape_of(ctx.value_type(bv)).map(<[i64]>::len) != Some(1) {
                     return Err("Gemm's C must be a vector of N values for qnn.matmul".into());
                 }
                 plan.operands.push(bv);
+                plan.fold_bias = fold;
             }
         }
         "graph.Add" | "graph.Mul" => {
@@ -490,6 +511,8 @@ fn plan_concat(ctx: &Context, c: Op, round: u64) -> Match {
         anchor: c,
         operands,
         transpose_rhs: false,
+        fold_bias: false,
+        round,
         props,
         erase: vec![c],
     })
@@ -532,6 +555,8 @@ fn plan_pool(ctx: &Context, p: Op, round: u64, max: bool) -> Match {
         anchor: p,
         operands: vec![x],
         transpose_rhs: false,
+        fold_bias: false,
+        round,
         props,
         erase: vec![p],
     })
@@ -574,6 +599,8 @@ fn plan_lut(ctx: &Context, op: Op, out: &UniformQuantizedType) -> Match {
         anchor: op,
         operands: vec![x],
         transpose_rhs: false,
+        fold_bias: false,
+        round: rounding::HALF_EVEN,
         props: vec![("table", Prop::Table(table))],
         erase: vec![op],
     })
@@ -613,6 +640,77 @@ fn transposed_weight(rw: &mut PatternRewriter<'_>, q: Value) -> Option<Value> {
     let cv = rw.result(c, 0);
     let qelem = rw.uniq().dialect_type(qt);
     let q_ty = rw.uniq().tensor_type(vec![k as i64, n as i64], qelem);
+    let s = OperationState::new(rw.uniq(), "quant.scast", loc)
+        .operands(&[cv])
+        .results(&[q_ty]);
+    let s = rw.create(s);
+    Some(rw.result(s, 0))
+}
+
+/// The float constant bias `b` as an `i32` constant and its `scast`, at scale `input scale ×
+/// weight scale` per output channel (zero point 0), rounding ties as `round` says.
+fn quantized_bias(
+    rw: &mut PatternRewriter<'_>,
+    input: Value,
+    weight: Value,
+    b: Value,
+    round: u64,
+) -> Option<Value> {
+    let sx = quantized(rw, input)?.scale()?;
+    let w = quantized(rw, weight)?.clone();
+    let data = ir_util::constant_tensor(rw, b)?.to_f64_vec().ok()?;
+    let ws = w.scales();
+    if ws.len() != 1 && ws.len() != data.len() {
+        return None;
+    }
+    let scales: Vec<f64> = (0..data.len())
+        .map(|c| sx * if ws.len() == 1 { ws[0] } else { ws[c] })
+        .collect();
+    let q: Vec<f64> = data
+        .iter()
+        .zip(&scales)
+        .map(|(&x, &s)| {
+            let y = x / s;
+            let r = match round {
+                rounding::HALF_AWAY => y.round(),
+                rounding::HALF_UP => (y + 0.5).floor(),
+                _ => y.round_ties_even(),
+            };
+            r.clamp(f64::from(i32::MIN), f64::from(i32::MAX))
+        })
+        .collect();
+    let params = if ws.len() == 1 {
+        QuantParams::PerTensor {
+            scale: scales[0].to_bits(),
+            zero_point: 0,
+        }
+    } else {
+        QuantParams::PerAxis {
+            axis: 0,
+            scales: scales.iter().map(|s| s.to_bits()).collect(),
+            zero_points: vec![0; scales.len()],
+        }
+    };
+    let qt = UniformQuantizedType {
+        storage_width: 32,
+        signed: true,
+        storage_min: i64::from(i32::MIN),
+        storage_max: i64::from(i32::MAX),
+        expressed: w.expressed,
+        params,
+    };
+    let n = data.len();
+    let loc = rw.value_loc(b);
+    let i32t = rw.uniq().int_type(32);
+    let attr = ir_util::dense_attr(rw.uniq(), &[n], i32t, &q);
+    let int_ty = rw.uniq().tensor_type(vec![n as i64], i32t);
+    let state = OperationState::new(rw.uniq(), "graph.constant", loc)
+        .results(&[int_ty])
+        .prop(rw.uniq(), "value", attr);
+    let c = rw.create(state);
+    let cv = rw.result(c, 0);
+    let qelem = rw.uniq().dialect_type(qt);
+    let q_ty = rw.uniq().tensor_type(vec![n as i64], qelem);
     let s = OperationState::new(rw.uniq(), "quant.scast", loc)
         .operands(&[cv])
         .results(&[q_ty]);
@@ -677,6 +775,10 @@ fn rewrite(rw: &mut PatternRewriter<'_>, qcast: Op, plan: &Plan) -> Result<(), S
         operands[1] = transposed_weight(rw, operands[1])
             .ok_or("the transB weight could not be transposed at compile time")?;
     }
+    if plan.fold_bias {
+        operands[2] = quantized_bias(rw, operands[0], operands[1], operands[2], plan.round)
+            .ok_or("the float bias could not be quantized to the accumulator's scale")?;
+    }
     let out_ty = rw.value_type(rw.result(qcast, 0));
     let loc = rw.op_loc(plan.anchor);
     let props: Vec<(&str, nart_ir::Attr)> = plan
@@ -695,6 +797,9 @@ fn rewrite(rw: &mut PatternRewriter<'_>, qcast: Op, plan: &Plan) -> Result<(), S
         rw.erase_op(new);
         if plan.transpose_rhs {
             erase_dead_chain(rw, operands[1]);
+        }
+        if plan.fold_bias {
+            erase_dead_chain(rw, operands[2]);
         }
         let msg = diags
             .first()

@@ -34,15 +34,17 @@ fn load(name: &str) -> (Context, Op) {
 
 /// The model quantized to the QDQ form with `onnx-qdq`, calibrated on `calib` (min-max).
 fn qdq(name: &str, calib: &Path) -> (Context, Op) {
+    qdq_with(name, calib, "onnx-qdq")
+}
+
+/// The model quantized to the QDQ form with `scheme`, calibrated on `calib` (min-max).
+fn qdq_with(name: &str, calib: &Path, scheme: &str) -> (Context, Op) {
     let (mut ctx, func) = load(name);
     let interp = Interpreter::new(&ctx, func).unwrap();
     let samples = dataset::load(calib, interp.inputs()).unwrap();
     nart_quant::collect::calibrate(&mut ctx, func, &samples, &CalibOptions::default()).unwrap();
     let apply = ApplyOptions {
-        scheme: nart_quant::scheme::registry()
-            .get("onnx-qdq")
-            .unwrap()
-            .clone(),
+        scheme: nart_quant::scheme::registry().get(scheme).unwrap().clone(),
         overrides: Vec::new(),
         user_params: None,
         fold_batchnorm: true,
@@ -124,6 +126,7 @@ fn top1(logits: &[f64], labels: &[i64]) -> f64 {
 #[allow(clippy::type_complexity)]
 fn compare(
     name: &str,
+    scheme: &str,
     calib: &Path,
     inputs: &dyn Fn() -> Vec<Tensor>,
 ) -> (
@@ -135,9 +138,9 @@ fn compare(
 ) {
     let (fctx, ffunc) = load(name);
     let float = run(&fctx, ffunc, inputs());
-    let (qctx, qfunc) = qdq(name, calib);
+    let (qctx, qfunc) = qdq_with(name, calib, scheme);
     let q = run(&qctx, qfunc, inputs());
-    let (mut lctx, lfunc) = qdq(name, calib);
+    let (mut lctx, lfunc) = qdq_with(name, calib, scheme);
     let report = lower(&mut lctx, lfunc);
     let counts = op_counts(&lctx, lfunc);
     let l = run(&lctx, lfunc, inputs());
@@ -156,7 +159,7 @@ fn compare(
         ),
     };
     eprintln!(
-        "{name}: lowered {:?}; kept float: {:?}; qnn vs QDQ: {diff}; SQNR vs float: QDQ {:.2} dB, qnn {:.2} dB",
+        "{name} {scheme}: lowered {:?}; kept float: {:?}; qnn vs QDQ: {diff}; SQNR vs float: QDQ {:.2} dB, qnn {:.2} dB",
         report.lowered,
         report
             .kept
@@ -166,7 +169,7 @@ fn compare(
         sqnr(&q, &float),
         sqnr(&l, &float)
     );
-    eprintln!("{name}: ops after lowering: {counts:?}");
+    eprintln!("{name} {scheme}: ops after lowering: {counts:?}");
     (float, q, l, report, scale)
 }
 
@@ -186,7 +189,7 @@ fn labels(name: &str) -> Vec<i64> {
 fn digits_cnn_qnn_matches_qdq() {
     let name = "digits_cnn";
     let calib = model_dir(name).join("calib_inputs.pb");
-    let (float, q, l, report, scale) = compare(name, &calib, &heldout(name));
+    let (float, q, l, report, scale) = compare(name, "onnx-qdq", &calib, &heldout(name));
     let scale = scale.expect("the logits are dequantized");
     // Every conv, the Gemm, the pools and the fused relus are integer ops now.
     assert!(report.kept.is_empty(), "kept float: {:?}", report.kept);
@@ -211,11 +214,40 @@ fn digits_cnn_qnn_matches_qdq() {
     assert!(sqnr(&l, &float) > 20.0);
 }
 
+/// TensorRT's scheme keeps biases float in the QDQ form (s8 symmetric, narrow range); the
+/// lowering stores them as i32 at the accumulator's scale, which moves each bias by at most half
+/// an accumulator step.
+#[test]
+fn digits_cnn_tensorrt_qnn_matches_qdq() {
+    let name = "digits_cnn";
+    let calib = model_dir(name).join("calib_inputs.pb");
+    let (float, q, l, report, scale) = compare(name, "tensorrt", &calib, &heldout(name));
+    let scale = scale.expect("the logits are dequantized");
+    assert!(report.kept.is_empty(), "kept float: {:?}", report.kept);
+    assert_eq!(report.lowered.get("qnn.conv"), Some(&2));
+    let (n_diff, max_steps) = step_diff(&q, &l, scale);
+    assert!(max_steps <= 1.0, "qnn and QDQ differ by {max_steps} steps");
+    assert!(
+        n_diff * 50 <= q.len(),
+        "{n_diff} of {} outputs differ (more than 2%: the rounded biases add to the float sums' rounding)",
+        q.len()
+    );
+    let labels = labels(name);
+    let (tq, tl, tf) = (top1(&q, &labels), top1(&l, &labels), top1(&float, &labels));
+    eprintln!(
+        "digits_cnn tensorrt top-1: float {:.2}%, QDQ {:.2}%, qnn {:.2}%",
+        100.0 * tf,
+        100.0 * tq,
+        100.0 * tl
+    );
+    assert_eq!(tq, tl, "top-1 changed between the QDQ and qnn forms");
+}
+
 #[test]
 fn digits_mlp_qnn_matches_qdq() {
     let name = "digits_mlp";
     let calib = model_dir(name).join("calib_inputs.pb");
-    let (float, q, l, report, scale) = compare(name, &calib, &heldout(name));
+    let (float, q, l, report, scale) = compare(name, "onnx-qdq", &calib, &heldout(name));
     let scale = scale.expect("the logits are dequantized");
     assert!(report.kept.is_empty(), "kept float: {:?}", report.kept);
     assert!(report.lowered.get("qnn.matmul").copied().unwrap_or(0) >= 2);
@@ -244,7 +276,7 @@ fn tiny_transformer_qnn_matches_qdq() {
     let data = model_dir(name).join("test_data_set_0");
     let input = data.join("input_0.pb");
     let inputs = move || vec![dataset::read_tensor(&input).unwrap()];
-    let (float, q, l, report, scale) = compare(name, &data, &inputs);
+    let (float, q, l, report, scale) = compare(name, "onnx-qdq", &data, &inputs);
     assert_eq!(report.lowered.get("qnn.matmul"), Some(&16));
     // The GELUs' Erf become tables; Softmax and LayerNormalization have no qnn form.
     assert_eq!(report.lowered.get("qnn.lut"), Some(&2));
@@ -277,4 +309,92 @@ fn lowering_is_deterministic() {
     let (a, b) = (print(), print());
     assert!(a.contains("qnn.conv") && !a.contains("graph.Conv"));
     assert_eq!(a, b, "the same input gave different IR");
+}
+
+/// ResNet-18 and MobileNetV2 from the zoo cache (`scripts/models/build_zoo.py --cache`, never
+/// committed; `NART_MODEL_CACHE` or `~/.cache/nart/models`), run only with `NART_ZOO=1` since the
+/// unoptimized interpreter takes minutes on them. Calibrated on their one reference input.
+#[test]
+fn zoo_models_qnn_matches_qdq() {
+    if std::env::var_os("NART_ZOO").is_none() {
+        eprintln!("zoo: set NART_ZOO=1 to run ResNet-18 and MobileNetV2 from the zoo cache");
+        return;
+    }
+    let cache = std::env::var_os("NART_MODEL_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/nart/models")
+        });
+    for name in ["resnet18", "mobilenetv2"] {
+        let dir = cache.join(name);
+        assert!(
+            dir.join("model.onnx").exists(),
+            "NART_ZOO=1 but {} is missing (run scripts/models/build_zoo.py --cache)",
+            dir.display()
+        );
+        let t0 = std::time::Instant::now();
+        let data = dir.join("test_data_set_0");
+        let input = data.join("input_0.pb");
+        let inputs = || vec![dataset::read_tensor(&input).unwrap()];
+        let load_model = |ctx: &mut Context| {
+            let module = nart_onnx::import_file(ctx, &dir.join("model.onnx")).unwrap();
+            nart_quant::register(ctx);
+            nart_quant::ir_util::functions(ctx, module)[0]
+        };
+        let mut fctx = Context::new();
+        let ffunc = load_model(&mut fctx);
+        let float = run(&fctx, ffunc, inputs());
+        let quantized = |lowered: bool| {
+            let mut ctx = Context::new();
+            let func = load_model(&mut ctx);
+            let interp = Interpreter::new(&ctx, func).unwrap();
+            let samples = dataset::load(&data, interp.inputs()).unwrap();
+            nart_quant::collect::calibrate(&mut ctx, func, &samples, &CalibOptions::default())
+                .unwrap();
+            let apply = ApplyOptions {
+                scheme: nart_quant::scheme::registry()
+                    .get("onnx-qdq")
+                    .unwrap()
+                    .clone(),
+                overrides: Vec::new(),
+                user_params: None,
+                fold_batchnorm: true,
+            };
+            nart_quant::apply::apply_static(&mut ctx, func, &apply).unwrap();
+            let report = lowered.then(|| lower(&mut ctx, func));
+            let out = run(&ctx, func, inputs());
+            let scale = output_scale(&ctx, func);
+            (out, report, scale)
+        };
+        let (q, _, _) = quantized(false);
+        let (l, report, scale) = quantized(true);
+        let report = report.unwrap();
+        let scale = scale.expect("the logits are dequantized");
+        let (n_diff, max_steps) = step_diff(&q, &l, scale);
+        let top = |v: &[f64]| (0..v.len()).max_by(|&a, &b| v[a].total_cmp(&v[b])).unwrap();
+        eprintln!(
+            "{name}: lowered {:?}; {} float compute ops kept; qnn vs QDQ: {n_diff} of {} logits differ, by at most {max_steps} step(s); SQNR vs float: QDQ {:.2} dB, qnn {:.2} dB; top-1 class float/QDQ/qnn {}/{}/{} ({:.0} s)",
+            report.lowered,
+            report.kept.len(),
+            q.len(),
+            sqnr(&q, &float),
+            sqnr(&l, &float),
+            top(&float),
+            top(&q),
+            top(&l),
+            t0.elapsed().as_secs_f64()
+        );
+        assert!(report.kept.is_empty(), "kept float: {:?}", report.kept);
+        // Through 20 to 50 layers a one-step difference in an early layer spreads and can add
+        // up: looser bounds than on the small models, and the accuracy of the two forms must
+        // agree.
+        assert!(max_steps <= 2.0, "qnn and QDQ differ by {max_steps} steps");
+        assert!(
+            n_diff * 10 <= 3 * q.len(),
+            "{n_diff} of {} logits differ",
+            q.len()
+        );
+        assert!((sqnr(&q, &float) - sqnr(&l, &float)).abs() < 0.5);
+        assert_eq!(top(&q), top(&l));
+    }
 }

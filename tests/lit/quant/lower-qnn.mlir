@@ -1,7 +1,7 @@
 // RUN: nart-opt %s --pass-pipeline='builtin.module(quant-apply,quant-lower-qnn)' --split-input-file | filecheck %s
 // RUN: nart-opt %s --pass-pipeline='builtin.module(quant-apply{scheme=pow2},quant-lower-qnn{scheme=pow2})' --split-input-file | filecheck %s --check-prefix=POW2
 // RUN: nart-opt %s --pass-pipeline='builtin.module(quant-apply,quant-lower-qnn,func.func(quant-lint))' --split-input-file --verify-diagnostics
-// RUN: nart-opt %s --pass-pipeline='builtin.module(quant-apply{scheme=tensorrt},quant-lower-qnn,func.func(quant-lint))' --split-input-file 2>&1 >/dev/null | filecheck %s --check-prefix=TRT
+// RUN: nart-opt %s --pass-pipeline='builtin.module(quant-apply{scheme=tensorrt},quant-lower-qnn{scheme=tensorrt})' --split-input-file | filecheck %s --check-prefix=TRT
 // RUN: nart-opt %s --pass-pipeline='builtin.module(quant-apply{scheme=w4-group},quant-lower-qnn,func.func(quant-lint))' --split-input-file 2>&1 >/dev/null | filecheck %s --check-prefix=W4
 
 // quant-apply writes the QDQ form from calibrated float IR; quant-lower-qnn turns each
@@ -19,6 +19,13 @@
 // CHECK-NEXT: %[[D:.*]] = quant.dcast %[[C]]
 // CHECK-NEXT: return %[[D]]
 // The pow2 scheme rounds half up: the rounding comes from the scheme.
+// TensorRT's scheme keeps the bias float in the QDQ form; the lowering stores it as i32 at input
+// scale × weight scale (0.25 / 3.1000062000123996e-05 = 8064.500000000001 in f64: 8065;
+// -0.5 / 1.2400025e-04 = -4032.25: -4032).
+// TRT-LABEL: func.func @conv_relu
+// TRT: %[[BI:.*]] = "graph.constant"() <{value = dense<[8065, -4032]> : tensor<2xi32>}>
+// TRT-NEXT: %[[B:.*]] = quant.scast %[[BI]] : tensor<2xi32> to tensor<2x!quant.uniform<i32:f32:0, {3.1000062000123996e-05,1.2400024800049599e-04}>>
+// TRT-NEXT: qnn.conv %{{.*}}, %{{.*}}, %[[B]] act<relu> :
 // POW2-LABEL: func.func @conv_relu
 // POW2: qnn.conv %{{.*}}, %{{.*}}, %{{.*}} act<relu> round<half_up> :
 // expected-remark @+1 {{quant-lint: 0 float compute ops read dequantized values (0 edges)}}
@@ -108,10 +115,8 @@ func.func @pool_and_float(%x: tensor<1x2x4x4xf32> {quant.calibrated = !quant.cal
 
 // -----
 
-// What stays float: LeakyRelu after a Conv does not fuse. With TensorRT's scheme the biases are
-// float, which qnn ops do not take; with w4-group the activations are float (weight-only).
-// TRT: remark: 'graph.Conv' stays float: the bias (operand #2) is float; qnn ops take an i32 bias at input scale × weight scale (the scheme keeps biases float)
-// TRT: remark: 'graph.Gemm' stays float: the bias (operand #2) is float
+// What stays float: LeakyRelu after a Conv does not fuse; with w4-group the activations are float
+// (weight-only).
 // W4: remark: 'graph.Gemm' stays float: weight-only quantization: its activations are float, so it computes in float on the dequantized weights
 // CHECK-LABEL: func.func @stays_float
 // CHECK: "graph.Conv"
