@@ -18,7 +18,8 @@
 //! | a `dcast` straight into a `qcast` | `qnn.requantize` (or nothing, for equal types) |
 //!
 //! Requantizing ops round ties as the scheme's `rounding` says (a field of the scheme, not its
-//! name). A chain that does not fit (per-block weights, a float bias, `auto_pad`, `ceil_mode`,
+//! name); a bias the scheme keeps float is stored as `i32` at the accumulator's scale. A chain
+//! that does not fit (per-block weights, per-channel activations, `auto_pad`, `ceil_mode`,
 //! a result with other float users, an op `qnn` has no form of) stays in the QDQ form, and
 //! [`explain`] says why; `quant-lint` reports it as a remark at the op.
 //! Each rewrite is checked by the new op's verifier before it replaces anything, so what the

@@ -308,8 +308,9 @@ nart_pass::declare_pass! {
             (and their global forms) to `qnn.concat`, `qnn.avg_pool`, `qnn.max_pool`; \
             `Sigmoid`, `Tanh`, `Erf`, `HardSwish`, `Gelu`, `Relu`, `LeakyRelu` and `Clip` on an \
             input of at most 8 bits to a `qnn.lut`; a `dcast` straight into a `qcast` to \
-            `qnn.requantize`. Ties round as the scheme's `rounding` field says. Chains that do \
-            not fit (per-block weights, float biases, `auto_pad`, `ceil_mode`, ops without a \
+            `qnn.requantize`. Ties round as the scheme's `rounding` field says; a float bias \
+            becomes `i32` at input scale × weight scale. Chains that do \
+            not fit (per-block weights, per-channel activations, `auto_pad`, `ceil_mode`, ops without a \
             qnn form) stay in the QDQ form; `quant-lint` then says why, op by op.",
         options: LowerQnnOptions,
         statistics: [
