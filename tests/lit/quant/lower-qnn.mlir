@@ -115,6 +115,36 @@ func.func @pool_and_float(%x: tensor<1x2x4x4xf32> {quant.calibrated = !quant.cal
 
 // -----
 
+// A standalone LeakyRelu on a quantized input is a table; Clip(-0.5, 0.5) after an Add fuses as
+// act<clip> with its bounds; GlobalAveragePool is an avg_pool over the whole plane; Gemm without
+// transB keeps its [K, N] weight, quantized per column.
+// CHECK-LABEL: func.func @clip_global_gemm
+// CHECK-NEXT: %[[X:.*]] = quant.qcast %arg0
+// CHECK-NEXT: %[[L:.*]] = qnn.lut %[[X]] table [0, 0, 1, 2, 2, 3,
+// CHECK-NEXT: %[[A:.*]] = qnn.add %[[L]], %[[X]] act<clip> bounds(-5.000000e-01, 5.000000e-01) :
+// CHECK-NEXT: %[[P:.*]] = qnn.avg_pool %[[A]] kernel [2, 2] :
+// CHECK-NEXT: %[[PD:.*]] = quant.dcast %[[P]]
+// CHECK-NEXT: %[[F:.*]] = "graph.Flatten"(%[[PD]])
+// CHECK-NEXT: %[[FQ:.*]] = quant.qcast %[[F]]
+// CHECK: %[[W:.*]] = quant.scast %{{.*}} : tensor<2x2xi8> to tensor<2x2x!quant.uniform<i8:f32:1, {7.84313725490196e-03,1.568627450980392e-02}>>
+// CHECK: qnn.matmul %[[FQ]], %[[W]], %{{.*}} :
+// expected-remark @+1 {{quant-lint: 0 float compute ops read dequantized values (0 edges)}}
+func.func @clip_global_gemm(%x: tensor<1x2x2x2xf32> {quant.calibrated = !quant.calibrated<f32<-1.0:1.0>>}) -> tensor<1x2xf32> {
+  %lo = "graph.constant"() <{value = dense<-0.5> : tensor<f32>}> : () -> tensor<f32>
+  %hi = "graph.constant"() <{value = dense<0.5> : tensor<f32>}> : () -> tensor<f32>
+  %l = "graph.LeakyRelu"(%x) <{alpha = 0.5 : f32}> {quant.calibrated = [!quant.calibrated<f32<-0.5:1.0>>]} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %a = "graph.Add"(%l, %x) {quant.calibrated = [!quant.calibrated<f32<-2.0:2.0>>]} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %c = "graph.Clip"(%a, %lo, %hi) {quant.calibrated = [!quant.calibrated<f32<-0.5:0.5>>]} : (tensor<1x2x2x2xf32>, tensor<f32>, tensor<f32>) -> tensor<1x2x2x2xf32>
+  %g = "graph.GlobalAveragePool"(%c) {quant.calibrated = [!quant.calibrated<f32<-0.5:0.5>>]} : (tensor<1x2x2x2xf32>) -> tensor<1x2x1x1xf32>
+  %f = "graph.Flatten"(%g) <{axis = 1 : i64}> {quant.calibrated = [!quant.calibrated<f32<-0.5:0.5>>]} : (tensor<1x2x1x1xf32>) -> tensor<1x2xf32>
+  %w = "graph.constant"() <{value = dense<[[1.0, -1.0], [0.5, 2.0]]> : tensor<2x2xf32>}> : () -> tensor<2x2xf32>
+  %b = "graph.constant"() <{value = dense<[0.5, -0.5]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %m = "graph.Gemm"(%f, %w, %b) {quant.calibrated = [!quant.calibrated<f32<-2.0:2.0>>]} : (tensor<1x2xf32>, tensor<2x2xf32>, tensor<2xf32>) -> tensor<1x2xf32>
+  return %m : tensor<1x2xf32>
+}
+
+// -----
+
 // What stays float: LeakyRelu after a Conv does not fuse; with w4-group the activations are float
 // (weight-only).
 // W4: remark: 'graph.Gemm' stays float: weight-only quantization: its activations are float, so it computes in float on the dequantized weights
