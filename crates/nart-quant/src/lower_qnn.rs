@@ -323,7 +323,7 @@ fn match_chain(ctx: &Context, qcast: Op, round: u64) -> Match {
             fold_bias: false,
             round,
             props: round_prop(round),
-            erase: Vec::new(),
+            erase: vec![p],
         });
     }
     let known = FUSING.contains(&pname)
