@@ -777,8 +777,17 @@ fn rewrite(rw: &mut PatternRewriter<'_>, qcast: Op, plan: &Plan) -> Result<(), S
             .ok_or("the transB weight could not be transposed at compile time")?;
     }
     if plan.fold_bias {
-        operands[2] = quantized_bias(rw, operands[0], operands[1], operands[2], plan.round)
-            .ok_or("the float bias could not be quantized to the accumulator's scale")?;
+        match quantized_bias(rw, operands[0], operands[1], operands[2], plan.round) {
+            Some(b) => operands[2] = b,
+            None => {
+                if plan.transpose_rhs {
+                    erase_dead_chain(rw, operands[1]);
+                }
+                return Err(
+                    "the float bias could not be quantized to the accumulator's scale".into(),
+                );
+            }
+        }
     }
     let out_ty = rw.value_type(rw.result(qcast, 0));
     let loc = rw.op_loc(plan.anchor);
