@@ -187,6 +187,32 @@ fn evaluate(s: &Session, float: &FloatRef, per_layer: bool) -> Result<Evaluation
         .evaluate(&s.ctx, s.func, per_layer, &kept_float(s))?)
 }
 
+/// Checks the guard's limits again on the model in the `qnn` form (the guard itself measured
+/// the QDQ form, which the integer ops compute exactly but which may round one step apart where
+/// a float sum rounds the other way), and says how its outputs compare.
+pub fn check_lowered(s: &Session, float: &FloatRef) -> Result<()> {
+    let e = evaluate(s, float, false)?;
+    let limits = s.req.guard.limits();
+    let mut line = format!(
+        "accuracy guard, qnn form: lowest output SQNR {} dB",
+        guard::fmt_db(e.min_output_sqnr())
+    );
+    if let (Some(q), Some(d)) = (e.top1_quant, e.top1_drop()) {
+        line.push_str(&format!(", top-1 {:.2}% (drop {d:.2} points)", q.percent()));
+    }
+    eprintln!("{line}");
+    let failures = guard::check(&e, &limits);
+    if !failures.is_empty() {
+        bail!(
+            "the accuracy guard refuses the qnn form of the model: {}; '{}' was not written \
+             (--form qdq writes the QDQ form the guard accepted)",
+            failures.join("; "),
+            s.req.output.display()
+        );
+    }
+    Ok(())
+}
+
 /// Writes `files`, each through a temporary file renamed into place.
 fn write_files(files: &[(PathBuf, String)]) -> Result<()> {
     for (path, text) in files {
@@ -206,7 +232,7 @@ fn write_files(files: &[(PathBuf, String)]) -> Result<()> {
 
 /// The guard stage: evaluate, check the limits, fall back if asked, report. On failure the
 /// report files are written and the error says so; the model is not written.
-pub fn guard(s: &mut Session, float: FloatRef) -> Result<()> {
+pub fn guard(s: &mut Session, float: &FloatRef) -> Result<()> {
     let args = s.req.guard.clone();
     let limits = args.limits();
     let initial = evaluate(s, &float, true)?;

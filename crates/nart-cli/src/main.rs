@@ -148,6 +148,10 @@ enum Command {
         output: Option<PathBuf>,
         #[command(flatten)]
         guard: nart_cli::guard::GuardArgs,
+        /// The form of a static model: qnn (integer ops), qdq (float ops between quantize and
+        /// dequantize casts), or auto (qnn, but qdq for an .onnx output).
+        #[arg(long, value_enum, default_value_t = QuantForm::Auto)]
+        form: QuantForm,
     },
     /// Run ONNX backend test folders in one process (used by the conformance suite).
     RunTests {
@@ -200,6 +204,17 @@ enum QuantMode {
     Static,
     /// Weights quantized, activations at run time (DynamicQuantizeLinear).
     Dynamic,
+}
+
+/// `--form` of `nart quantize`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum QuantForm {
+    /// qnn for IR output, qdq for an .onnx output.
+    Auto,
+    /// Float ops between quant.qcast and quant.dcast.
+    Qdq,
+    /// Integer qnn ops where they fit; the rest stays in QDQ form.
+    Qnn,
 }
 
 fn main() -> ExitCode {
@@ -294,6 +309,7 @@ fn main() -> ExitCode {
             export_qparams,
             output,
             guard,
+            form,
             ..
         } => nart_cli::quantize::quantize(nart_cli::quantize::QuantizeRequest {
             model: model.unwrap_or_default(),
@@ -311,6 +327,11 @@ fn main() -> ExitCode {
             output: output.unwrap_or_default(),
             progress: true,
             guard,
+            form: match form {
+                QuantForm::Auto => nart_cli::quantize::Form::Auto,
+                QuantForm::Qdq => nart_cli::quantize::Form::Qdq,
+                QuantForm::Qnn => nart_cli::quantize::Form::Qnn,
+            },
         }),
     };
     match res {

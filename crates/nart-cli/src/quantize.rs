@@ -9,8 +9,11 @@
 //!    model over it with a progress bar, record ranges in the IR;
 //! 3. [`Session::apply`]: BatchNorm folding and the QDQ form (static), or the dynamic form;
 //! 4. the accuracy guard ([`crate::guard`], with `--eval`): float vs quantized on held-out data,
-//!    the limits, `--auto-fallback`, the reports; each reading the session;
-//! 5. [`Session::write`]: the IR (QDQ ONNX when the output ends in `.onnx`) and the exported parameters, written only when every stage
+//!    the limits, `--auto-fallback`, the reports, all on the QDQ form;
+//! 5. [`Session::lower`]: in the `qnn` form (see [`Form`]), `quant-lower-qnn` turns the QDQ
+//!    chains into integer `qnn` ops; with `--eval`, the guard's limits are checked again on
+//!    the outputs of that form ([`crate::guard::check_lowered`]);
+//! 6. [`Session::write`]: the IR (QDQ ONNX when the output ends in `.onnx`) and the exported parameters, written only when every stage
 //!    succeeded, each through a temporary file renamed into place.
 //!
 //! Any error stops the command before anything is written.
@@ -26,6 +29,29 @@ use nart_quant::collect::{CalibOptions, CalibReport};
 use nart_quant::passes::Mode;
 use nart_quant::qparams::QParamsFile;
 use nart_quant::scheme::Granularity;
+
+/// The form `nart quantize` writes a static model in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Form {
+    /// `qnn` for IR output, QDQ for an `.onnx` output (the interchange form ONNX Runtime runs).
+    #[default]
+    Auto,
+    /// The QDQ form: float ops between `quant.qcast`/`quant.dcast`.
+    Qdq,
+    /// Integer `qnn` ops where they fit (what a deployed integer kernel runs); the rest stays QDQ.
+    Qnn,
+}
+
+impl Form {
+    /// The form for an output path: `Auto` becomes `Qdq` for `.onnx`, `Qnn` otherwise.
+    pub fn resolve(self, output: &Path) -> Form {
+        match self {
+            Form::Auto if output.extension().is_some_and(|e| e == "onnx") => Form::Qdq,
+            Form::Auto => Form::Qnn,
+            f => f,
+        }
+    }
+}
 
 /// What the user asked for.
 #[derive(Clone, Debug)]
@@ -54,6 +80,8 @@ pub struct QuantizeRequest {
     pub progress: bool,
     /// The accuracy guard's flags.
     pub guard: crate::guard::GuardArgs,
+    /// The form of a statically quantized model.
+    pub form: Form,
 }
 
 /// The state the stages share.
@@ -76,6 +104,8 @@ pub struct Session {
     pub report: Option<ApplyReport>,
     /// More files for the write stage (the guard's reports).
     pub extra_files: Vec<(PathBuf, String)>,
+    /// What the lowering to `qnn` ops did (the `qnn` form).
+    pub lowering: Option<nart_quant::lower_qnn::LowerReport>,
 }
 
 fn render(ctx: &Context, diags: &[nart_ir::Diagnostic]) -> String {
@@ -141,6 +171,7 @@ impl Session {
             calib: None,
             report: None,
             extra_files: Vec::new(),
+            lowering: None,
         })
     }
 
@@ -183,6 +214,23 @@ impl Session {
             )
         })?;
         self.report = Some(r);
+        Ok(())
+    }
+
+    /// In the `qnn` form, lowers the QDQ form to integer `qnn` ops (after the accuracy guard,
+    /// which compares layers in the QDQ form and re-quantizes from it).
+    pub fn lower(&mut self) -> Result<()> {
+        if self.req.mode == Mode::Static && self.req.form.resolve(&self.req.output) == Form::Qnn {
+            let round = nart_quant::lower_qnn::qnn_rounding(self.apply.scheme.rounding);
+            let l = nart_quant::lower_qnn::lower_all(&mut self.ctx, self.module, round);
+            nart_ir::verify::verify(&self.ctx, self.module).map_err(|d| {
+                anyhow!(
+                    "the qnn form does not verify (a nart bug):\n{}",
+                    render(&self.ctx, &d)
+                )
+            })?;
+            self.lowering = Some(l);
+        }
         Ok(())
     }
 
@@ -245,6 +293,18 @@ impl Session {
             }
             out.push('\n');
         }
+        if let Some(l) = &self.lowering {
+            out.push_str(&format!(
+                "qnn form: {} integer ops ({}), {} float compute ops left in QDQ form (quant-lint says why)\n",
+                l.num_lowered(),
+                l.lowered
+                    .iter()
+                    .map(|(k, n)| format!("{n} {k}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                l.kept.len()
+            ));
+        }
         out.push_str(&format!("wrote {}", self.req.output.display()));
         if let Some(p) = &self.req.export_qparams {
             out.push_str(&format!(" and {}", p.display()));
@@ -291,7 +351,7 @@ fn tmp_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.nart-tmp-{}", std::process::id()))
 }
 
-/// `nart quantize`: load, calibrate, apply, guard (with `--eval`), write.
+/// `nart quantize`: load, calibrate, apply, guard (with `--eval`), lower, write.
 pub fn quantize(req: QuantizeRequest) -> Result<()> {
     let mut s = Session::load(req)?;
     let eval = crate::guard::load_eval(&s)?;
@@ -300,8 +360,12 @@ pub fn quantize(req: QuantizeRequest) -> Result<()> {
         .map(|set| crate::guard::FloatRef::new(&mut s, set))
         .transpose()?;
     s.apply()?;
-    if let Some(float) = float {
+    if let Some(float) = &float {
         crate::guard::guard(&mut s, float)?;
+    }
+    s.lower()?;
+    if let (Some(float), Some(_)) = (&float, &s.lowering) {
+        crate::guard::check_lowered(&s, float)?;
     }
     s.write()?;
     eprint!("{}", s.summary());

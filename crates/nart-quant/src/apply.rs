@@ -347,8 +347,11 @@ fn quantize_weight(
     let shape = t.shape().to_vec();
     let (channel, reduce) = roles::weight_axes(ctx, op, shape.len());
     let mut spec = *spec;
-    if idx != 1 && spec.granularity != Granularity::PerTensor {
-        // Constant operands other than the weight (an Add's constant) are per tensor.
+    let is_weight =
+        matches!(roles::role(ctx, op), Some(Role::Weighted { weight, .. }) if weight == idx);
+    if !is_weight && spec.granularity != Granularity::PerTensor {
+        // Constant operands other than the weight (an Add's constant, even as operand 1) are
+        // per tensor, as the integer ops that read them want.
         spec.granularity = Granularity::PerTensor;
     }
     if shape.len() < 2 && spec.granularity != Granularity::PerTensor {
@@ -671,7 +674,9 @@ pub fn apply_static(
                             continue;
                         }
                     }
-                    if role == Role::PassThrough {
+                    // Data movement and a fused activation's bounds (`Clip`'s min and max)
+                    // stay exact.
+                    if matches!(role, Role::PassThrough | Role::Fusable) {
                         continue;
                     }
                     if let Some((name, p)) = quantize_weight(ctx, op, i, wspec, scheme, user)? {

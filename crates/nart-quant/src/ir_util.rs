@@ -110,7 +110,12 @@ pub fn int_type(ctx: &mut Context, bits: u32, signed: bool) -> Type {
 
 /// A dense elements attribute of type `tensor<shape x elem>` holding `values` (integers
 /// truncated to the element width, floats rounded to the element format).
-pub fn dense_attr(ctx: &mut Context, shape: &[usize], elem: Type, values: &[f64]) -> nart_ir::Attr {
+pub fn dense_attr(
+    ctx: &mut nart_ir::Uniquer,
+    shape: &[usize],
+    elem: Type,
+    values: &[f64],
+) -> nart_ir::Attr {
     let ty = ctx.tensor_type(shape.iter().map(|&d| d as i64).collect(), elem);
     let mut bytes = Vec::new();
     match ctx.type_data(elem).clone() {

@@ -17,8 +17,11 @@
 //!   evaluation set: top-1, output SQNR and cosine, per-layer SQNR, the `--auto-fallback`
 //!   search) and its reports (JSON, self-contained HTML, a terminal table).
 //! - [`onnx_qdq`]: QDQ ONNX in and out (`quant-to-qdq`, `quant-from-qdq`, [`onnx_qdq::export_onnx`]).
+//! - [`lower_qnn`]: `quant-lower-qnn`, which replaces `dcast -> float op -> qcast` chains with
+//!   the integer ops of the `qnn` dialect and says why each chain it leaves stayed float.
 //! - [`qparams`]: the JSON file of chosen (or user-given) scales and zero points.
-//! - [`passes`]: `quant-fold-batchnorm`, `quant-calibrate`, `quant-apply`, `quant-lint`.
+//! - [`passes`]: `quant-fold-batchnorm`, `quant-calibrate`, `quant-apply`, `quant-lower-qnn`,
+//!   `quant-lint`.
 
 #![deny(missing_docs)]
 
@@ -33,6 +36,7 @@ pub mod guard;
 pub mod ir_util;
 pub mod lint;
 pub mod onnx_qdq;
+pub mod lower_qnn;
 pub mod passes;
 pub mod qparams;
 pub mod report;
@@ -43,8 +47,8 @@ pub use errors::QuantError;
 pub use passes::register_passes;
 pub use scheme::{Scheme, SchemeRegistry};
 
-/// Makes a context ready for quantization: registers the graph and quant dialects if they are
-/// not yet, and attaches the reference kernels (`nart_interp::register`: the graph ops, and the
+/// Makes a context ready for quantization: registers the graph, quant and qnn dialects if they
+/// are not yet, and attaches the reference kernels (`nart_interp::register`: the graph ops, and the
 /// exact ones of the quant casts and qnn ops, so that calibration and QDQ-form IR run in the
 /// interpreter) and the lint's dequantize interface.
 pub fn register(ctx: &mut nart_ir::Context) {
@@ -53,6 +57,9 @@ pub fn register(ctx: &mut nart_ir::Context) {
     }
     if !ctx.registry.has_dialect("quant") {
         nart_dialect_quant::register(ctx);
+    }
+    if !ctx.registry.has_dialect("qnn") {
+        nart_dialect_qnn::register(ctx);
     }
     nart_interp::register(ctx);
     lint::register(ctx);

@@ -6,7 +6,8 @@
 //! movement) and has a float result. In the QDQ form every quantized op still reads dequantized
 //! values until the `qnn` lowering fuses them, so after that lowering the lint lists exactly the
 //! ops left in float: one warning per op, with its location and which operands are
-//! dequantized, and a summary.
+//! dequantized, a remark at the same op saying why it is not an integer `qnn` op (from
+//! [`crate::lower_qnn::explain`]), and a summary.
 
 use nart_ir::{Context, Diagnostic, Op, Severity};
 
@@ -62,6 +63,8 @@ fn source_name(ctx: &Context, mut v: nart_ir::Value) -> String {
 pub struct LintReport {
     /// One warning per float compute op reading dequantized values.
     pub warnings: Vec<Diagnostic>,
+    /// One remark per float compute op reading dequantized values: why it stayed float.
+    pub reasons: Vec<Diagnostic>,
     /// Dequantize-to-compute edges.
     pub edges: usize,
 }
@@ -98,6 +101,12 @@ pub fn lint(ctx: &Context, root: Op) -> LintReport {
                 if from.len() > 1 { "s" } else { "" },
                 from.join(", ")
             ),
+        ));
+        let why = crate::lower_qnn::explain(ctx, op, nart_dialect_qnn::attrs::rounding::HALF_EVEN);
+        report.reasons.push(Diagnostic::new(
+            Severity::Remark,
+            ctx.op_loc(op),
+            format!("'{}'{name} stays float: {why}", ctx.op_name_str(op)),
         ));
     }
     report

@@ -1,4 +1,5 @@
-//! The passes: `quant-fold-batchnorm`, `quant-calibrate`, `quant-apply` and `quant-lint`.
+//! The passes: `quant-fold-batchnorm`, `quant-calibrate`, `quant-apply`, `quant-lower-qnn` and
+//! `quant-lint`.
 //!
 //! Each runs on every `func.func` of the op it is given (a module or a function), so that both
 //! `--pass-pipeline='builtin.module(quant-apply)'` and a nested `func.func(...)` work.
@@ -284,6 +285,63 @@ impl Pass for ApplyPass {
     }
 }
 
+nart_pass::pass_options! {
+    /// The options of `quant-lower-qnn`.
+    pub struct LowerQnnOptions {
+        /// The scheme whose rounding the integer ops use (see nart quantize --list-schemes)
+        #[name = "scheme"]
+        pub scheme: String = "onnx-qdq",
+    }
+}
+
+nart_pass::declare_pass! {
+    /// The `quant-lower-qnn` pass.
+    pub struct LowerQnnPass {
+        argument: "quant-lower-qnn",
+        name: "QuantLowerQnn",
+        summary: "Replace QDQ chains (dcast -> float op -> qcast) with integer qnn ops",
+        description: "Rewrites each `quant.qcast` of a float op whose operands are all \
+            `quant.dcast`s of quantized values into one `qnn` op on the quantized values: \
+            `Conv` to `qnn.conv`, `MatMul` and `Gemm` (`transB` folded into the constant weight) \
+            to `qnn.matmul`, `Add`/`Mul` to `qnn.add`/`qnn.mul`, each with a following \
+            `Relu`/`Clip` fused (`relu`, `relu6`, `clip`); `Concat`, `AveragePool`, `MaxPool` \
+            (and their global forms) to `qnn.concat`, `qnn.avg_pool`, `qnn.max_pool`; \
+            `Sigmoid`, `Tanh`, `Erf`, `HardSwish`, `Gelu`, `Relu`, `LeakyRelu` and `Clip` on an \
+            input of at most 8 bits to a `qnn.lut`; a `dcast` straight into a `qcast` to \
+            `qnn.requantize`. Ties round as the scheme's `rounding` field says; a float bias \
+            becomes `i32` at input scale × weight scale. Chains that do \
+            not fit (per-block weights, per-channel activations, `auto_pad`, `ceil_mode`, ops without a \
+            qnn form) stay in the QDQ form; `quant-lint` then says why, op by op.",
+        options: LowerQnnOptions,
+        statistics: [
+            "num-lowered" => "Number of qnn ops created",
+            "num-identities" => "Number of identity requantizations removed",
+            "num-kept-float" => "Number of float compute ops left reading dequantized values",
+        ],
+    }
+}
+
+impl Pass for LowerQnnPass {
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: Op,
+        state: &mut PassState<'_>,
+    ) -> Result<(), PassFailure> {
+        let scheme = crate::scheme::registry()
+            .get(&self.opts.scheme)
+            .map_err(|e| fail(ctx, op, e))?
+            .clone();
+        crate::lint::register(ctx);
+        let round = crate::lower_qnn::qnn_rounding(scheme.rounding);
+        let r = crate::lower_qnn::lower_all(ctx, op, round);
+        state.add_stat("num-lowered", r.num_lowered() as u64);
+        state.add_stat("num-identities", r.identities as u64);
+        state.add_stat("num-kept-float", r.kept.len() as u64);
+        Ok(())
+    }
+}
+
 nart_pass::declare_pass! {
     /// The `quant-lint` pass.
     pub struct LintPass {
@@ -292,8 +350,10 @@ nart_pass::declare_pass! {
         summary: "Warn about every dequantized value that feeds a float compute op",
         description: "Reports, as a warning at the op's location, every op that computes in float \
             (it has a cost model, is not data movement, and has a float result) on the output of \
-            a dequantize (`quant.dcast` or `graph.DequantizeLinear`), naming the operands; then a \
-            remark with the count. It changes nothing.",
+            a dequantize (`quant.dcast` or `graph.DequantizeLinear`), naming the operands, with a \
+            remark at the op saying why it is not an integer `qnn` op (what `quant-lower-qnn` \
+            refused, or the op it would become); then a remark with the count. It changes \
+            nothing.",
         statistics: [
             "num-float-ops" => "Number of float compute ops reading dequantized values",
             "num-edges" => "Number of dequantize-to-compute edges",
@@ -313,8 +373,9 @@ impl Pass for LintPass {
         let n = report.warnings.len();
         state.add_stat("num-float-ops", n as u64);
         state.add_stat("num-edges", report.edges as u64);
-        for w in report.warnings {
+        for (w, why) in report.warnings.into_iter().zip(report.reasons) {
             state.emit(w);
+            state.emit(why);
         }
         state.emit(Diagnostic::new(
             Severity::Remark,
@@ -336,6 +397,7 @@ pub fn register_passes(registry: &mut nart_pass::PassRegistry) {
     registry.register(|| Box::new(FoldBatchNormPass::new()));
     registry.register(|| Box::new(CalibratePass::new()));
     registry.register(|| Box::new(ApplyPass::new()));
+    registry.register(|| Box::new(LowerQnnPass::new()));
     registry.register(|| Box::new(LintPass::new()));
     registry.register(|| Box::new(crate::onnx_qdq::ToQdqPass::new()));
     registry.register(|| Box::new(crate::onnx_qdq::FromQdqPass::new()));

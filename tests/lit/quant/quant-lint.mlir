@@ -1,7 +1,8 @@
 // RUN: nart-opt %s --pass-pipeline='builtin.module(func.func(quant-lint))' --split-input-file --verify-diagnostics
 
 // Every float compute op reading a dequantized value gets a warning at its location naming the
-// operands; data movement (Reshape) and the quant casts do not count; a remark gives the count.
+// operands and a remark saying why it is not an integer qnn op; data movement (Reshape) and the
+// quant casts do not count; a remark gives the count.
 
 // expected-remark @+1 {{quant-lint: 2 float compute ops read dequantized values (3 edges)}}
 func.func @mixed(%x: tensor<2x2xf32>) -> tensor<4xf32> {
@@ -11,8 +12,10 @@ func.func @mixed(%x: tensor<2x2xf32>) -> tensor<4xf32> {
   %wi = "graph.constant"() <{value = dense<[[1, 2], [3, 4]]> : tensor<2x2xi8>}> : () -> tensor<2x2xi8>
   %ws = quant.scast %wi : tensor<2x2xi8> to tensor<2x2x!quant.uniform<i8:f32, 0.25>>
   %w = quant.dcast %ws : tensor<2x2x!quant.uniform<i8:f32, 0.25>> to tensor<2x2xf32>
+  // expected-remark @+2 {{'graph.MatMul' stays float: its result is not quantized (no quant.qcast reads it), so no qnn op can produce it}}
   // expected-warning @+1 {{'graph.MatMul' computes in float on dequantized operands #0 ('argument #0'), #1 ('result #0 of 'graph.constant'')}}
   %m = "graph.MatMul"(%d, %w) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // expected-remark @+2 {{'graph.Sigmoid' stays float: its result is not quantized (no quant.qcast reads it), so no qnn op can produce it}}
   // expected-warning @+1 {{'graph.Sigmoid' computes in float on dequantized operand #0 ('argument #0')}}
   %g = "graph.Sigmoid"(%d) : (tensor<2x2xf32>) -> tensor<2x2xf32>
   %a = "graph.Add"(%m, %g) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
@@ -28,6 +31,7 @@ func.func @onnx_qdq(%x: tensor<4xui8>) -> tensor<4xf32> {
   %s = "graph.constant"() <{value = dense<0.5> : tensor<f32>}> : () -> tensor<f32>
   %z = "graph.constant"() <{value = dense<3> : tensor<ui8>}> : () -> tensor<ui8>
   %d = "graph.DequantizeLinear"(%x, %s, %z) : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<4xf32>
+  // expected-remark @+2 {{'graph.Relu' stays float: operand #0 is dequantized by graph.DequantizeLinear, not quant.dcast (imported QDQ ONNX must become quant casts first)}}
   // expected-warning @+1 {{'graph.Relu' computes in float on dequantized operand #0 ('argument #0')}}
   %r = "graph.Relu"(%d) : (tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
