@@ -5,6 +5,7 @@
 
 pub mod commands;
 pub mod memory;
+pub mod package;
 pub mod partition;
 pub mod quantize;
 pub mod tensor_io;

@@ -163,6 +163,11 @@ impl Package {
                 })
             }
         }
+        if bytes[manifest_end..data_start].iter().any(|&b| b != 0) {
+            return Err(Error::Layout(
+                "the padding after the manifest is not zero".into(),
+            ));
+        }
         let json = &bytes[HEADER_LEN..manifest_end];
         let (expected, actual) = (u32_at(&bytes, 24), crc32(json));
         if expected != actual {
