@@ -444,3 +444,69 @@ fn mutated_packages_give_errors_not_panics() {
         "most mutations are caught ({ok} ran, {failed} failed)"
     );
 }
+
+/// `--quant`: the package of the quantized model computes exactly what the interpreter
+/// computes on the IR `nart quantize` makes with the same scheme and data.
+#[test]
+fn quantized_packages_equal_the_quantized_ir() {
+    let dir = model_dir("digits_cnn");
+    let out = tmp("digits_cnn-q.nartpkg");
+    let req = CompileRequest {
+        model: dir.join("model.onnx"),
+        targets: vec!["interp".into()],
+        quant: Some("onnx-qdq".into()),
+        calib: Some(dir.join("calib_inputs.pb")),
+        output: out.clone(),
+        ..CompileRequest::default()
+    };
+    let pkg = compile(&req, &registry_with_test_targets(), &mut Vec::new()).unwrap();
+    assert_eq!(
+        pkg.manifest().notes["quantization"],
+        "scheme onnx-qdq, static, minmax calibration"
+    );
+    let got = run_pkg(&out, "digits_cnn");
+    let mut s = nart_cli::quantize::Session::load(nart_cli::quantize::QuantizeRequest {
+        model: dir.join("model.onnx"),
+        calib: Some(dir.join("calib_inputs.pb")),
+        scheme: "onnx-qdq".into(),
+        bits: None,
+        calibrator: "minmax".into(),
+        mode: nart_quant::passes::Mode::Static,
+        overrides: vec![],
+        qparams: None,
+        export_qparams: None,
+        output: PathBuf::new(),
+        progress: false,
+    })
+    .unwrap();
+    s.calibrate().unwrap();
+    s.apply().unwrap();
+    nart_interp::register(&mut s.ctx);
+    let interp = nart_interp::Interpreter::new(&s.ctx, s.func).unwrap();
+    let m = nart_cli::commands::load(&dir.join("model.onnx"), None).unwrap();
+    let vals = nart_cli::commands::read_inputs_within(&m, &dir.join("test_data_set_0")).unwrap();
+    let want: Vec<Tensor> = interp
+        .run_values(vals)
+        .unwrap()
+        .into_iter()
+        .map(|v| match v {
+            nart_interp::Val::Tensor(t) => t,
+            v => panic!("{v:?}"),
+        })
+        .collect();
+    assert_eq!(got, want);
+    // And it is a quantized model: close to the float one, but not equal.
+    let d = max_diff(&got, &run_onnx("digits_cnn"));
+    assert!(d > 0.0 && d < 1.0, "max |quantized - float| = {d}");
+    let e = compile(
+        &CompileRequest {
+            calib: Some(dir.join("calib_inputs.pb")),
+            quant: None,
+            ..req
+        },
+        &registry_with_test_targets(),
+        &mut Vec::new(),
+    )
+    .unwrap_err();
+    assert_eq!(e.to_string(), "--calib needs --quant SCHEME");
+}
