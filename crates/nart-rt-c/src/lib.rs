@@ -410,7 +410,7 @@ fn tensor_of(k: usize, spec: &TensorSpec, v: &NartTensor) -> Result<Tensor, Stri
             ))
         }
     };
-    let want = n.checked_mul(elem).unwrap_or(usize::MAX);
+    let want = n.saturating_mul(elem);
     if v.nbytes != want {
         return Err(format!(
             "input #{k} '{name}': shape {shape:?} of {} needs {want} bytes, nbytes is {}",

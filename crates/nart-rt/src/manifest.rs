@@ -310,7 +310,7 @@ impl Manifest {
                             self.blobs.len()
                         ));
                     }
-                    if targets.get(s.target.as_str()).is_none() {
+                    if !targets.contains_key(s.target.as_str()) {
                         return Err(format!(
                             "{what}: target '{}' is not in the manifest's targets",
                             s.target
