@@ -228,6 +228,20 @@ fn inspect_digits_cnn() {
     insta::assert_snapshot!(String::from_utf8(out).unwrap());
 }
 
+#[test]
+fn inspect_json_is_the_manifest() {
+    let (pkg, _) = compile_zoo("digits_cnn", &["interp"], &[]);
+    let mut out = Vec::new();
+    inspect(&pkg, true, &mut out).unwrap();
+    let m: nart_rt::Manifest = serde_json::from_slice(&out).unwrap();
+    assert_eq!(&m, nart_rt::Package::open(&pkg).unwrap().manifest());
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["inputs"][0]["shape"], serde_json::json!(["N", 1, 8, 8]));
+    assert_eq!(v["steps"][0]["kind"], "segment");
+    assert_eq!(v["steps"][0]["reads"], serde_json::json!(["input"]));
+    assert_eq!(v["steps"][0]["writes"], serde_json::json!(["logits"]));
+}
+
 // ----- the binary -----
 
 fn nart() -> Command {

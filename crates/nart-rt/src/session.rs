@@ -164,7 +164,7 @@ impl Session {
                 message,
             };
             let results = match &s.action {
-                Action::Segment(exe) => exe.run(&args).map_err(|e| fail(e.to_string()))?,
+                Action::Segment(exe) => exe.run_owned(args).map_err(|e| fail(e.to_string()))?,
                 Action::Quantize(q) => {
                     vec![nart_tensor::qnn::quantize(&args[0], q).map_err(|e| fail(e.to_string()))?]
                 }
