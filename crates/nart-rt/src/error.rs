@@ -6,12 +6,12 @@ use nart_target_rt::RtError;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The package file cannot be read.
-    #[error("cannot read '{path}': {source}")]
+    #[error("cannot read '{path}': {error}")]
     Io {
         /// The path.
         path: String,
-        /// The I/O error.
-        source: std::io::Error,
+        /// The I/O error (not a `source`: the message already includes it).
+        error: std::io::Error,
     },
     /// The bytes do not start with the package magic.
     #[error("not a nart package: the file does not start with the package magic bytes")]
@@ -56,12 +56,12 @@ pub enum Error {
     #[error("corrupt package: {0}")]
     Layout(String),
     /// A segment's artifact cannot be loaded.
-    #[error("cannot load {step}: {source}")]
+    #[error("cannot load {step}: {error}")]
     Load {
         /// The step (`step #0 (segment on 'interp')`).
         step: String,
-        /// The target runtime's error.
-        source: RtError,
+        /// The target runtime's error (not a `source`: the message already includes it).
+        error: RtError,
     },
     /// The inputs given do not match the manifest.
     #[error("bad inputs: {0}")]

@@ -95,9 +95,9 @@ impl Package {
     /// Reads and checks the package at `path`.
     pub fn open(path: impl AsRef<Path>) -> Result<Package, Error> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        let bytes = std::fs::read(path).map_err(|error| Error::Io {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
         Package::from_bytes(bytes)
     }

@@ -71,9 +71,9 @@ impl Session {
                         s.sdk_version.clone(),
                         package.blob(s.blob).to_vec(),
                     );
-                    let exe = runtimes.load(&artifact).map_err(|source| Error::Load {
+                    let exe = runtimes.load(&artifact).map_err(|error| Error::Load {
                         step: what.clone(),
-                        source,
+                        error,
                     })?;
                     Action::Segment(exe)
                 }
