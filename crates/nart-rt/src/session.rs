@@ -143,6 +143,41 @@ impl Session {
         check_inputs(&self.manifest.inputs, inputs).map_err(Error::Inputs)
     }
 
+    /// Runs the package on inputs given by name, in any order; returns the outputs with
+    /// their names. An unknown, repeated or missing name is an error naming it.
+    pub fn run_named(&self, inputs: Vec<(String, Tensor)>) -> Result<Vec<(String, Tensor)>, Error> {
+        let specs = &self.manifest.inputs;
+        let known = || {
+            let names: Vec<String> = specs.iter().map(|t| format!("'{}'", t.name)).collect();
+            names.join(", ")
+        };
+        let mut slots: Vec<Option<Tensor>> = vec![None; specs.len()];
+        for (name, t) in inputs {
+            let k = specs.iter().position(|s| s.name == name).ok_or_else(|| {
+                Error::Inputs(format!(
+                    "no input is named '{name}' (the inputs: {})",
+                    known()
+                ))
+            })?;
+            if slots[k].replace(t).is_some() {
+                return Err(Error::Inputs(format!("input '{name}' is given twice")));
+            }
+        }
+        let xs = slots
+            .into_iter()
+            .zip(specs)
+            .map(|(t, s)| t.ok_or_else(|| Error::Inputs(format!("input '{}' is missing", s.name))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let ys = self.run(xs)?;
+        Ok(self
+            .manifest
+            .outputs
+            .iter()
+            .map(|s| s.name.clone())
+            .zip(ys)
+            .collect())
+    }
+
     /// Runs the package on `inputs` (in the manifest's order) and returns its outputs.
     pub fn run(&self, inputs: Vec<Tensor>) -> Result<Vec<Tensor>, Error> {
         self.check_inputs(&inputs)?;

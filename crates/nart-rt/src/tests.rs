@@ -204,7 +204,30 @@ fn wrong_inputs_name_the_input_the_expected_and_the_given() {
         "bad inputs: input #1 'x2': dimension 0 is 'N', which input 'x' set to 2, given 1 (shape [1, 3])"
     );
     // Symbolic dims bind per run.
-    assert!(s.run(vec![ok.clone(), ok]).is_ok());
+    assert!(s.run(vec![ok.clone(), ok.clone()]).is_ok());
+    // By name.
+    let named = |v: &[&str]| {
+        let v = v.iter().map(|n| (n.to_string(), ok.clone())).collect();
+        s.run_named(v).map(|_| ()).map_err(|e| e.to_string())
+    };
+    assert_eq!(named(&["x2", "x"]), Ok(()));
+    assert_eq!(
+        named(&["x", "y"]),
+        Err("bad inputs: no input is named 'y' (the inputs: 'x', 'x2')".into())
+    );
+    assert_eq!(
+        named(&["x", "x"]),
+        Err("bad inputs: input 'x' is given twice".into())
+    );
+    assert_eq!(
+        named(&["x2"]),
+        Err("bad inputs: input 'x' is missing".into())
+    );
+    let out = s
+        .run_named(vec![("x2".into(), ok.clone()), ("x".into(), ok.clone())])
+        .unwrap();
+    assert_eq!(out[0].0, "y");
+    assert_eq!(out[1].0, "t0");
 }
 
 #[test]
