@@ -6,6 +6,7 @@
 pub mod commands;
 pub mod guard;
 pub mod memory;
+pub mod package;
 pub mod partition;
 pub mod quantize;
 pub mod tensor_io;

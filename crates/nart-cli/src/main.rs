@@ -4,7 +4,8 @@
 //! `input_N.npy`) and writes `output_N.pb`; `nart bench` times import, planning and runs.
 //! `nart quantize` calibrates and quantizes a model into QDQ-form IR (`--list-schemes` lists
 //! the schemes; `--eval` adds the accuracy guard). `nart targets` lists the targets and `nart partition` shows where each op of
-//! a model runs. Compilation and deployment subcommands will join these.
+//! a model runs. `nart compile` writes a package (partitioned, compiled segments), `nart
+//! inspect` shows one, and `nart run --package` / `nart bench --package` run one with nart-rt.
 //!
 //! Runs are bounded: `--max-memory` (default half of the machine's memory) and
 //! `--max-loop-iterations`; the process counts its allocations so that the interpreter knows
@@ -56,11 +57,14 @@ impl LimitArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a model in the reference interpreter.
+    /// Run a model in the reference interpreter, or a compiled package (--package).
     Run {
         /// The ONNX model.
-        #[arg(long)]
-        model: PathBuf,
+        #[arg(long, required_unless_present = "package", conflicts_with = "package")]
+        model: Option<PathBuf>,
+        /// A package written by `nart compile`, run with nart-rt.
+        #[arg(long, conflicts_with_all = ["dataset", "func"])]
+        package: Option<PathBuf>,
         /// A folder of input_0.pb, input_1.pb, ... (or .npy).
         #[arg(long, conflicts_with = "dataset", required_unless_present = "dataset")]
         inputs: Option<PathBuf>,
@@ -76,11 +80,20 @@ enum Command {
         #[command(flatten)]
         limits: LimitArgs,
     },
-    /// Time import, planning and interpreter runs of a model.
+    /// Time import, planning and interpreter runs of a model, or load and runs of a package.
     Bench {
         /// The ONNX model.
+        #[arg(long, required_unless_present = "package", conflicts_with = "package")]
+        model: Option<PathBuf>,
+        /// A package written by `nart compile`: prints load time, median and p90 latency.
         #[arg(long)]
-        model: PathBuf,
+        package: Option<PathBuf>,
+        /// With --package: threads running the package at once, each doing --runs runs.
+        #[arg(long, default_value_t = 1, requires = "package", value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// With --package and no --inputs: the size of a symbolic dimension (N=1; repeatable).
+        #[arg(long = "dim", requires = "package")]
+        dims: Vec<String>,
         /// A folder of inputs; without it, deterministic inputs of the declared shapes are used.
         #[arg(long)]
         inputs: Option<PathBuf>,
@@ -95,6 +108,34 @@ enum Command {
     },
     /// List the registered targets.
     Targets,
+    /// Compile a model into a package: import, (quantize,) partition, compile the segments.
+    Compile {
+        /// The ONNX model.
+        model: PathBuf,
+        /// Targets in preference order, comma-separated; interp, the fallback, is added last.
+        #[arg(long, value_delimiter = ',')]
+        targets: Vec<String>,
+        /// PATTERN=TARGET: ops whose name or op type match PATTERN go to TARGET (repeatable).
+        #[arg(long)]
+        place: Vec<String>,
+        /// Quantize first with this scheme (see `nart quantize --list-schemes`).
+        #[arg(long, requires = "calib")]
+        quant: Option<String>,
+        /// Calibration data for --quant (as `nart quantize --calib`).
+        #[arg(long, requires = "quant")]
+        calib: Option<PathBuf>,
+        /// Where to write the package.
+        #[arg(short = 'o', long)]
+        output: PathBuf,
+    },
+    /// Print what a package holds: inputs, outputs, targets, segments.
+    Inspect {
+        /// The package.
+        package: PathBuf,
+        /// Print the manifest as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Place every op of a model on a target and print where each runs.
     Partition {
         /// The ONNX model.
@@ -224,14 +265,29 @@ fn main() -> ExitCode {
     };
     let res = match cli.command {
         Command::Run {
+            package: Some(package),
+            inputs,
+            outputs,
+            ..
+        } => match inputs {
+            Some(inputs) => nart_cli::package::run_package(
+                &package,
+                &inputs,
+                &outputs,
+                &nart_rt_std::runtimes(),
+            ),
+            None => Err(anyhow::anyhow!("--package needs --inputs DIR")),
+        },
+        Command::Run {
             model,
             inputs,
             dataset,
             outputs,
             func,
             limits,
+            ..
         } => nart_cli::commands::run(
-            &model,
+            &model.unwrap_or_default(),
             inputs.as_deref(),
             dataset.as_deref(),
             &outputs,
@@ -239,16 +295,39 @@ fn main() -> ExitCode {
             limits.limits(),
         ),
         Command::Bench {
+            package: Some(package),
+            inputs,
+            runs,
+            json,
+            threads,
+            dims,
+            ..
+        } => nart_cli::commands::open_stdout()
+            .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
+            .and_then(|mut out| {
+                let req = nart_cli::package::BenchRequest {
+                    package,
+                    inputs,
+                    threads: threads as usize,
+                    runs: runs as usize,
+                    dims,
+                    json,
+                };
+                nart_cli::package::bench_package(&req, &nart_rt_std::runtimes(), &mut out)
+            })
+            .map(|_| ()),
+        Command::Bench {
             model,
             inputs,
             runs,
             json,
             limits,
+            ..
         } => nart_cli::commands::open_stdout()
             .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
             .and_then(|mut out| {
                 nart_cli::commands::bench(
-                    &model,
+                    &model.unwrap_or_default(),
                     inputs.as_deref(),
                     runs as usize,
                     json,
@@ -269,6 +348,30 @@ fn main() -> ExitCode {
                 out.flush()
             })
             .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}")),
+        Command::Compile {
+            model,
+            targets,
+            place,
+            quant,
+            calib,
+            output,
+        } => nart_cli::commands::open_stdout()
+            .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
+            .and_then(|mut out| {
+                let req = nart_cli::package::CompileRequest {
+                    model,
+                    targets,
+                    place,
+                    quant,
+                    calib,
+                    output,
+                };
+                nart_cli::package::compile(&req, &TargetRegistry::builtin(), &mut out)
+            })
+            .map(|_| ()),
+        Command::Inspect { package, json } => nart_cli::commands::open_stdout()
+            .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
+            .and_then(|mut out| nart_cli::package::inspect(&package, json, &mut out)),
         Command::Partition {
             model,
             targets,

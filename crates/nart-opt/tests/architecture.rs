@@ -24,13 +24,16 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-dialect-qnn", 3),
         ("nart-dialect-target", 3),
         ("nart-target-rt", 2),
+        ("nart-rt", 3),
         ("nart-transforms", 4),
         ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),
         ("nart-interp", 4),
         ("nart-quant", 5),
         ("nart-target", 5),
-        ("nart-cli", 6),
+        ("nart-rt-std", 6),
+        ("nart-cli", 7),
+        ("nart-rt-c", 7),
         ("nart-opt", 6),
         // Dev-only (see `DEV_ONLY`): its tier only says what it may depend on.
         ("nart-test-dialect", 2),
@@ -161,4 +164,14 @@ fn crates_depend_only_on_lower_tiers() {
         manifests.len() >= tiers.len(),
         "some crates of the table were not found"
     );
+}
+
+/// The runtime holds no compiler: `nart-rt` depends on `nart-tensor` and `nart-target-rt`
+/// only (its tier alone would allow `nart-ir` and `nart-pass`).
+#[test]
+fn the_runtime_depends_on_no_compiler_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let m = read_manifest(&root.join("crates/nart-rt/Cargo.toml"));
+    assert_eq!(m.name, "nart-rt");
+    assert_eq!(m.deps, ["nart-tensor", "nart-target-rt"]);
 }

@@ -170,6 +170,12 @@ impl RtError {
 pub trait Executable: Send + Sync {
     /// Runs it on `inputs` (in the segment's operand order) and returns its results.
     fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, RtError>;
+
+    /// [`Executable::run`] on inputs the caller gives away, so that an executable that
+    /// consumes its inputs (the interpreter does) takes them without a copy.
+    fn run_owned(&self, inputs: Vec<Tensor>) -> Result<Vec<Tensor>, RtError> {
+        self.run(&inputs)
+    }
 }
 
 /// The runtime side of one target: loads its artifacts.

@@ -248,7 +248,11 @@ pub struct InterpExecutable {
 
 impl Executable for InterpExecutable {
     fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, RtError> {
-        self.interp.run(inputs.to_vec()).map_err(|e| match e {
+        self.run_owned(inputs.to_vec())
+    }
+
+    fn run_owned(&self, inputs: Vec<Tensor>) -> Result<Vec<Tensor>, RtError> {
+        self.interp.run(inputs).map_err(|e| match e {
             InterpError::InputCount { .. }
             | InterpError::InputKind { .. }
             | InterpError::InputDType { .. }
