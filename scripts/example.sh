@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The main job on the bundled example model (a digits classifier trained on scikit-learn's digits
 # data, tests/models/digits_mlp): import the ONNX file into the graph dialect, run the
-# optimization pipeline, and print the IR; then execute the model with the reference interpreter
-# on its held-out sample and compare with the ONNX Runtime output shipped beside it.
+# optimization pipeline, and print the IR; execute the model with the reference interpreter on
+# its held-out sample and compare with the ONNX Runtime output shipped beside it; quantize it to
+# int8 under the accuracy guard (top-1 on held-out digits); compile it, quantized, into a package
+# for a target; inspect the package, run it with the runtime and compare with the float model.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/nart/target}"
@@ -27,5 +29,32 @@ from onnx import numpy_helper
 ref = numpy_helper.to_array(onnx.load_tensor(f"{sys.argv[1]}/output_0.pb"))
 got = numpy_helper.to_array(onnx.load_tensor(f"{sys.argv[2]}/output_0.pb"))
 print(f"output_0: shape {got.shape}, max |nart - onnxruntime| = {np.abs(got - ref).max():.3g}, "
+      f"predicted classes agree on {(got.argmax(-1) == ref.argmax(-1)).mean() * 100:.0f}% of {got.shape[0]} samples")
+PY
+
+calib=tests/models/digits_mlp/calib_inputs.pb
+echo
+echo "== nart quantize $model --calib $calib --scheme onnx-qdq --eval ... --labels ... --max-drop 1.0 -o q.mlir"
+"$bin/nart" quantize "$model" --calib "$calib" --scheme onnx-qdq \
+  --eval tests/models/digits_mlp/heldout_inputs.pb --labels tests/models/digits_mlp/heldout_labels.pb \
+  --max-drop 1.0 --report "$out/report.json" -o "$out/q.mlir"
+
+echo
+echo "== nart compile $model --targets interp --quant onnx-qdq --calib $calib -o digits.nartpkg"
+"$bin/nart" compile "$model" --targets interp --quant onnx-qdq --calib "$calib" -o "$out/digits.nartpkg"
+echo
+echo "== nart inspect digits.nartpkg"
+"$bin/nart" inspect "$out/digits.nartpkg"
+echo
+echo "== nart run --package digits.nartpkg --inputs $data (int8) vs the float model"
+mkdir -p "$out/pkg"
+"$bin/nart" run --package "$out/digits.nartpkg" --inputs "$data" --outputs "$out/pkg"
+python3 - "$out" "$out/pkg" <<'PY'
+import sys, numpy as np, onnx
+from onnx import numpy_helper
+ref = numpy_helper.to_array(onnx.load_tensor(f"{sys.argv[1]}/output_0.pb")).astype(np.float64)
+got = numpy_helper.to_array(onnx.load_tensor(f"{sys.argv[2]}/output_0.pb")).astype(np.float64)
+sqnr = 10 * np.log10((ref ** 2).sum() / max(((ref - got) ** 2).sum(), 1e-300))
+print(f"package (int8) vs float: output SQNR {sqnr:.1f} dB, "
       f"predicted classes agree on {(got.argmax(-1) == ref.argmax(-1)).mean() * 100:.0f}% of {got.shape[0]} samples")
 PY

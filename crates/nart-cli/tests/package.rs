@@ -484,7 +484,7 @@ fn quantized_packages_equal_the_quantized_ir() {
     let pkg = compile(&req, &registry_with_test_targets(), &mut Vec::new()).unwrap();
     assert_eq!(
         pkg.manifest().notes["quantization"],
-        "scheme onnx-qdq, static, minmax calibration"
+        "scheme onnx-qdq, static, minmax calibration, qnn form"
     );
     let got = run_pkg(&out, "digits_cnn");
     let mut s = nart_cli::quantize::Session::load(nart_cli::quantize::QuantizeRequest {
@@ -499,10 +499,13 @@ fn quantized_packages_equal_the_quantized_ir() {
         export_qparams: None,
         output: PathBuf::new(),
         progress: false,
+        form: nart_cli::quantize::Form::Qnn,
+        guard: Default::default(),
     })
     .unwrap();
     s.calibrate().unwrap();
     s.apply().unwrap();
+    s.lower().unwrap();
     nart_interp::register(&mut s.ctx);
     let interp = nart_interp::Interpreter::new(&s.ctx, s.func).unwrap();
     let m = nart_cli::commands::load(&dir.join("model.onnx"), None).unwrap();
