@@ -52,22 +52,6 @@ fn render(ctx: &Context, diags: &[nart_ir::Diagnostic]) -> String {
         .collect()
 }
 
-/// The function to compile: `main_graph` if there is one, else the module's first function.
-fn main_function(ctx: &Context, module: Op) -> Option<Op> {
-    let funcs: Vec<Op> = ctx
-        .regions(module)
-        .iter()
-        .flat_map(|&r| ctx.region_blocks(r).iter())
-        .flat_map(|&b| ctx.block_ops(b))
-        .filter(|&op| ctx.op_name_str(op) == "func.func")
-        .collect();
-    funcs
-        .iter()
-        .copied()
-        .find(|&f| nart_ir::symbol::symbol_name(ctx, f) == Some("main_graph"))
-        .or(funcs.first().copied())
-}
-
 /// `nart compile`: import (and quantize), partition, compile, package; writes the package to
 /// `req.output` and the placement report to `out`, and returns the package.
 pub fn compile(
@@ -123,7 +107,7 @@ pub fn compile(
             (ctx, module)
         }
     };
-    let func = main_function(&ctx, module)
+    let func = crate::partition::main_function(&ctx, module)
         .ok_or_else(|| anyhow!("'{}' has no function to compile", req.model.display()))?;
     let model_name = ctx
         .attr(module, "onnx.graph_name")

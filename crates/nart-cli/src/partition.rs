@@ -88,8 +88,9 @@ pub struct PartitionRequest {
     pub emit_ir: bool,
 }
 
-/// The function to partition: `main_graph` if there is one, else the module's first function.
-fn main_function(ctx: &Context, module: Op) -> Option<Op> {
+/// The function to partition or compile: `main_graph` if there is one, else the module's first
+/// function.
+pub(crate) fn main_function(ctx: &Context, module: Op) -> Option<Op> {
     let funcs: Vec<Op> = ctx
         .regions(module)
         .iter()
