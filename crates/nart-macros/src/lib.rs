@@ -842,10 +842,15 @@ fn expand(Args(spec): Args, item: ItemStruct) -> syn::Result<TokenStream2> {
         None => vec![],
     };
     let build_doc = format!("Creates a `{op_name}` through `b` at its insertion point.");
-    let regions_stmt = quote! {
-        for _ in 0..#n_regions {
-            let nart_r = nart_b.new_region();
-            nart_state.regions.push(nart_r);
+    // No loop at all for an op without regions (`0..0` is an empty range clippy denies).
+    let regions_stmt = if n_regions == 0 {
+        quote!()
+    } else {
+        quote! {
+            for _ in 0..#n_regions {
+                let nart_r = nart_b.new_region();
+                nart_state.regions.push(nart_r);
+            }
         }
     };
     let build_fn = if (results_from_first || infers) && fixed_results && !spec.results.is_empty() {
