@@ -235,7 +235,7 @@ fn write_files(files: &[(PathBuf, String)]) -> Result<()> {
 pub fn guard(s: &mut Session, float: &FloatRef) -> Result<()> {
     let args = s.req.guard.clone();
     let limits = args.limits();
-    let initial = evaluate(s, &float, true)?;
+    let initial = evaluate(s, float, true)?;
     let mut failures = guard::check(&initial, &limits);
     let mut evaluation = initial.clone();
     let mut fallback = None;
@@ -243,15 +243,15 @@ pub fn guard(s: &mut Session, float: &FloatRef) -> Result<()> {
         let user = s.apply.overrides.clone();
         let plan = guard::fallback_plan(&initial);
         let (steps, chosen) = guard::bisect_fallback(&plan, &limits, |kept| {
-            requantize(s, &float, &user, kept)
-                .and_then(|()| evaluate(s, &float, false))
+            requantize(s, float, &user, kept)
+                .and_then(|()| evaluate(s, float, false))
                 .map_err(|e| nart_quant::QuantError::Eval(format!("{e:#}")))
         })?;
         match chosen {
             Some(c) => {
                 // The chosen model, again, with its per-layer table.
-                requantize(s, &float, &user, &steps[c].kept_float)?;
-                evaluation = evaluate(s, &float, true)?;
+                requantize(s, float, &user, &steps[c].kept_float)?;
+                evaluation = evaluate(s, float, true)?;
                 failures = guard::check(&evaluation, &limits);
             }
             None => {

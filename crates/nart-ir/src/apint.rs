@@ -556,7 +556,7 @@ mod tests {
             w.lshr(1).map(|v| v.to_decimal(false)).unwrap_or_default()
         );
         assert_eq!(w.sext(300).to_decimal(true), "-1");
-        assert_eq!(w.zext(300).is_negative(), false);
+        assert!(!w.zext(300).is_negative());
         assert_eq!(
             ApInt::from_i128(256, 1).shl(200).map(|v| v.bit(200)),
             Some(true)

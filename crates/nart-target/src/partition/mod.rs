@@ -424,11 +424,10 @@ impl FuncGraph {
                         continue;
                     };
                     match index.get(&def) {
-                        Some(&j) if j < i => {
-                            if !preds[i].contains(&j) {
+                        Some(&j) if j < i
+                            && !preds[i].contains(&j) => {
                                 preds[i].push(j);
                             }
-                        }
                         Some(&j) if j > i => {
                             return Err(ctx.op_error(
                                 op,
