@@ -99,12 +99,15 @@ pub fn compile(
                 export_qparams: None,
                 output: PathBuf::new(),
                 progress: false,
+                form: crate::quantize::Form::Qnn,
+                guard: Default::default(),
             })?;
             s.calibrate()?;
             s.apply()?;
+            s.lower()?;
             notes.insert(
                 "quantization".to_string(),
-                format!("scheme {scheme}, static, minmax calibration"),
+                format!("scheme {scheme}, static, minmax calibration, qnn form"),
             );
             (s.ctx, s.module)
         }

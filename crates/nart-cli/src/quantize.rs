@@ -246,7 +246,11 @@ impl Session {
         if let (Some(p), Some(r)) = (&self.req.export_qparams, &self.report) {
             files.push((p.clone(), r.params.to_json().into_bytes()));
         }
-        files.extend(self.extra_files.iter().map(|(p, t)| (p.clone(), t.clone().into_bytes())));
+        files.extend(
+            self.extra_files
+                .iter()
+                .map(|(p, t)| (p.clone(), t.clone().into_bytes())),
+        );
         // Everything goes to temporary files first, then is renamed into place.
         let mut tmps = Vec::new();
         for (path, text) in &files {
