@@ -3,6 +3,8 @@
 //! `toynpu` op. The byte form is `TNPU`, the format version (`u32`, little-endian), then the
 //! program as JSON.
 
+use std::collections::BTreeMap;
+
 use nart_target_rt::RtError;
 use serde::{Deserialize, Serialize};
 
@@ -12,69 +14,31 @@ pub const FORMAT: &str = "toynpu-program";
 pub const VERSION: u32 = 1;
 const MAGIC: &[u8; 4] = b"TNPU";
 
-/// How a slot's stored integers map to reals (`nart_tensor::qnn::QParams` as data).
+/// One instruction: a `toynpu` op, the slots of its operands (`args`) and result (`y`), its
+/// integer attributes (`strides`, `pads`, `dilations`, `group`, `kernel_shape`), whether a relu
+/// is fused, and how it rounds (`half_even`, `half_away`, `half_up`).
 #[allow(missing_docs)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Quant {
-    pub dtype: String,
-    pub min: i64,
-    pub max: i64,
-    pub bits: u32,
-    pub scales: Vec<f64>,
-    pub zero_points: Vec<i64>,
-    pub axis: Option<usize>,
+pub struct Instr {
+    pub op: String,
+    pub args: Vec<usize>,
+    pub y: usize,
+    pub ints: BTreeMap<String, Vec<usize>>,
+    pub relu: bool,
+    pub round: String,
 }
 
-/// A constant: a slot and its stored integers.
-#[allow(missing_docs)]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Const {
-    pub slot: usize,
-    pub dtype: String,
-    pub shape: Vec<usize>,
-    pub values: Vec<i64>,
-}
+/// A slot's quantization (`nart_tensor::qnn::QParams` as data): dtype, min, max, bits,
+/// scales, zero points, axis.
+pub type Quant = (String, i64, i64, u32, Vec<f64>, Vec<i64>, Option<usize>);
 
-/// One instruction: the slots it reads and writes (`x`, `w`, `b`, `a`, `y`) and the attributes
-/// of its `toynpu` op (`round` is `half_even`, `half_away` or `half_up`).
-#[allow(missing_docs)]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Instr {
-    Conv {
-        x: usize,
-        w: usize,
-        b: Option<usize>,
-        y: usize,
-        strides: Vec<usize>,
-        pads: Vec<usize>,
-        dilations: Vec<usize>,
-        group: usize,
-        relu: bool,
-        round: String,
-    },
-    Add {
-        a: usize,
-        b: usize,
-        y: usize,
-        relu: bool,
-        round: String,
-    },
-    MaxPool {
-        x: usize,
-        y: usize,
-        kernel: Vec<usize>,
-        strides: Vec<usize>,
-        pads: Vec<usize>,
-        dilations: Vec<usize>,
-    },
-}
-
-/// A compiled segment.
+/// A compiled segment: the quantization of each slot, the constants (slot, dtype, shape,
+/// stored integers), the input and output slots, the instructions.
 #[allow(missing_docs)]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Program {
     pub quant: Vec<Quant>,
-    pub consts: Vec<Const>,
+    pub consts: Vec<(usize, String, Vec<usize>, Vec<i64>)>,
     pub inputs: Vec<usize>,
     pub outputs: Vec<usize>,
     pub instrs: Vec<Instr>,

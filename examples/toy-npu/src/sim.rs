@@ -5,33 +5,24 @@ use nart_target_rt::{Artifact, Executable, RtError, TargetRuntime};
 use nart_tensor::qnn::{self, Activation, ConvAttrs, Output, PoolAttrs, QParams, Rounding};
 use nart_tensor::{DType, Tensor};
 
-use crate::program::{Instr, Program, FORMAT};
+use crate::program::{Program, FORMAT};
 
 /// Loads toy NPU programs.
 pub struct Simulator;
 
-/// A loaded program: its quantizations and constants decoded.
+/// A loaded program, its quantizations and constants decoded.
 struct Loaded {
     p: Program,
     quant: Vec<QParams>,
     consts: Vec<(usize, Tensor)>,
 }
 
-fn dtype(name: &str) -> Result<DType, RtError> {
-    let bad = || RtError::corrupt(crate::NAME, format!("unknown dtype '{name}'"));
-    DType::from_name(name).ok_or_else(bad)
+fn corrupt(m: String) -> RtError {
+    RtError::corrupt(crate::NAME, m)
 }
 
-fn rounding(r: &str) -> Result<Rounding, RtError> {
-    match r {
-        "half_even" => Ok(Rounding::HalfEven),
-        "half_away" => Ok(Rounding::HalfAway),
-        "half_up" => Ok(Rounding::HalfUp),
-        _ => Err(RtError::corrupt(
-            crate::NAME,
-            format!("unknown rounding '{r}'"),
-        )),
-    }
+fn dtype(name: &str) -> Result<DType, RtError> {
+    DType::from_name(name).ok_or_else(|| corrupt(format!("unknown dtype '{name}'")))
 }
 
 impl TargetRuntime for Simulator {
@@ -42,28 +33,20 @@ impl TargetRuntime for Simulator {
     fn load(&self, artifact: &Artifact) -> Result<Box<dyn Executable>, RtError> {
         artifact.expect_format(FORMAT)?;
         let p = Program::from_bytes(&artifact.bytes)?;
-        let quant = p.quant.iter().map(|q| {
-            let (scales, zero_points, axis) = (q.scales.clone(), q.zero_points.clone(), q.axis);
-            let (min, max, bits, dtype) = (q.min, q.max, q.bits, dtype(&q.dtype)?);
-            Ok(QParams {
-                dtype,
-                min,
-                max,
-                bits,
-                scales,
-                zero_points,
-                axis,
-                block_shape: None,
-            })
-        });
+        let quant = p
+            .quant
+            .iter()
+            .cloned()
+            .map(|(d, min, max, bits, scales, zps, axis)| {
+                let mut q = QParams::per_tensor(dtype(&d)?, 1.0, 0).with_range(min, max);
+                (q.bits, q.scales, q.zero_points, q.axis) = (bits, scales, zps, axis);
+                Ok(q)
+            });
         let quant = quant.collect::<Result<_, RtError>>()?;
-        let consts = p.consts.iter().map(|c| {
-            let v = c.values.iter().map(|&x| x.into()).collect();
-            let t = Tensor::from_i128(dtype(&c.dtype)?, c.shape.clone(), v);
-            Ok((
-                c.slot,
-                t.map_err(|e| RtError::corrupt(crate::NAME, e.to_string()))?,
-            ))
+        let consts = p.consts.iter().map(|(slot, d, shape, values)| {
+            let v = values.iter().map(|&x| x.into()).collect();
+            let t = Tensor::from_i128(dtype(d)?, shape.clone(), v);
+            Ok((*slot, t.map_err(|e| corrupt(e.to_string()))?))
         });
         let consts = consts.collect::<Result<_, RtError>>()?;
         Ok(Box::new(Loaded { p, quant, consts }))
@@ -79,82 +62,55 @@ impl Executable for Loaded {
             )));
         }
         let n = self.quant.len();
-        let oob = |s: usize| RtError::run(format!("slot {s} out of range ({n} slots)"));
+        let oob = |s: usize| corrupt(format!("slot {s} out of range ({n} slots)"));
         let mut slots: Vec<Option<Tensor>> = vec![None; n];
-        let given = self.p.inputs.iter().zip(inputs.iter().cloned());
-        for (s, t) in self
-            .consts
-            .iter()
-            .cloned()
-            .chain(given.map(|(&s, t)| (s, t)))
-        {
+        let given = self.p.inputs.iter().copied().zip(inputs.iter().cloned());
+        for (s, t) in self.consts.iter().cloned().chain(given) {
             *slots.get_mut(s).ok_or_else(|| oob(s))? = Some(t);
         }
         let get = |slots: &[Option<Tensor>], s: usize| {
-            let t = slots.get(s).ok_or_else(|| oob(s))?.as_ref();
+            let t = slots.get(s).ok_or_else(|| oob(s))?.clone();
             t.ok_or_else(|| RtError::run(format!("slot {s} read before it is written")))
-                .map(|t| (t.clone(), &self.quant[s]))
         };
-        let out = |y: usize, relu: bool, r: &str| -> Result<Output<'_>, RtError> {
-            let act = if relu {
+        for ins in &self.p.instrs {
+            let ints = |n: &str| ins.ints.get(n).cloned().unwrap_or_default();
+            let args = ins
+                .args
+                .iter()
+                .map(|&s| get(&slots, s))
+                .collect::<Result<Vec<_>, _>>()?;
+            let q = |k: usize| &self.quant[ins.args[k]];
+            let rounding = match ins.round.as_str() {
+                "half_even" => Rounding::HalfEven,
+                "half_away" => Rounding::HalfAway,
+                "half_up" => Rounding::HalfUp,
+                r => return Err(corrupt(format!("unknown rounding '{r}'"))),
+            };
+            let act = if ins.relu {
                 Activation::Relu
             } else {
                 Activation::None
             };
-            let q = self.quant.get(y).ok_or_else(|| oob(y))?;
-            Ok(Output {
-                q,
+            let out = Output {
+                q: self.quant.get(ins.y).ok_or_else(|| oob(ins.y))?,
                 act,
-                rounding: rounding(r)?,
-            })
-        };
-        for ins in &self.p.instrs {
-            let (y, r) = match ins {
-                Instr::Conv {
-                    x,
-                    w,
-                    b,
-                    y,
-                    strides,
-                    pads,
-                    dilations,
-                    group,
-                    relu,
-                    round,
-                } => {
-                    let ((xt, xq), (wt, wq)) = (get(&slots, *x)?, get(&slots, *w)?);
-                    let bt = b.map(|b| get(&slots, b).map(|(t, _)| t)).transpose()?;
-                    let (strides, pads) = (strides.clone(), pads.clone());
+                rounding,
+            };
+            let (strides, pads, dilations) = (ints("strides"), ints("pads"), ints("dilations"));
+            let r = match (ins.op.as_str(), args.as_slice()) {
+                ("toynpu.conv", [x, w, b @ ..]) if b.len() < 2 => {
+                    let group = ints("group").first().copied().unwrap_or(1);
                     let attrs = ConvAttrs {
                         strides,
                         pads,
-                        dilations: dilations.clone(),
-                        group: *group,
+                        dilations,
+                        group,
                     };
-                    let o = out(*y, *relu, round)?;
-                    (*y, qnn::conv(&xt, xq, &wt, wq, bt.as_ref(), &attrs, o))
+                    qnn::conv(x, q(0), w, q(1), b.first(), &attrs, out)
                 }
-                Instr::Add {
-                    a,
-                    b,
-                    y,
-                    relu,
-                    round,
-                } => {
-                    let ((at, aq), (bt, bq)) = (get(&slots, *a)?, get(&slots, *b)?);
-                    (*y, qnn::add(&at, aq, &bt, bq, out(*y, *relu, round)?))
-                }
-                Instr::MaxPool {
-                    x,
-                    y,
-                    kernel,
-                    strides,
-                    pads,
-                    dilations,
-                } => {
-                    let (xt, xq) = get(&slots, *x)?;
-                    let (kernel, strides, pads) = (kernel.clone(), strides.clone(), pads.clone());
-                    let dilations = dilations.clone();
+                ("toynpu.add", [a, b]) => qnn::add(a, q(0), b, q(1), out),
+                ("toynpu.max_pool", [x]) => {
+                    let kernel = ints("kernel_shape");
                     let attrs = PoolAttrs {
                         kernel,
                         strides,
@@ -162,16 +118,17 @@ impl Executable for Loaded {
                         dilations,
                         count_include_pad: false,
                     };
-                    (*y, qnn::max_pool(&xt, xq, &attrs))
+                    qnn::max_pool(x, q(0), &attrs)
+                }
+                (op, a) => {
+                    return Err(corrupt(format!(
+                        "no instruction '{op}' of {} operands",
+                        a.len()
+                    )))
                 }
             };
-            *slots.get_mut(y).ok_or_else(|| oob(y))? =
-                Some(r.map_err(|e| RtError::run(e.to_string()))?);
+            slots[ins.y] = Some(r.map_err(|e| RtError::run(e.to_string()))?);
         }
-        self.p
-            .outputs
-            .iter()
-            .map(|&s| get(&slots, s).map(|(t, _)| t))
-            .collect()
+        self.p.outputs.iter().map(|&s| get(&slots, s)).collect()
     }
 }

@@ -117,9 +117,16 @@ fn digits_cnn_on_the_toy_npu_is_bit_exact_with_the_interpreter() {
     let session = Session::load(&pkg, &runtimes).expect("loads");
     let on = |t: &str| {
         let steps = pkg.manifest().steps.iter();
-        steps.filter(|s| matches!(s, Step::Segment(g) if g.target == t)).count()
+        steps
+            .filter(|s| matches!(s, Step::Segment(g) if g.target == t))
+            .count()
     };
-    assert_eq!((on("toy-npu"), on("interp")), (1, 2), "{:?}", pkg.manifest().steps);
+    assert_eq!(
+        (on("toy-npu"), on("interp")),
+        (1, 2),
+        "{:?}",
+        pkg.manifest().steps
+    );
     let got = session.run(vec![input()]).expect("runs");
     assert_eq!(got[0].shape(), &[5, 10]);
     let bits = |t: &Tensor| {
