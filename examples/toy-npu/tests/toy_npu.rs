@@ -268,3 +268,63 @@ fn the_crate_stays_small() {
         .sum();
     assert!(n <= 553, "{n} lines of Rust in src/");
 }
+
+/// `qnn.add` (with zero points, a fused relu, half-up rounding) on the chip, through a package,
+/// against the interpreter.
+#[test]
+fn an_add_with_zero_points_is_bit_exact_too() {
+    let src = r#"func.func @main(%a: tensor<2x8xf32>, %b: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %qa = quant.qcast %a : tensor<2x8xf32> to tensor<2x8x!quant.uniform<i8:f32, 2.500000e-01>>
+  %qb = quant.qcast %b : tensor<2x8xf32> to tensor<2x8x!quant.uniform<i8:f32, 1.250000e-01:3>>
+  %s = qnn.add %qa, %qb act<relu> round<half_up> : (tensor<2x8x!quant.uniform<i8:f32, 2.500000e-01>>, tensor<2x8x!quant.uniform<i8:f32, 1.250000e-01:3>>) -> tensor<2x8x!quant.uniform<i8:f32, 5.000000e-01:-2>>
+  %y = quant.dcast %s : tensor<2x8x!quant.uniform<i8:f32, 5.000000e-01:-2>> to tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}"#;
+    let mut ctx = Context::new();
+    nart_dialect_func::register(&mut ctx);
+    nart_dialect_quant::register(&mut ctx);
+    nart_dialect_qnn::register(&mut ctx);
+    nart_interp::register(&mut ctx);
+    let module = nart_ir::parser::parse_source(&mut ctx, "add.mlir", src).expect("parses");
+    let func = ctx.block_ops(ctx.region_blocks(ctx.region(module, 0))[0])[0];
+    let a: Vec<f32> = (0..16).map(|i| i as f32 * 0.37 - 3.0).collect();
+    let b: Vec<f32> = (0..16).map(|i| 2.0 - i as f32 * 0.29).collect();
+    let inputs = vec![
+        Tensor::from_vec(vec![2, 8], a).unwrap(),
+        Tensor::from_vec(vec![2, 8], b).unwrap(),
+    ];
+    let want = Interpreter::new(&ctx, func)
+        .unwrap()
+        .run(inputs.clone())
+        .unwrap();
+
+    let registry = registry();
+    let setup = Setup::resolve(&registry, &["toy-npu".into()], &[]).unwrap();
+    let parts = partition_function(&mut ctx, func, &setup).expect("partitions");
+    let add = parts
+        .plan
+        .ops
+        .iter()
+        .find(|p| p.op_type == "qnn.add")
+        .unwrap();
+    assert_eq!(add.target, "toy-npu");
+    let counts: Vec<u64> = parts
+        .plan
+        .segments
+        .iter()
+        .map(|s| s.ops.len() as u64)
+        .collect();
+    compile_segments(&mut ctx, module, &registry).expect("compiles");
+    let pkg =
+        nart_cli::package::build_package(&ctx, func, "add".into(), &counts, Default::default())
+            .expect("packages");
+    let mut runtimes = nart_rt_std::runtimes();
+    runtimes.register(ToyNpu.runtime());
+    let got = Session::load(&pkg, &runtimes).unwrap().run(inputs).unwrap();
+    let (got, want) = (got[0].as_f32().unwrap(), want[0].as_f32().unwrap());
+    assert_eq!(got, want);
+    assert!(
+        got.iter().any(|&x| x == 0.0) && got.iter().any(|&x| x > 0.0),
+        "{got:?}"
+    );
+}
