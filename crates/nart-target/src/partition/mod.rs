@@ -424,10 +424,9 @@ impl FuncGraph {
                         continue;
                     };
                     match index.get(&def) {
-                        Some(&j) if j < i
-                            && !preds[i].contains(&j) => {
-                                preds[i].push(j);
-                            }
+                        Some(&j) if j < i && !preds[i].contains(&j) => {
+                            preds[i].push(j);
+                        }
                         Some(&j) if j > i => {
                             return Err(ctx.op_error(
                                 op,
