@@ -17,12 +17,11 @@
 //!   flags.
 
 use std::ffi::OsString;
-use std::io::Read;
 use std::os::unix::ffi::OsStringExt;
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use nart_test_dialect::child::{self, Bounds, Out, Outcome};
 
 use nart_onnx_proto::{
     tensor_shape_proto, type_proto, AttributeProto, GraphProto, Message, ModelProto, NodeProto,
@@ -228,13 +227,6 @@ impl Case {
 
 // ----- running -----
 
-#[derive(Clone, Copy, PartialEq)]
-enum Out {
-    Pipe,
-    Full,
-    Closed,
-}
-
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Expect {
     /// Exit code 0.
@@ -247,72 +239,12 @@ enum Expect {
     Either,
 }
 
-struct Outcome {
-    code: Option<i32>,
-    signal: Option<i32>,
-    stdout: Vec<u8>,
-    stderr: String,
-    timed_out: bool,
-}
-
 fn run(args: &[OsString], out: Out) -> Outcome {
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c")
-        .arg(format!("ulimit -v {MEMORY_KIB}; exec \"$0\" \"$@\""))
-        .arg(env!("CARGO_BIN_EXE_nart"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stderr(Stdio::piped())
-        .env("RUST_BACKTRACE", "0");
-    match out {
-        Out::Pipe => cmd.stdout(Stdio::piped()),
-        // A pipe whose reading end is closed before the child starts: every write gets EPIPE.
-        // (Closing it after the spawn would race with a child whose output fits the pipe.)
-        Out::Closed => {
-            let (reader, writer) = std::io::pipe().expect("a pipe opens");
-            drop(reader);
-            cmd.stdout(writer)
-        }
-        Out::Full => cmd.stdout(std::fs::File::create("/dev/full").expect("/dev/full opens")),
+    let bounds = Bounds {
+        memory_kib: MEMORY_KIB,
+        timeout: TIMEOUT,
     };
-    let mut child = cmd.spawn().expect("sh starts");
-    let so = child.stdout.take();
-    let reader = match (out, so) {
-        (Out::Pipe, Some(mut so)) => Some(std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = so.read_to_end(&mut v);
-            v
-        })),
-        _ => None,
-    };
-    let mut se = child.stderr.take().expect("stderr is piped");
-    let err_reader = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = se.read_to_end(&mut s);
-        String::from_utf8_lossy(&s).into_owned()
-    });
-    let start = Instant::now();
-    let mut timed_out = false;
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("waits") {
-            break s;
-        }
-        if start.elapsed() > TIMEOUT {
-            timed_out = true;
-            let _ = child.kill();
-            break child.wait().expect("waits");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
-    Outcome {
-        code: status.code(),
-        signal: status.signal(),
-        stdout: reader
-            .map(|r| r.join().unwrap_or_default())
-            .unwrap_or_default(),
-        stderr: err_reader.join().unwrap_or_default(),
-        timed_out,
-    }
+    child::run(env!("CARGO_BIN_EXE_nart"), args, None, out, bounds)
 }
 
 #[derive(Default)]

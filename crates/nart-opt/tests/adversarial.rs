@@ -16,12 +16,11 @@
 //! - **mutated ONNX**: seeded byte mutations of the importer's test models.
 
 use std::ffi::OsString;
-use std::io::{Read, Write};
 use std::os::unix::ffi::OsStringExt;
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use nart_test_dialect::child::{self, Bounds, Out, Outcome};
 
 /// The address-space limit of every child, in KiB (`ulimit -v`).
 const MEMORY_KIB: u64 = 2 << 20;
@@ -49,17 +48,6 @@ impl Rng {
     }
 }
 
-/// Where the child's standard output goes.
-#[derive(Clone, Copy, PartialEq)]
-enum Out {
-    /// A pipe the test reads.
-    Pipe,
-    /// `/dev/full`: every write fails.
-    Full,
-    /// A pipe whose reading end is closed before the child writes.
-    Closed,
-}
-
 /// What a case must end with.
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Expect {
@@ -71,82 +59,17 @@ enum Expect {
     Either(&'static str),
 }
 
-/// One child process's end.
-struct Outcome {
-    code: Option<i32>,
-    signal: Option<i32>,
-    stderr: String,
-    timed_out: bool,
-}
-
 fn tool() -> &'static str {
     env!("CARGO_BIN_EXE_nart-opt")
 }
 
 /// Runs `nart-opt args` with `stdin`, under the memory limit and the timeout.
 fn run(args: &[OsString], stdin: &[u8], out: Out) -> Outcome {
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c")
-        .arg(format!("ulimit -v {MEMORY_KIB}; exec \"$0\" \"$@\""))
-        .arg(tool())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env("RUST_BACKTRACE", "0");
-    match out {
-        Out::Pipe => cmd.stdout(Stdio::piped()),
-        // A pipe whose reading end is closed before the child starts: every write gets EPIPE.
-        // (Closing it after the spawn would race with a child whose output fits the pipe.)
-        Out::Closed => {
-            let (reader, writer) = std::io::pipe().expect("a pipe opens");
-            drop(reader);
-            cmd.stdout(writer)
-        }
-        Out::Full => cmd.stdout(std::fs::File::create("/dev/full").expect("/dev/full opens")),
+    let bounds = Bounds {
+        memory_kib: MEMORY_KIB,
+        timeout: TIMEOUT,
     };
-    let mut child = cmd.spawn().expect("sh starts");
-    let stdout = child.stdout.take();
-    let drain = match (out, stdout) {
-        (Out::Pipe, Some(mut so)) => Some(std::thread::spawn(move || {
-            let mut sink = Vec::new();
-            let _ = so.read_to_end(&mut sink);
-        })),
-        _ => None,
-    };
-    let mut se = child.stderr.take().expect("stderr is piped");
-    let err_reader = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = se.read_to_end(&mut s);
-        String::from_utf8_lossy(&s).into_owned()
-    });
-    if let Some(mut si) = child.stdin.take() {
-        let bytes = stdin.to_vec();
-        std::thread::spawn(move || {
-            let _ = si.write_all(&bytes);
-        });
-    }
-    let start = Instant::now();
-    let mut timed_out = false;
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("waits") {
-            break s;
-        }
-        if start.elapsed() > TIMEOUT {
-            timed_out = true;
-            let _ = child.kill();
-            break child.wait().expect("waits");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
-    if let Some(d) = drain {
-        let _ = d.join();
-    }
-    Outcome {
-        code: status.code(),
-        signal: status.signal(),
-        stderr: err_reader.join().unwrap_or_default(),
-        timed_out,
-    }
+    child::run(tool(), args, Some(stdin), out, bounds)
 }
 
 /// Whether `stderr` has an error located at `what`: `what:line:col: error:` for text, or a

@@ -16,6 +16,8 @@
 //!   bit-enum attribute.
 //! - [`ir`]: [`TestIr`] and [`TestFunc`], which build small modules of the dialect, and
 //!   [`dump`](ir::dump), a compact text of a function body for assertions.
+//! - [`child`]: one case of a hostile-input suite, a binary run under a memory limit and a
+//!   timeout.
 //! - [`roundtrip`]: parse, verify and print, checking that the custom form is a fixpoint and
 //!   that the generic form parses back to the same IR.
 //!
@@ -35,6 +37,7 @@
 
 #![deny(missing_docs)]
 
+pub mod child;
 pub mod ir;
 pub mod ops;
 pub mod roundtrip;
