@@ -511,19 +511,45 @@ pub fn calibrate(
         values: stats.len(),
         ranges: Vec::new(),
     };
-    for (v, s) in stats {
-        let pick = |h: &Histogram| {
-            let h = if h.min > h.max {
-                Histogram::new(0.0, 0.0, 0)
-            } else {
-                h.clone()
-            };
-            opts.calibrator.range(&h, levels_for(opts.bits, &h))
+    let pick = |h: &Histogram| {
+        let h = if h.min > h.max {
+            Histogram::new(0.0, 0.0, 0)
+        } else {
+            h.clone()
         };
-        let r = pick(&s.tensor);
-        let ch = (!s.channels.is_empty()).then(|| s.channels.iter().map(pick).collect());
-        report.ranges.push((ir_util::describe_value(ctx, v), r));
-        ranges.push((v, r, ch));
+        opts.calibrator.range(&h, levels_for(opts.bits, &h))
+    };
+    // The threshold searches (entropy's is quadratic in the bins) run on every core, each
+    // value on its own; the results come back in value order.
+    type Picked = ((f64, f64), Option<Vec<(f64, f64)>>);
+    let threads = opts
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, stats.len().max(1));
+    let chunk = stats.len().div_ceil(threads).max(1);
+    let picked: Vec<Picked> = std::thread::scope(|scope| {
+        let handles: Vec<_> = stats
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|(_, s)| {
+                            let ch = (!s.channels.is_empty())
+                                .then(|| s.channels.iter().map(pick).collect());
+                            (pick(&s.tensor), ch)
+                        })
+                        .collect::<Vec<Picked>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    for ((v, _), (r, ch)) in stats.iter().zip(picked) {
+        report.ranges.push((ir_util::describe_value(ctx, *v), r));
+        ranges.push((*v, r, ch));
     }
     record(ctx, func, &ranges);
     Ok(report)

@@ -366,6 +366,17 @@ pub fn builtin_schemes() -> Vec<Scheme> {
             &["Gemm", "MatMul"],
         ),
         s(
+            "w4a8",
+            "W4A8: s4 symmetric per-channel weights, u8 affine per-tensor activations (4-bit weight, 8-bit activation integer kernels)",
+            int(8, false, false, PerTensor),
+            int(4, true, true, PerChannel),
+            BiasSpec::Int32,
+            32,
+            Rounding::NearestEven,
+            (4, 4),
+            DEFAULT_OPS,
+        ),
+        s(
             "w8a16",
             "s8 symmetric per-channel weights, u16 affine per-tensor activations",
             int(16, false, false, PerTensor),
@@ -428,6 +439,10 @@ impl Scheme {
             }));
         }
         let mut s = self.clone();
+        if lo == hi {
+            // A fixed width (w4a8's weights and activations differ): nothing to change.
+            return Ok(s);
+        }
         for spec in [&mut s.activations, &mut s.weights] {
             if let TensorSpec::Int(i) = spec {
                 i.bits = bits;
