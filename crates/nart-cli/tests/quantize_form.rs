@@ -124,7 +124,11 @@ fn nart_run_reads_the_quantized_mlir() {
     assert!(sqnr > 25.0 && sqnr.is_finite(), "SQNR {sqnr} dB");
 
     let bad = d.join("bad.mlir");
-    std::fs::write(&bad, "func.func @f(%x: tensor<2xf32>) {\n  %y = graph.Nope %x\n}\n").unwrap();
+    std::fs::write(
+        &bad,
+        "func.func @f(%x: tensor<2xf32>) {\n  %y = graph.Nope %x\n}\n",
+    )
+    .unwrap();
     let r = run(&bad, &d.join("bad-out"));
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8_lossy(&r.stderr);
