@@ -53,6 +53,27 @@ def nart_cost(nart_opt, path):
     return stat("flops"), stat("bytes"), stat("num-unknown")
 
 
+def with_static_inputs(model, feeds):
+    """The model with its inputs' shapes set to those of `feeds` (the test inputs), so that
+    every tool, and nart's cost model, sees static shapes; intermediate value_info is dropped
+    for the tools to infer again."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    for vi in m.graph.input:
+        if vi.name not in feeds:
+            continue
+        dims = vi.type.tensor_type.shape.dim
+        for d, n in zip(dims, feeds[vi.name].shape):
+            d.Clear()
+            d.dim_value = int(n)
+    for vi in m.graph.output:
+        for d in vi.type.tensor_type.shape.dim:
+            if not d.HasField("dim_value"):
+                d.Clear()
+    del m.graph.value_info[:]
+    return m
+
+
 def inputs_for(model, path):
     """The model's test inputs (test_data_set_0 next to it), or seeded random ones."""
     init = {i.name for i in model.graph.initializer}
@@ -69,6 +90,7 @@ def inputs_for(model, path):
             feeds[vi.name] = numpy_helper.to_array(t)
             continue
         tt = vi.type.tensor_type
+        # Symbolic dimensions (a batch) become 1.
         shape = [d.dim_value if d.dim_value > 0 else 1 for d in tt.shape.dim]
         dtype = onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type)
         if np.issubdtype(dtype, np.integer):
@@ -112,6 +134,9 @@ def main():
         name = os.path.basename(os.path.dirname(path)) or os.path.basename(path)
         model = onnx.load(path)
         feeds = inputs_for(model, path)
+        model = with_static_inputs(model, feeds)
+        path = os.path.join(args.out, f"{name}.static.onnx")
+        onnx.save(model, path)
         reference = run_ort(path, feeds)
         results = [("original", path, 0.0)]
         for label, pipeline in tools:

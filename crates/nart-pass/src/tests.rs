@@ -550,7 +550,7 @@ fn pipeline_alias_expands_in_place() {
     let list = reg.list_passes();
     let at = list.find("Pass Pipelines:\n").expect("a pipelines section");
     assert!(list[at..].contains("  --test-alias "), "{list}");
-    assert!(list[at..].contains("- Two traces\n"), "{list}");
+    assert!(list[at..].contains("-   Two traces\n"), "{list}");
     assert!(!registry().list_passes().contains("Pass Pipelines:"));
 }
 
@@ -560,7 +560,7 @@ fn pipeline_alias_errors() {
     for (text, expect) in [
         (
             "builtin.module(test-alias{tag=y})",
-            "pass pipeline:1:25: error: pass pipeline 'test-alias' takes no options",
+            "pass pipeline:1:26: error: pass pipeline 'test-alias' takes no options",
         ),
         (
             "builtin.module(test-cycle)",
@@ -571,7 +571,10 @@ fn pipeline_alias_errors() {
             "pass pipeline:1:16: error: in pass pipeline 'test-broken': 'no-such-pass' does not refer to a registered pass or pass pipeline",
         ),
     ] {
-        let e = parse_pipeline(text, &reg).err().expect(text).render();
+        let Err(e) = parse_pipeline(text, &reg) else {
+            panic!("{text} parsed");
+        };
+        let e = e.render();
         assert!(e.starts_with(expect), "{text}:\n{e}");
     }
 }

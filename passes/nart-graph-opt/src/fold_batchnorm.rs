@@ -180,7 +180,8 @@ fn fold(rw: &mut PatternRewriter<'_>, bn: Op, kinds: &[&str]) -> Result<Value, &
                 .collect();
             let new_b: Vec<f64> = (0..c).map(|i| bias[i] * s[i] + t[i]).collect();
             let w2 = constant(rw, w.dtype(), &shape, new_w, elem_ty, rw.value_loc(w_val))?;
-            let b2 = constant(rw, w.dtype(), &[c], new_b, elem_ty, loc)?;
+            let bloc = util::derived_loc(rw.uniq(), loc, "folded_bias");
+            let b2 = constant(rw, w.dtype(), &[c], new_b, elem_ty, bloc)?;
             let xin = rw.operand(producer, 0);
             rw.set_operands(producer, &[xin, w2, b2]);
             out
@@ -216,7 +217,8 @@ fn fold(rw: &mut PatternRewriter<'_>, bn: Op, kinds: &[&str]) -> Result<Value, &
             };
             let new_b: Vec<f64> = (0..c).map(|i| beta * bias[i] * s[i] + t[i]).collect();
             let w2 = constant(rw, w.dtype(), &shape, new_w, elem_ty, rw.value_loc(w_val))?;
-            let b2 = constant(rw, w.dtype(), &[c], new_b, elem_ty, loc)?;
+            let bloc = util::derived_loc(rw.uniq(), loc, "folded_bias");
+            let b2 = constant(rw, w.dtype(), &[c], new_b, elem_ty, bloc)?;
             let a = rw.operand(producer, 0);
             rw.set_operands(producer, &[a, w2, b2]);
             let f32t = rw.uniq().f32_type();
@@ -235,7 +237,8 @@ fn fold(rw: &mut PatternRewriter<'_>, bn: Op, kinds: &[&str]) -> Result<Value, &
                 .map(|(i, &v)| v * s[i % cols])
                 .collect();
             let w2 = constant(rw, w.dtype(), &shape, new_w, elem_ty, rw.value_loc(w_val))?;
-            let b2 = constant(rw, w.dtype(), &[c], t, elem_ty, loc)?;
+            let bloc = util::derived_loc(rw.uniq(), loc, "folded_shift");
+            let b2 = constant(rw, w.dtype(), &[c], t, elem_ty, bloc)?;
             let a = rw.operand(producer, 0);
             rw.set_operands(producer, &[a, w2]);
             rw.set_insertion_point_after(producer);

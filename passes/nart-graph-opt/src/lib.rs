@@ -59,3 +59,49 @@ pub fn register(registry: &mut nart_pass::PassRegistry) {
         GRAPH_OPTIMIZE.join(","),
     );
 }
+
+#[cfg(test)]
+mod tests {
+    /// `docs/graph-optimization.md` holds the reference generated from the pass declarations
+    /// between two markers; `NART_BLESS=1` rewrites it.
+    #[test]
+    fn docs_reference_in_sync() {
+        const BEGIN: &str = "<!-- BEGIN GENERATED PASS REFERENCE -->\n";
+        const END: &str = "<!-- END GENERATED PASS REFERENCE -->";
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs/graph-optimization.md");
+        let text = std::fs::read_to_string(&path).expect("docs/graph-optimization.md exists");
+        let mut registry = nart_pass::PassRegistry::new();
+        super::register(&mut registry);
+        let generated = registry.markdown_reference();
+        let (Some(b), Some(e)) = (text.find(BEGIN), text.find(END)) else {
+            panic!("docs/graph-optimization.md lacks the generated-reference markers");
+        };
+        let current = &text[b + BEGIN.len()..e];
+        if current != generated {
+            if std::env::var_os("NART_BLESS").is_some() {
+                let new = format!("{}{BEGIN}{generated}{}", &text[..b], &text[e..]);
+                std::fs::write(&path, new).expect("docs/graph-optimization.md is writable");
+            } else {
+                panic!("docs/graph-optimization.md is out of date; run with NART_BLESS=1 to regenerate");
+            }
+        }
+    }
+
+    /// `graph-optimize` is listed as a pipeline and names only passes registered with it
+    /// (besides `canonicalize` and `cse`, which `nart-transforms` registers).
+    #[test]
+    fn pipeline_alias_is_listed_and_resolves() {
+        let mut registry = nart_pass::PassRegistry::new();
+        super::register(&mut registry);
+        let text = registry.list_passes();
+        let at = text.find("Pass Pipelines:\n").expect("a pipelines section");
+        assert!(text[at..].contains("  --graph-optimize "), "{text}");
+        for p in super::GRAPH_OPTIMIZE {
+            assert!(
+                registry.contains(p) || ["canonicalize", "cse"].contains(p),
+                "{p} is not registered"
+            );
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! array attributes, and building `graph.constant`s through the rewriter.
 
 use nart_ir::{
-    Attr, AttrData, Context, DenseArrayData, DenseData, Location, Op, OperationState,
+    Attr, AttrData, Context, DenseArrayData, DenseData, LocData, Location, Op, OperationState,
     PatternRewriter, Type, TypeData, Uniquer, Value, DYNAMIC,
 };
 use nart_tensor::{DType, Tensor};
@@ -217,4 +217,29 @@ pub fn ensure_kernels(ctx: &mut Context) {
     if !registered && ctx.registry.has_dialect("graph") {
         nart_interp::register(ctx);
     }
+}
+
+/// The first name in a location, if it has one.
+pub fn loc_name(u: &Uniquer, loc: Location) -> Option<String> {
+    match u.loc_data(loc) {
+        LocData::Name { name, .. } => Some(u.str(*name).to_string()),
+        LocData::Fused { locs, .. } => locs.iter().find_map(|l| loc_name(u, *l)),
+        LocData::CallSite { callee, .. } => loc_name(u, *callee),
+        _ => None,
+    }
+}
+
+/// A location named `<base's name>/<suffix>` (or `suffix`) around `base`, for a value a rewrite
+/// derives from an op (the exporter names initializers after it).
+pub fn derived_loc(u: &mut Uniquer, base: Location, suffix: &str) -> Location {
+    let name = match loc_name(u, base) {
+        Some(n) => format!("{n}/{suffix}"),
+        None => suffix.to_string(),
+    };
+    let child = match u.loc_data(base) {
+        LocData::Name { child, .. } => *child,
+        _ => Some(base),
+    };
+    let name = u.ident(&name);
+    u.loc(LocData::Name { name, child })
 }
