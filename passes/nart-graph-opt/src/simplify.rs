@@ -574,3 +574,64 @@ fn pad_zero(rw: &mut PatternRewriter<'_>, op: Op) -> bool {
     rw.replace_op(op, &[x]);
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Which middle types keep every value of the source type: a table, one row per case.
+    #[test]
+    fn lossless_table() {
+        use DType::*;
+        for (from, mid, expect) in [
+            (F32, F64, true),
+            (F16, F32, true),
+            (BF16, F32, true),
+            (F32, F16, false),
+            (F64, F32, false),
+            (F32, BF16, false),
+            (I8, I32, true),
+            (I8, I16, true),
+            (U8, I16, true),
+            (U8, U16, true),
+            (U8, I8, false),
+            (I8, U8, false),
+            (I32, I8, false),
+            (I64, I32, false),
+            (U32, I32, false),
+            (I16, F32, true),
+            (I32, F32, false),
+            (I32, F64, true),
+            (I64, F64, false),
+            (U8, F16, true),
+            (I16, F16, false),
+            (Bool, I8, true),
+            (Bool, F32, true),
+            (F32, I64, false),
+            (I32, I32, true),
+        ] {
+            assert_eq!(lossless(from, mid), expect, "{from:?} -> {mid:?}");
+        }
+    }
+
+    #[test]
+    fn permutations() {
+        assert!(is_permutation(&[2, 0, 1]));
+        assert!(is_permutation(&[]));
+        assert!(!is_permutation(&[0, 0, 1]));
+        assert!(!is_permutation(&[0, 3, 1]));
+        assert!(!is_permutation(&[-1, 0]));
+    }
+
+    /// Every pattern's declaration checks against the registered graph ops (rules compile,
+    /// name existing ops and operand counts).
+    #[test]
+    fn patterns_check_against_the_registry() {
+        let mut ctx = Context::new();
+        nart_dialect_graph::register(&mut ctx);
+        for p in PATTERNS {
+            p.check(&ctx)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name()));
+        }
+    }
+}

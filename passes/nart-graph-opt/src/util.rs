@@ -173,15 +173,6 @@ pub fn build_constant(
     Some(rw.result(op, 0))
 }
 
-/// Creates a 1-D `i64` constant.
-pub fn build_i64s(rw: &mut PatternRewriter<'_>, values: &[i64], loc: Location) -> Value {
-    let t = Tensor::from_vec(vec![values.len()], values.to_vec())
-        .expect("invariant: a vector's shape matches its length");
-    let i64t = rw.uniq().int_type(64);
-    let ty = rw.uniq().tensor_type(vec![values.len() as i64], i64t);
-    build_constant(rw, &t, ty, loc).expect("invariant: an i64 tensor matches its i64 type")
-}
-
 /// Creates the graph op `graph.<onnx>` with `operands`, result types and properties.
 pub fn build_op(
     rw: &mut PatternRewriter<'_>,
