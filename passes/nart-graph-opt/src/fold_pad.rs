@@ -56,6 +56,10 @@ impl Pass for FoldPadPass {
         );
         let res = apply_patterns_greedily(ctx, op, &set, &config);
         state.add_stat("num-folded", res.num_pattern_applications() as u64);
+        // One statistic per consumer kind that took a Pad (`FoldPadConv`, ...).
+        for (name, n) in &res.pattern_applications {
+            state.add_stat(name, *n as u64);
+        }
         Ok(())
     }
 }

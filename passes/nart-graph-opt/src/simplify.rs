@@ -37,7 +37,7 @@ nart_pass::declare_pass! {
             Concat, Slice of the whole range and Pad with all-zero pads; composes \
             Transpose of Transpose (removing identity permutations) and shortens Cast chains \
             whose middle type holds every value of the source type exactly.\n\
-            The statistics count each pattern that fired.",
+            Besides the totals, the statistics name each pattern that fired, with its count.",
         options: SimplifyOptions,
         statistics: [
             "num-rewrites" => "Number of pattern applications",
@@ -62,6 +62,10 @@ impl Pass for SimplifyPass {
         let res = apply_patterns_greedily(ctx, op, &patterns(), &config);
         state.add_stat("num-rewrites", res.num_pattern_applications() as u64);
         state.add_stat("num-iterations", res.iterations as u64);
+        // One statistic per pattern that fired, named after it.
+        for (name, n) in &res.pattern_applications {
+            state.add_stat(name, *n as u64);
+        }
         Ok(())
     }
 }

@@ -213,3 +213,4 @@ func.func @slice_reverse(%x: tensor<3xf32>) -> tensor<3xf32> {
   %sl = "graph.Slice"(%x, %st, %en, %ax, %sp) : (tensor<3xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3xf32>
   return %sl : tensor<3xf32>
 }
+
