@@ -470,25 +470,22 @@ pub fn lossless(from: DType, mid: DType) -> bool {
             _ => None,
         }
     };
-    match (from, mid) {
-        (F16, F32 | F64) | (BF16, F32 | F64) | (F32, F64) => true,
-        (f, m) if int_bits(f).is_some() && int_bits(m).is_some() => {
-            let ((fb, fs), (mb, ms)) = (int_bits(f).unwrap(), int_bits(m).unwrap());
-            if f == Bool {
-                return true;
-            }
-            match (fs, ms) {
-                (true, true) | (false, false) => mb >= fb,
-                (false, true) => mb > fb,
-                (true, false) => false,
-            }
-        }
-        (f, m) if int_bits(f).is_some() && float_mantissa(m).is_some() => {
-            let (fb, fs) = int_bits(f).unwrap();
-            let magnitude_bits = if fs { fb - 1 } else { fb };
-            // Negative values need a sign, which every float has.
-            magnitude_bits <= float_mantissa(m).unwrap()
-        }
+    if matches!(
+        (from, mid),
+        (F16, F32 | F64) | (BF16, F32 | F64) | (F32, F64)
+    ) {
+        return true;
+    }
+    match (int_bits(from), int_bits(mid), float_mantissa(mid)) {
+        // bool is 0 or 1, which every integer and float holds.
+        (Some(_), _, _) if from == Bool => int_bits(mid).is_some() || float_mantissa(mid).is_some(),
+        (Some((fb, fs)), Some((mb, ms)), _) => match (fs, ms) {
+            (true, true) | (false, false) => mb >= fb,
+            (false, true) => mb > fb,
+            (true, false) => false,
+        },
+        // A float holds every integer whose magnitude fits its mantissa (the sign is apart).
+        (Some((fb, fs)), None, Some(mantissa)) => (if fs { fb - 1 } else { fb }) <= mantissa,
         _ => false,
     }
 }
