@@ -173,9 +173,11 @@ def main():
             changed = sorted(set(base_counts) | set(counts))
             delta = ", ".join(f"{k} {base_counts.get(k, 0)}→{counts.get(k, 0)}" for k in changed
                               if base_counts.get(k, 0) != counts.get(k, 0))
+            # Ops nart has no cost for (contrib ops, or ops whose shapes follow from them).
+            unknown = f" ({cost[2]} ops unknown)" if cost and cost[2] else ""
             rows.append((name, label, len(m.graph.node),
-                         f"{cost[0] / 1e6:.2f}" if cost else "n/a",
-                         f"{cost[1] / 1e6:.2f}" if cost else "n/a",
+                         f"{cost[0] / 1e6:.2f}{unknown}" if cost else "n/a",
+                         f"{cost[1] / 1e6:.2f}{unknown}" if cost else "n/a",
                          f"{dt * 1e3:.0f}" if label != "original" else "",
                          f"{diff:.2e}" if label != "original" else ""))
             if label != "original":
