@@ -27,6 +27,7 @@ fn main() -> ExitCode {
                 nart_transforms::register,
                 nart_quant::register_passes,
                 nart_target::testing::register_passes,
+                nart_egraph::register,
             ],
         },
     )

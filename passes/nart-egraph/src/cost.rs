@@ -1,0 +1,157 @@
+//! Cost models for extraction.
+//!
+//! A [`GraphCost`] prices one op. The pass asks it about real ops: for an e-node it builds a
+//! scratch op (detached, with the e-node's name, properties, operand and result types, its
+//! operands the arguments of a detached scratch block), asks, and erases both, so a cost model
+//! sees exactly what it would see in the IR. Prices are cached per distinct e-node signature.
+//!
+//! - [`FlopsBytes`], the default: the op's [`OpCostInterface`] (FLOPs plus bytes moved, from
+//!   shapes), plus one per op, so that of two equal-work forms the one with fewer ops wins.
+//! - [`TargetCost`]: any [`Target`] of the registry, through its `cost` (estimated seconds,
+//!   priced here in nanoseconds); the `target=NAME` option picks it. It adapts the trait as it
+//!   is, so every target, present or future, prices e-graphs without a line of its own.
+
+use egg::Id;
+use nart_ir::interfaces::OpCostInterface;
+use nart_ir::{Context, Op, OperationState, Type};
+use nart_target::Target;
+use rustc_hash::FxHashMap;
+
+use crate::lang::{GNode, Graph, Kind, Ty};
+
+/// Prices one op for extraction. Lower is better; the unit is the model's own.
+pub trait GraphCost {
+    /// The price of running `op` once; `None` when the model cannot say (the pass then counts
+    /// the bytes its operands and results occupy).
+    fn op_cost(&self, ctx: &Context, op: Op) -> Option<f64>;
+
+    /// The unit, for reports (`flops+bytes`, `ns`).
+    fn unit(&self) -> &'static str;
+}
+
+/// The default model: FLOPs plus bytes moved, from the op's [`OpCostInterface`], plus one.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FlopsBytes;
+
+impl GraphCost for FlopsBytes {
+    fn op_cost(&self, ctx: &Context, op: Op) -> Option<f64> {
+        let c = ctx.op_interface::<dyn OpCostInterface>(op)?.cost(ctx, op)?;
+        Some(c.flops + c.bytes + 1.0)
+    }
+
+    fn unit(&self) -> &'static str {
+        "flops+bytes"
+    }
+}
+
+/// A target's cost model (estimated seconds), in nanoseconds.
+pub struct TargetCost<'a>(pub &'a dyn Target);
+
+impl GraphCost for TargetCost<'_> {
+    fn op_cost(&self, ctx: &Context, op: Op) -> Option<f64> {
+        self.0.cost(ctx, op).map(|c| c.seconds * 1e9)
+    }
+
+    fn unit(&self) -> &'static str {
+        "ns"
+    }
+}
+
+/// The IR type of an e-graph type.
+pub fn ir_type(ctx: &mut nart_ir::Uniquer, ty: &Ty) -> Type {
+    match &ty.dims {
+        Some(d) => ctx.tensor_type(d.clone(), ty.elem),
+        None => ty.elem,
+    }
+}
+
+/// Bytes of a value of type `ty` (the fallback price).
+fn bytes(ctx: &Context, ty: &Ty) -> f64 {
+    let n = ty.numel().unwrap_or(0) as f64;
+    let w = ctx.dense_elem_bytes(ty.elem).unwrap_or(1) as f64;
+    n * w
+}
+
+/// Prices e-nodes with a [`GraphCost`], caching by signature.
+pub struct Pricer<'m> {
+    model: &'m dyn GraphCost,
+    cache: FxHashMap<(Kind, u32, u32, Vec<u32>), f64>,
+}
+
+impl<'m> Pricer<'m> {
+    /// A pricer over `model`.
+    pub fn new(model: &'m dyn GraphCost) -> Self {
+        Pricer {
+            model,
+            cache: FxHashMap::default(),
+        }
+    }
+
+    /// The price of an existing op (for the cost of the input).
+    pub fn op(&self, ctx: &Context, op: Op) -> f64 {
+        self.model.op_cost(ctx, op).unwrap_or_else(|| {
+            ctx.operands(op)
+                .iter()
+                .chain(ctx.results(op))
+                .filter_map(|&v| crate::translate::model_ty(ctx, ctx.value_type(v)))
+                .map(|t| bytes(ctx, &t))
+                .sum::<f64>()
+        })
+    }
+
+    /// The price of one e-node itself (not its children). Leaves and projections are free;
+    /// so is a `Concat` of constants, which the write-back folds into a constant.
+    pub fn node(&mut self, ctx: &mut Context, g: &Graph, node: &GNode) -> f64 {
+        let Kind::Op(name) = node.kind else {
+            return 0.0;
+        };
+        if name.as_str() == "graph.Concat"
+            && node.children.iter().all(|&c| g[c].data.konst.is_some())
+        {
+            return 0.0;
+        }
+        let child_tys: Vec<u32> = node.children.iter().map(|&c| g[c].data.ty).collect();
+        let key = (node.kind, node.props, node.ty, child_tys);
+        if let Some(&c) = self.cache.get(&key) {
+            return c;
+        }
+        let c = self.price_scratch(ctx, g, node, &key.3);
+        self.cache.insert(key, c);
+        c
+    }
+
+    fn price_scratch(&self, ctx: &mut Context, g: &Graph, node: &GNode, child_tys: &[u32]) -> f64 {
+        let loc = ctx.unknown_loc();
+        let tables = &g.analysis.tables;
+        let operand_tys: Vec<Type> = child_tys
+            .iter()
+            .map(|&k| ir_type(ctx, &tables.types[k as usize][0]))
+            .collect();
+        let result_tys: Vec<Type> = tables.types[node.ty as usize]
+            .iter()
+            .map(|t| ir_type(ctx, t))
+            .collect();
+        let block = ctx.create_block(&operand_tys, loc);
+        let args = ctx.block_args(block).to_vec();
+        let name = node.op_name().unwrap_or("");
+        let mut state = OperationState::new(ctx, name, loc)
+            .operands(&args)
+            .results(&result_tys);
+        for p in &tables.props[node.props as usize] {
+            let pname = ctx.str(p.name).to_string();
+            state = state.prop(ctx, &pname, p.value);
+        }
+        let op = ctx.create_op(state);
+        let c = self.op(ctx, op);
+        ctx.erase_op(op);
+        ctx.erase_block(block);
+        c
+    }
+}
+
+/// The e-classes of `g` in id order (canonical ids).
+pub fn classes_sorted(g: &Graph) -> Vec<Id> {
+    let mut ids: Vec<Id> = g.classes().map(|c| c.id).collect();
+    ids.sort();
+    ids
+}
