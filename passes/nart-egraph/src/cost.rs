@@ -13,7 +13,7 @@
 
 use egg::Id;
 use nart_ir::interfaces::OpCostInterface;
-use nart_ir::{Context, Op, OperationState, Type};
+use nart_ir::{Context, NamedAttr, Op, OperationState, Type};
 use nart_target::Target;
 use rustc_hash::FxHashMap;
 
@@ -75,7 +75,7 @@ fn bytes(ctx: &Context, ty: &Ty) -> f64 {
 /// Prices e-nodes with a [`GraphCost`], caching by signature.
 pub struct Pricer<'m> {
     model: &'m dyn GraphCost,
-    cache: FxHashMap<(Kind, u32, u32, Vec<u32>), f64>,
+    cache: FxHashMap<(String, Vec<NamedAttr>, Vec<Ty>, Vec<Ty>), f64>,
 }
 
 impl<'m> Pricer<'m> {
@@ -87,65 +87,91 @@ impl<'m> Pricer<'m> {
         }
     }
 
-    /// The price of an existing op (for the cost of the input).
-    pub fn op(&self, ctx: &Context, op: Op) -> f64 {
-        self.model.op_cost(ctx, op).unwrap_or_else(|| {
-            ctx.operands(op)
-                .iter()
-                .chain(ctx.results(op))
-                .filter_map(|&v| crate::translate::model_ty(ctx, ctx.value_type(v)))
-                .map(|t| bytes(ctx, &t))
-                .sum::<f64>()
-        })
+    /// The price of an existing op (for the cost of the input), priced as an e-node with the
+    /// same signature would be.
+    pub fn op(&mut self, ctx: &mut Context, op: Op) -> f64 {
+        let tys = |ctx: &Context, vs: &[nart_ir::Value]| -> Option<Vec<Ty>> {
+            vs.iter()
+                .map(|&v| crate::translate::model_ty(ctx, ctx.value_type(v)))
+                .collect()
+        };
+        let (Some(ins), Some(outs)) = (tys(ctx, ctx.operands(op)), tys(ctx, ctx.results(op)))
+        else {
+            return self.model.op_cost(ctx, op).unwrap_or(0.0);
+        };
+        let name = ctx.op_name_str(op).to_string();
+        let props = ctx.props(op).to_vec();
+        self.price(ctx, &name, &props, &ins, &outs)
     }
 
-    /// The price of one e-node itself (not its children). Leaves and projections are free;
-    /// so is a `Concat` of constants, which the write-back folds into a constant.
+    /// The price of one e-node itself (not its children). Leaves (constants included) and
+    /// projections are free.
     pub fn node(&mut self, ctx: &mut Context, g: &Graph, node: &GNode) -> f64 {
         let Kind::Op(name) = node.kind else {
             return 0.0;
         };
-        if name.as_str() == "graph.Concat"
-            && node.children.iter().all(|&c| g[c].data.konst.is_some())
-        {
-            return 0.0;
-        }
-        let child_tys: Vec<u32> = node.children.iter().map(|&c| g[c].data.ty).collect();
-        let key = (node.kind, node.props, node.ty, child_tys);
+        let t = &g.analysis.tables;
+        let ins: Vec<Ty> = node
+            .children
+            .iter()
+            .map(|&c| t.types[g[c].data.ty as usize][0].clone())
+            .collect();
+        let outs = t.types[node.ty as usize].clone();
+        let props = t.props[node.props as usize].clone();
+        self.price(ctx, name.as_str(), &props, &ins, &outs)
+    }
+
+    /// The price of an op of this signature: a scratch op priced by the model (a dynamic dim
+    /// counted as 1), cached.
+    fn price(
+        &mut self,
+        ctx: &mut Context,
+        name: &str,
+        props: &[NamedAttr],
+        ins: &[Ty],
+        outs: &[Ty],
+    ) -> f64 {
+        let key = (
+            name.to_string(),
+            props.to_vec(),
+            ins.to_vec(),
+            outs.to_vec(),
+        );
         if let Some(&c) = self.cache.get(&key) {
             return c;
         }
-        let c = self.price_scratch(ctx, g, node, &key.3);
-        self.cache.insert(key, c);
-        c
-    }
-
-    fn price_scratch(&self, ctx: &mut Context, g: &Graph, node: &GNode, child_tys: &[u32]) -> f64 {
         let loc = ctx.unknown_loc();
-        let tables = &g.analysis.tables;
-        let operand_tys: Vec<Type> = child_tys
-            .iter()
-            .map(|&k| ir_type(ctx, &tables.types[k as usize][0]))
-            .collect();
-        let result_tys: Vec<Type> = tables.types[node.ty as usize]
-            .iter()
-            .map(|t| ir_type(ctx, t))
-            .collect();
+        let operand_tys: Vec<Type> = ins.iter().map(|t| concrete_type(ctx, t)).collect();
+        let result_tys: Vec<Type> = outs.iter().map(|t| concrete_type(ctx, t)).collect();
         let block = ctx.create_block(&operand_tys, loc);
         let args = ctx.block_args(block).to_vec();
-        let name = node.op_name().unwrap_or("");
         let mut state = OperationState::new(ctx, name, loc)
             .operands(&args)
             .results(&result_tys);
-        for p in &tables.props[node.props as usize] {
+        for p in props {
             let pname = ctx.str(p.name).to_string();
             state = state.prop(ctx, &pname, p.value);
         }
         let op = ctx.create_op(state);
-        let c = self.op(ctx, op);
+        let c = self
+            .model
+            .op_cost(ctx, op)
+            .unwrap_or_else(|| ins.iter().chain(outs).map(|t| bytes(ctx, t)).sum::<f64>());
         ctx.erase_op(op);
         ctx.erase_block(block);
+        self.cache.insert(key, c);
         c
+    }
+}
+
+/// The IR type of an e-graph type with every dynamic dim set to 1 (for pricing).
+fn concrete_type(ctx: &mut Context, ty: &Ty) -> Type {
+    match &ty.dims {
+        Some(d) => {
+            let d = d.iter().map(|&x| if x < 0 { 1 } else { x }).collect();
+            ctx.tensor_type(d, ty.elem)
+        }
+        None => ty.elem,
     }
 }
 

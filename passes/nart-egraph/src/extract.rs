@@ -69,21 +69,92 @@ pub fn extract(ctx: &mut Context, g: &Graph, pricer: &mut Pricer<'_>, roots: &[I
             break;
         }
     }
-    let choice: BTreeMap<Id, (GNode, f64)> = best
+    let mut choice: BTreeMap<Id, (GNode, f64)> = best
         .into_iter()
         .map(|(id, b)| (id, (g[id].nodes[b.node].clone(), own[&id][b.node])))
         .collect();
-    // The cost of what the final choices compute, walked from the roots (a choice made early
-    // may rest on a child whose choice changed later, so the sets above are estimates).
+    share_results(g, &ids, &own, roots, &mut choice);
+    Extraction {
+        cost: dag_cost(g, &choice, roots),
+        choice: choice.into_iter().map(|(id, (n, _))| (id, n)).collect(),
+    }
+}
+
+/// The cost of what `choice` computes for `roots`, each class once, walked from the roots (a
+/// choice made early may rest on a child whose choice changed later, so the greedy sets are
+/// estimates); `None` on a cycle or a class without a choice.
+fn dag_cost(g: &Graph, choice: &BTreeMap<Id, (GNode, f64)>, roots: &[Id]) -> Option<f64> {
     let mut state: BTreeMap<Id, bool> = BTreeMap::new(); // false: on the stack, true: done
     let mut cost = 0.0;
-    let mut ok = true;
     for &r in roots {
-        ok &= walk(g, &choice, g.find(r), &mut state, &mut cost);
+        if !walk(g, choice, g.find(r), &mut state, &mut cost) {
+            return None;
+        }
     }
-    Extraction {
-        choice: choice.into_iter().map(|(id, (n, _))| (id, n)).collect(),
-        cost: ok.then_some(cost),
+    Some(cost)
+}
+
+/// Bound on the sweeps of [`share_results`].
+const MAX_SHARE_SWEEPS: usize = 4;
+
+/// The move greedy extraction cannot make: a multi-result op (a Split after merged MatMuls)
+/// pays only when *every* class that can be one of its results takes it, while each class
+/// alone sees no gain. For each multi-result class, in id order, switch all classes that hold
+/// a projection of it to that projection together, and keep the switch when the whole DAG
+/// gets strictly cheaper.
+fn share_results(
+    g: &Graph,
+    ids: &[Id],
+    own: &BTreeMap<Id, Vec<f64>>,
+    roots: &[Id],
+    choice: &mut BTreeMap<Id, (GNode, f64)>,
+) {
+    // Multi-result class -> the (class, node index) of its projections.
+    let mut users: BTreeMap<Id, Vec<(Id, usize)>> = BTreeMap::new();
+    for &id in ids {
+        for (i, n) in g[id].nodes.iter().enumerate() {
+            if let crate::lang::Kind::Proj(_) = n.kind {
+                users
+                    .entry(g.find(n.children[0]))
+                    .or_default()
+                    .push((id, i));
+            }
+        }
+    }
+    let Some(mut base) = dag_cost(g, choice, roots) else {
+        return;
+    };
+    for _ in 0..MAX_SHARE_SWEEPS {
+        let mut improved = false;
+        for (t, list) in &users {
+            if !choice.contains_key(t) {
+                continue;
+            }
+            let saved: Vec<(Id, Option<(GNode, f64)>)> = list
+                .iter()
+                .map(|&(id, _)| (id, choice.get(&id).cloned()))
+                .collect();
+            for &(id, i) in list {
+                choice.insert(id, (g[id].nodes[i].clone(), own[&id][i]));
+            }
+            match dag_cost(g, choice, roots) {
+                Some(c) if c < base * (1.0 - 1e-12) - 1e-12 => {
+                    base = c;
+                    improved = true;
+                }
+                _ => {
+                    for (id, old) in saved {
+                        match old {
+                            Some(o) => choice.insert(id, o),
+                            None => choice.remove(&id),
+                        };
+                    }
+                }
+            }
+        }
+        if !improved {
+            break;
+        }
     }
 }
 

@@ -139,9 +139,18 @@ impl Ty {
         }
     }
 
-    /// The number of elements of a tensor.
+    /// The number of elements of a tensor, a dynamic dim counted as 1.
     pub fn numel(&self) -> Option<i64> {
-        self.dims.as_ref().map(|d| d.iter().product())
+        self.dims
+            .as_ref()
+            .map(|d| d.iter().map(|&x| if x < 0 { 1 } else { x }).product())
+    }
+
+    /// Whether every dim is static.
+    pub fn is_static(&self) -> bool {
+        self.dims
+            .as_ref()
+            .is_some_and(|d| d.iter().all(|&x| x >= 0))
     }
 
     /// The rank of a tensor.
@@ -151,13 +160,16 @@ impl Ty {
 }
 
 /// A constant: the attribute it came from (absent for constants rules computed) and, when
-/// small or computed, its value.
+/// small or computed, its value; or the concatenation of other constants, computed only when
+/// the write-back needs it (merged weights, which can be large).
 #[derive(Clone, Debug)]
 pub struct ConstVal {
     /// The `value` attribute of the constant op it came from.
     pub attr: Option<Attr>,
     /// The decoded value.
     pub tensor: Option<Arc<Tensor>>,
+    /// The constants (indices) it concatenates, and the axis.
+    pub concat: Option<(Vec<u32>, i64)>,
     /// Its type.
     pub ty: u32,
 }
@@ -236,6 +248,18 @@ impl GraphAnalysis {
         self.tables.consts.push(ConstVal {
             attr: None,
             tensor: Some(Arc::new(tensor)),
+            concat: None,
+            ty,
+        });
+        (self.tables.consts.len() - 1) as u32
+    }
+
+    /// Adds the concatenation of constants `parts` on `axis` (of type `ty`), computed lazily.
+    pub fn add_concat(&mut self, parts: Vec<u32>, axis: i64, ty: u32) -> u32 {
+        self.tables.consts.push(ConstVal {
+            attr: None,
+            tensor: None,
+            concat: Some((parts, axis)),
             ty,
         });
         (self.tables.consts.len() - 1) as u32

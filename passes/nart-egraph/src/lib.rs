@@ -485,9 +485,7 @@ fn count_ops(
         let Some(node) = choice.get(&id) else {
             continue;
         };
-        let folded = node.op_name() == Some("graph.Concat")
-            && node.children.iter().all(|&c| g[c].data.konst.is_some());
-        if matches!(node.kind, lang::Kind::Op(_)) && !folded {
+        if matches!(node.kind, lang::Kind::Op(_)) {
             n += 1;
         }
         stack.extend(node.children.iter().map(|&c| g.find(c)));

@@ -161,11 +161,15 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         name: "reshape-identity",
-        identity: "reshape(x, s) = x when the shape does not change",
+        identity: "reshape(x, s) = x when the (static) shape does not change",
         searcher: "(graph.Reshape ?x ?s)",
         apply: |g, e, st| {
             let x = s(st, "?x");
-            same_ty(g, e, x).then_some((e, x)).into_iter().collect()
+            let fixed = class_ty(g, x).is_some_and(Ty::is_static);
+            (fixed && same_ty(g, e, x))
+                .then_some((e, x))
+                .into_iter()
+                .collect()
         },
     },
     Rule {
@@ -256,6 +260,24 @@ pub static RULES: &[Rule] = &[
         },
     },
 ];
+
+/// The original constants constant `k` is made of (itself, unless it is a concatenation).
+fn const_leaves(g: &Graph, k: u32) -> Vec<u32> {
+    match &g.analysis.tables.consts[k as usize].concat {
+        None => vec![k],
+        Some((parts, _)) => parts.iter().flat_map(|&p| const_leaves(g, p)).collect(),
+    }
+}
+
+/// A constant leaf for the concatenation of the constant classes `a` and `b`.
+fn concat_consts(g: &mut Graph, a: Id, b: Id, axis: i64, ty: u32) -> Id {
+    let parts = vec![
+        g[a].data.konst.expect("a constant"),
+        g[b].data.konst.expect("a constant"),
+    ];
+    let k = g.analysis.add_concat(parts, axis, ty);
+    g.add(GNode::leaf(Kind::Const(k), ty))
+}
 
 /// Whether class `id` is an absent optional operand (a value of type `none`).
 fn is_none(g: &Graph, id: Id) -> bool {
@@ -666,7 +688,14 @@ fn merge(
     kind: Merge,
 ) -> Unions {
     let (a, b) = (g.find(a), g.find(b));
-    if a >= b || g[w1].data.konst.is_none() || g[w2].data.konst.is_none() {
+    let (Some(k1), Some(k2)) = (g[w1].data.konst, g[w2].data.konst) else {
+        return Vec::new();
+    };
+    // Each set of original weights merges once, in one order: every constant of the first
+    // comes before every constant of the second (this also rules out merging an op with a
+    // merge that already holds it, which would repeat weights).
+    let (l1, l2) = (const_leaves(g, k1), const_leaves(g, k2));
+    if a == b || l1.iter().max() >= l2.iter().min() {
         return Vec::new();
     }
     // Biases are both constants (concatenated) or both absent (the first `none` is kept).
@@ -709,7 +738,7 @@ fn merge(
             .enumerate()
             .all(|(i, (u, v))| i == axis || u == v)
     };
-    if !agree(d1, d2, w_axis) || !agree(da, db, y_axis) {
+    if !agree(d1, d2, w_axis) || !agree(da, db, y_axis) || da[y_axis] < 0 || db[y_axis] < 0 {
         return Vec::new();
     }
     // The op nodes themselves: their properties must agree (Conv), group 1.
@@ -734,17 +763,10 @@ fn merge(
     if kind == Merge::Conv && !group_one(g, &na) {
         return Vec::new();
     }
-    let (Some(&axis_w), Some(&axis_y)) = (
-        g.analysis.tables.ints.get(&(w_axis as i64)),
-        g.analysis.tables.ints.get(&(y_axis as i64)),
-    ) else {
+    let Some(&axis_y) = g.analysis.tables.ints.get(&(y_axis as i64)) else {
         return Vec::new();
     };
     let axis = g.analysis.tables.axis;
-    let concat_props = g.analysis.intern_props(vec![NamedAttr {
-        name: axis,
-        value: axis_w,
-    }]);
     let split_props = g.analysis.intern_props(vec![NamedAttr {
         name: axis,
         value: axis_y,
@@ -752,7 +774,7 @@ fn merge(
     let mut wd = d1.clone();
     wd[w_axis] += d2[w_axis];
     let wty = tensor_ty(g, tw1.elem, wd);
-    let wc = add_op(g, "graph.Concat", concat_props, wty, vec![w1, w2]);
+    let wc = concat_consts(g, w1, w2, w_axis as i64, wty);
     let mut yd = da.clone();
     yd[y_axis] += db[y_axis];
     let yty = tensor_ty(g, ta.elem, yd);
@@ -768,12 +790,7 @@ fn merge(
         }
         let belem = class_ty(g, b1).expect("typed").elem;
         let bty = tensor_ty(g, belem, vec![e1[0] + e2[0]]);
-        let ax0 = *g.analysis.tables.ints.get(&0).expect("axis 0");
-        let bprops = g.analysis.intern_props(vec![NamedAttr {
-            name: axis,
-            value: ax0,
-        }]);
-        children.push(add_op(g, "graph.Concat", bprops, bty, vec![b1, b2]));
+        children.push(concat_consts(g, b1, b2, 0, bty));
     }
     let y = add_op(g, name, na.props, yty, children);
     let sizes = Tensor::from_vec(vec![2], vec![da[y_axis], db[y_axis]]).expect("two sizes");

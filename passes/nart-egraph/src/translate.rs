@@ -2,7 +2,7 @@
 //!
 //! The body must be one block. Every op that is `Pure`, has an [`OpCostInterface`], no regions
 //! or successors, no discardable attributes, and only static tensor (or `none`) operands and
-//! results of integer or float elements becomes an e-node; a `ConstantLike` op becomes a
+//! results of integer or float elements (static, or with dynamic dims such as a batch) becomes an e-node; a `ConstantLike` op becomes a
 //! constant leaf. Every other op is *opaque*: it stays in the IR as it is, its results are
 //! leaves, and its operands are roots of the extraction (as are the terminator's). So ops with
 //! regions, ops with effects and ops on quantized types (`!quant.uniform` elements) are never
@@ -49,7 +49,8 @@ pub fn model_ty(ctx: &Context, ty: Type) -> Option<Ty> {
                 ctx.type_data(*elem),
                 TypeData::Integer { .. } | TypeData::Float(_) | TypeData::Index
             );
-            (scalar && shape.iter().all(|&d| d >= 0)).then(|| Ty::tensor(*elem, shape.clone()))
+            let dims_ok = shape.iter().all(|&d| d >= 0 || d == nart_ir::DYNAMIC);
+            (scalar && dims_ok).then(|| Ty::tensor(*elem, shape.clone()))
         }
         TypeData::None => Some(Ty {
             elem: ty,
@@ -169,6 +170,7 @@ pub fn translate(ctx: &mut Context, func: Op) -> Option<Translation> {
                     graph.analysis.tables.consts.push(crate::lang::ConstVal {
                         attr: Some(attr),
                         tensor,
+                        concat: None,
                         ty: tk,
                     });
                     let k = (graph.analysis.tables.consts.len() - 1) as u32;

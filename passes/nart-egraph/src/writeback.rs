@@ -56,16 +56,24 @@ impl Writer<'_, '_> {
         self.tr.locs.get(&id).copied().unwrap_or(self.anchor_loc)
     }
 
-    fn const_value(&mut self, id: Id) -> Option<Arc<Tensor>> {
-        let k = self.g[id].data.konst?;
-        let c = &self.g.analysis.tables.consts[k as usize];
-        if let Some(t) = &c.tensor {
-            return Some(t.clone());
+    /// The value of constant `k`, decoded or computed.
+    fn const_tensor(&mut self, k: u32) -> Result<Arc<Tensor>, String> {
+        let c = self.g.analysis.tables.consts[k as usize].clone();
+        if let Some(t) = c.tensor {
+            return Ok(t);
         }
-        let attr = c.attr?;
-        nart_interp::convert::tensor_from_attr(&self.rw, attr)
-            .ok()
+        if let Some(attr) = c.attr {
+            return nart_interp::convert::tensor_from_attr(&self.rw, attr).map(Arc::new);
+        }
+        let (parts, axis) = c.concat.ok_or("a constant without a value")?;
+        let mut tensors = Vec::new();
+        for p in parts {
+            tensors.push(self.const_tensor(p)?);
+        }
+        let refs: Vec<&Tensor> = tensors.iter().map(|t| t.as_ref()).collect();
+        nart_tensor::shape_ops::concat(&refs, axis)
             .map(Arc::new)
+            .map_err(|e| e.to_string())
     }
 
     fn op(&mut self, id: Id) -> Result<Op, String> {
@@ -116,11 +124,13 @@ impl Writer<'_, '_> {
             Kind::Const(k) => {
                 let c = tables.consts[k as usize].clone();
                 let ty = ir_type(self.rw.uniq(), &tables.types[c.ty as usize][0]);
-                let attr = match (c.attr, &c.tensor) {
-                    (Some(a), _) => a,
-                    (None, Some(t)) => tensor_attr(self.rw.uniq(), t, ty)
-                        .ok_or("a computed constant of an unsupported element type")?,
-                    (None, None) => return Err("a constant without a value".into()),
+                let attr = match c.attr {
+                    Some(a) => a,
+                    None => {
+                        let t = self.const_tensor(k)?;
+                        tensor_attr(self.rw.uniq(), &t, ty)
+                            .ok_or("a computed constant of an unsupported element type")?
+                    }
                 };
                 let name = match self.tr.const_ops.get(&k) {
                     Some(&n) => self.rw.str(n).to_string(),
@@ -137,78 +147,31 @@ impl Writer<'_, '_> {
                 self.rw.result(op, i as usize)
             }
             Kind::Op(name) => {
-                if let Some(v) = self.fold_concat(id, &node, loc)? {
-                    v
-                } else {
-                    let mut operands = Vec::with_capacity(node.children.len());
-                    for &c in &node.children {
-                        operands.push(self.value(c)?);
-                    }
-                    let tables = &self.g.analysis.tables;
-                    let tys: Vec<_> = tables.types[node.ty as usize].clone();
-                    let props = tables.props[node.props as usize].clone();
-                    let result_tys: Vec<_> =
-                        tys.iter().map(|t| ir_type(self.rw.uniq(), t)).collect();
-                    let mut state = OperationState::new(self.rw.uniq(), name.as_str(), loc)
-                        .operands(&operands)
-                        .results(&result_tys);
-                    for p in props {
-                        let pname = self.rw.str(p.name).to_string();
-                        state = state.prop(self.rw.uniq(), &pname, p.value);
-                    }
-                    let op = self.rw.create(state);
-                    if result_tys.len() != 1 {
-                        self.multi.insert(id, op);
-                        return Ok(self.rw.result(op, 0));
-                    }
-                    self.rw.result(op, 0)
+                let mut operands = Vec::with_capacity(node.children.len());
+                for &c in &node.children {
+                    operands.push(self.value(c)?);
                 }
+                let tables = &self.g.analysis.tables;
+                let tys: Vec<_> = tables.types[node.ty as usize].clone();
+                let props = tables.props[node.props as usize].clone();
+                let result_tys: Vec<_> = tys.iter().map(|t| ir_type(self.rw.uniq(), t)).collect();
+                let mut state = OperationState::new(self.rw.uniq(), name.as_str(), loc)
+                    .operands(&operands)
+                    .results(&result_tys);
+                for p in props {
+                    let pname = self.rw.str(p.name).to_string();
+                    state = state.prop(self.rw.uniq(), &pname, p.value);
+                }
+                let op = self.rw.create(state);
+                if result_tys.len() != 1 {
+                    self.multi.insert(id, op);
+                    return Ok(self.rw.result(op, 0));
+                }
+                self.rw.result(op, 0)
             }
         };
         self.values.insert(id, v);
         Ok(v)
-    }
-
-    /// A `Concat` of constants becomes one constant.
-    fn fold_concat(
-        &mut self,
-        id: Id,
-        node: &GNode,
-        loc: Location,
-    ) -> Result<Option<Value>, String> {
-        if node.op_name() != Some("graph.Concat")
-            || !node
-                .children
-                .iter()
-                .all(|&c| self.g[c].data.konst.is_some())
-        {
-            return Ok(None);
-        }
-        let tables = &self.g.analysis.tables;
-        let axis = tables.props[node.props as usize]
-            .iter()
-            .find(|p| p.name == tables.axis)
-            .and_then(|p| self.rw.attr_int(p.value))
-            .ok_or("a Concat without an axis")? as i64;
-        let ty = tables.types[node.ty as usize][0].clone();
-        let mut parts = Vec::new();
-        for &c in &node.children {
-            parts.push(
-                self.const_value(c)
-                    .ok_or("a constant that cannot be decoded")?,
-            );
-        }
-        let refs: Vec<&Tensor> = parts.iter().map(|t| t.as_ref()).collect();
-        let t = nart_tensor::shape_ops::concat(&refs, axis).map_err(|e| e.to_string())?;
-        let ir_ty = ir_type(self.rw.uniq(), &ty);
-        let attr = tensor_attr(self.rw.uniq(), &t, ir_ty)
-            .ok_or("a constant of an unsupported element type")?;
-        let state = OperationState::new(self.rw.uniq(), "graph.constant", loc)
-            .results(&[ir_ty])
-            .prop(self.rw.uniq(), "value", attr);
-        let op = self.rw.create(state);
-        let _ = id;
-        Ok(Some(self.rw.result(op, 0)))
     }
 }
 
