@@ -200,6 +200,18 @@ pub struct Tables {
     pub perms: rustc_hash::FxHashMap<Vec<i64>, Attr>,
     /// `i64` attributes from -8 to 8 (axes).
     pub ints: rustc_hash::FxHashMap<i64, Attr>,
+    /// The constants rules computed, by content, so that a rule applied again finds the
+    /// constant it made before (else every application would add a new e-class).
+    pub computed: rustc_hash::FxHashMap<ConstKey, u32>,
+}
+
+/// What identifies a computed constant.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ConstKey {
+    /// Values: the type key and the elements' `f64` bit patterns.
+    Data(u32, Vec<u64>),
+    /// A concatenation of constants on an axis.
+    Concat(Vec<u32>, i64),
 }
 
 /// What the analysis knows about an e-class.
@@ -245,6 +257,17 @@ impl GraphAnalysis {
 
     /// Adds a computed constant and returns its index.
     pub fn add_const(&mut self, tensor: Tensor, ty: u32) -> u32 {
+        let key = tensor
+            .to_f64_vec()
+            .ok()
+            .map(|v| ConstKey::Data(ty, v.iter().map(|x| x.to_bits()).collect()));
+        if let Some(&k) = key.as_ref().and_then(|k| self.tables.computed.get(k)) {
+            return k;
+        }
+        let k = self.tables.consts.len() as u32;
+        if let Some(key) = key {
+            self.tables.computed.insert(key, k);
+        }
         self.tables.consts.push(ConstVal {
             attr: None,
             tensor: Some(Arc::new(tensor)),
@@ -256,6 +279,13 @@ impl GraphAnalysis {
 
     /// Adds the concatenation of constants `parts` on `axis` (of type `ty`), computed lazily.
     pub fn add_concat(&mut self, parts: Vec<u32>, axis: i64, ty: u32) -> u32 {
+        let key = ConstKey::Concat(parts.clone(), axis);
+        if let Some(&k) = self.tables.computed.get(&key) {
+            return k;
+        }
+        self.tables
+            .computed
+            .insert(key, self.tables.consts.len() as u32);
         self.tables.consts.push(ConstVal {
             attr: None,
             tensor: None,

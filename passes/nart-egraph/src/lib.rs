@@ -374,7 +374,7 @@ fn run_function(
         ops_after: before_ops.len(),
         ..Outcome::default()
     };
-    // Roots: every value an op outside the e-graph uses.
+    // Roots: every value an op outside the e-graph uses (inside its regions included).
     let roots: Vec<egg::Id> = {
         let mut roots = Vec::new();
         let modelled: rustc_hash::FxHashSet<Op> = tr.modelled.iter().copied().collect();
@@ -382,8 +382,8 @@ fn run_function(
             if modelled.contains(&op) {
                 continue;
             }
-            for v in ctx.operands(op) {
-                if let Some(&c) = tr.class_of.get(v) {
+            for (_, _, v) in translate::outside_uses(ctx, op) {
+                if let Some(&c) = tr.class_of.get(&v) {
                     roots.push(c);
                 }
             }

@@ -105,6 +105,7 @@ fn new_tables(ctx: &mut Context) -> Tables {
     Tables {
         perms,
         ints,
+        computed: FxHashMap::default(),
         types: IndexSet::new(),
         props,
         consts: Vec::new(),
@@ -229,6 +230,22 @@ pub fn translate(ctx: &mut Context, func: Op) -> Option<Translation> {
         locs,
         const_ops,
     })
+}
+
+/// The uses an op outside the e-graph makes of the block's values: its own operands and those
+/// of every op nested in its regions (which may use values of the enclosing block), as
+/// (user, operand index, value).
+pub fn outside_uses(ctx: &Context, op: Op) -> Vec<(Op, usize, Value)> {
+    ctx.collect_ops(op, nart_ir::WalkOrder::PreOrder)
+        .into_iter()
+        .flat_map(|user| {
+            ctx.operands(user)
+                .iter()
+                .enumerate()
+                .map(move |(i, &v)| (user, i, v))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// Adds the projection of result `i` of the multi-result op class `op`.

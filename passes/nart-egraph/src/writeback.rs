@@ -1,7 +1,8 @@
 //! From the extracted terms back to graph ops, through the rewriter.
 //!
 //! The block is walked in order. Before each op the e-graph does not model (the terminator
-//! included), the terms of its operands are materialized at that point, children first, so
+//! included), the terms of its operands (and of the block's values its regions use) are
+//! materialized at that point, children first, so
 //! the new ops are in topological order and every opaque value is used after its definition;
 //! the op's operands are then set to the new values. At the end the modelled ops, now unused,
 //! are erased, last first. Result types come from the analysis. The rewriter's journal is on,
@@ -207,14 +208,14 @@ pub fn write_back(
             }
             w.anchor_loc = w.rw.op_loc(op);
             w.rw.set_insertion_point_before(op);
-            let operands = w.rw.operands(op).to_vec();
-            for (i, v) in operands.into_iter().enumerate() {
+            let uses = crate::translate::outside_uses(&w.rw, op);
+            for (user, i, v) in uses {
                 let Some(&c) = tr.class_of.get(&v) else {
                     continue;
                 };
                 let nv = w.value(c)?;
                 if nv != v {
-                    w.rw.set_operand(op, i, nv);
+                    w.rw.set_operand(user, i, nv);
                 }
             }
             let results = w.rw.results(op).to_vec();
