@@ -72,10 +72,13 @@ fn bytes(ctx: &Context, ty: &Ty) -> f64 {
     n * w
 }
 
+/// What a price depends on: op name, properties, operand and result types.
+type Signature = (String, Vec<NamedAttr>, Vec<Ty>, Vec<Ty>);
+
 /// Prices e-nodes with a [`GraphCost`], caching by signature.
 pub struct Pricer<'m> {
     model: &'m dyn GraphCost,
-    cache: FxHashMap<(String, Vec<NamedAttr>, Vec<Ty>, Vec<Ty>), f64>,
+    cache: FxHashMap<Signature, f64>,
 }
 
 impl<'m> Pricer<'m> {

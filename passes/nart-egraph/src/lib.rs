@@ -206,7 +206,7 @@ impl EgraphOptimizePass {
         name: "EgraphOptimize",
         summary: "Optimize graph functions by equality saturation (egg) and cost-based extraction",
         description: "Turns the body of each single-block `func.func` into an e-graph: pure \
-            ops on static float or integer tensors become e-nodes (with projections for \
+            ops on ranked float or integer tensors become e-nodes (with projections for \
             multi-result ops); block arguments, constants and the results of every other op \
             (ops with regions or effects, ops on quantized types) are leaves, and those other \
             ops are left as they are. Rules then saturate the e-graph within the limits: \
@@ -541,5 +541,54 @@ impl Pass for EgraphOptimizePass {
             }
         }
         Ok(())
+    }
+}
+
+/// The generated part of `docs/egraph.md`: the pass's reference and the rules.
+pub fn markdown_reference() -> String {
+    let mut registry = nart_pass::PassRegistry::new();
+    register(&mut registry);
+    let mut out = registry.markdown_reference();
+    out.push_str("#### Rules\n\n| rule | identity |\n|---|---|\n");
+    for r in rules::RULES {
+        out.push_str(&format!("| `{}` | {} |\n", r.name, r.identity));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    /// `docs/egraph.md` holds the reference generated from the pass's declaration and its
+    /// rules between two markers; `NART_BLESS=1` rewrites it.
+    #[test]
+    fn docs_reference_in_sync() {
+        const BEGIN: &str = "<!-- BEGIN GENERATED EGRAPH REFERENCE -->\n";
+        const END: &str = "<!-- END GENERATED EGRAPH REFERENCE -->";
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/egraph.md");
+        let text = std::fs::read_to_string(&path).expect("docs/egraph.md exists");
+        let generated = super::markdown_reference();
+        let (Some(b), Some(e)) = (text.find(BEGIN), text.find(END)) else {
+            panic!("docs/egraph.md lacks the generated-reference markers");
+        };
+        if text[b + BEGIN.len()..e] != generated {
+            if std::env::var_os("NART_BLESS").is_some() {
+                let new = format!("{}{BEGIN}{generated}{}", &text[..b], &text[e..]);
+                std::fs::write(&path, new).expect("docs/egraph.md is writable");
+            } else {
+                panic!("docs/egraph.md is out of date; run with NART_BLESS=1 to regenerate");
+            }
+        }
+    }
+
+    /// Every rule has a statistic of its name, declared once.
+    #[test]
+    fn every_rule_has_a_statistic() {
+        for r in super::rules::RULES {
+            let n = super::STATISTICS
+                .iter()
+                .filter(|s| s.name == r.name)
+                .count();
+            assert_eq!(n, 1, "rule {}", r.name);
+        }
     }
 }

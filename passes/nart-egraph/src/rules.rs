@@ -702,7 +702,8 @@ fn merge(
     let bias_none = bias.is_some_and(|(b1, _)| is_none(g, b1));
     if let Some((b1, b2)) = bias {
         let consts = g[b1].data.konst.is_some() && g[b2].data.konst.is_some();
-        if !consts && !(bias_none && is_none(g, b2)) {
+        let both_none = bias_none && is_none(g, b2);
+        if !(consts || both_none) {
             return Vec::new();
         }
     }

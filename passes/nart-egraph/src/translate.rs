@@ -155,8 +155,8 @@ pub fn translate(ctx: &mut Context, func: Op) -> Option<Translation> {
         let constant = ctx
             .op_interface::<dyn ConstantOpInterface>(op)
             .and_then(|c| c.value(ctx, op));
-        if modelled(ctx, op) && ctx.op_has_trait(op, Trait::ConstantLike) && constant.is_some() {
-            let attr = constant.unwrap();
+        let is_const = modelled(ctx, op) && ctx.op_has_trait(op, Trait::ConstantLike);
+        if let (true, Some(attr)) = (is_const, constant) {
             let res = ctx.result(op, 0);
             let ty = model_ty(ctx, ctx.value_type(res)).expect("modelled");
             let k = match const_by_attr.get(&attr) {
