@@ -545,7 +545,11 @@ impl Pass for PhasedPass {
 fn pass_phases_nest_in_timing() {
     let (mut ctx, m) = module();
     let mut r = PassRegistry::new();
-    r.register(|| Box::new(PhasedPass::with_options(NoOptions::default())));
+    r.register(|| Box::new(PhasedPass::new()));
+    assert_eq!(
+        PhasedPass::with_options(NoOptions::default()).argument(),
+        "test-phased"
+    );
     let mut pm = PassManager::parse("builtin.module(test.func(test-phased))", &r).unwrap();
     pm.run(&mut ctx, m, &mut Vec::new()).unwrap();
     let entries = pm.timing_entries();
