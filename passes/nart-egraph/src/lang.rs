@@ -195,6 +195,8 @@ pub struct Tables {
     pub perm: nart_ir::Ident,
     /// The ident of the `group` property.
     pub group: nart_ir::Ident,
+    /// The ident of Gemm's `transB` property.
+    pub trans_b: nart_ir::Ident,
     /// Permutation attributes (`array<i64: ...>`) of ranks 1 to 5, interned before saturation
     /// because rules cannot intern.
     pub perms: rustc_hash::FxHashMap<Vec<i64>, Attr>,

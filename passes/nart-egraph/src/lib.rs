@@ -194,6 +194,10 @@ const STATISTICS: &[StatisticDecl] = &[
         desc: "Rule conv(x, W1), conv(x, W2) = split(conv(x, [W1; W2])) applied",
     },
     StatisticDecl {
+        name: "merge-gemm",
+        desc: "Rule gemm(x, B1, C1), gemm(x, B2, C2) = split(gemm(x, [B1 B2], [C1 C2])) applied",
+    },
+    StatisticDecl {
         name: "merge-conv-bias",
         desc: "Rule conv(x, W1, b1), conv(x, W2, b2) = split(conv(x, [W1; W2], [b1; b2])) applied",
     },
@@ -213,7 +217,7 @@ impl EgraphOptimizePass {
             neutral elements, commutativity, associativity with constants folded, a constant \
             factor distributed and factored, `Neg` involution, `Relu` idempotence, \
             Transpose/Reshape chains, transposes through elementwise ops, and Tensat's \
-            multi-pattern merges of MatMuls and Convs that share an input (weights \
+            multi-pattern merges of MatMuls, Gemms and Convs that share an input (weights \
             concatenated, one op, then `Split`). A greedy DAG-aware extraction picks the \
             cheapest term per e-class by FLOPs plus bytes moved (each op's \
             `OpCostInterface`), or by the cost model of the target `target` names. The \

@@ -259,6 +259,17 @@ pub static RULES: &[Rule] = &[
             )
         },
     },
+    Rule {
+        name: "merge-gemm",
+        identity: "gemm(x, B1, C1), gemm(x, B2, C2) = split(gemm(x, [B1 B2], [C1 C2]))",
+        searcher: "?a = (graph.Gemm ?x ?w1 ?b1), ?b = (graph.Gemm ?x ?w2 ?b2)",
+        apply: |g, _, st| {
+            let (a, b) = (s(st, "?a"), s(st, "?b"));
+            let bias = Some((s(st, "?b1"), s(st, "?b2")));
+            let (x, w1, w2) = (s(st, "?x"), s(st, "?w1"), s(st, "?w2"));
+            merge(g, a, b, x, w1, w2, bias, Merge::Gemm)
+        },
+    },
 ];
 
 /// The original constants constant `k` is made of (itself, unless it is a concatenation).
@@ -649,6 +660,20 @@ fn transpose_sink(g: &mut Graph, e: Id, a: Id, b: Id, name: &str) -> Unions {
 enum Merge {
     MatMul,
     Conv,
+    Gemm,
+}
+
+/// The value of a 0/1 integer property (absent means 0); `None` for anything else.
+fn flag(g: &Graph, node: &GNode, name: nart_ir::Ident) -> Option<bool> {
+    let t = &g.analysis.tables;
+    match t.props[node.props as usize].iter().find(|p| p.name == name) {
+        None => Some(false),
+        Some(p) => match int_attr_value(g, p.value) {
+            Some(0) => Some(false),
+            Some(1) => Some(true),
+            _ => None,
+        },
+    }
 }
 
 /// Whether a Conv node has `group` 1 (absent means 1).
@@ -722,11 +747,12 @@ fn merge(
     if tw1.elem != tw2.elem || ta.elem != tb.elem || da.len() != db.len() || d1.len() != d2.len() {
         return Vec::new();
     }
-    let (w_axis, y_axis) = match kind {
+    let (mut w_axis, y_axis) = match kind {
         Merge::MatMul => (1usize, da.len().saturating_sub(1)),
         Merge::Conv => (0usize, 1usize),
+        Merge::Gemm => (1usize, 1usize),
     };
-    if kind == Merge::MatMul && (d1.len() != 2 || da.is_empty()) {
+    if kind != Merge::Conv && (d1.len() != 2 || da.is_empty()) {
         return Vec::new();
     }
     if kind == Merge::Conv && da.len() < 3 {
@@ -739,13 +765,15 @@ fn merge(
             .enumerate()
             .all(|(i, (u, v))| i == axis || u == v)
     };
-    if !agree(d1, d2, w_axis) || !agree(da, db, y_axis) || da[y_axis] < 0 || db[y_axis] < 0 {
+    if !agree(da, db, y_axis) || da[y_axis] < 0 || db[y_axis] < 0 {
         return Vec::new();
     }
-    // The op nodes themselves: their properties must agree (Conv), group 1.
+    // The op nodes themselves: their properties must agree (Conv: group 1; Gemm: `transB`
+    // says which axis of B the outputs are on).
     let name = match kind {
         Merge::MatMul => "graph.MatMul",
         Merge::Conv => "graph.Conv",
+        Merge::Gemm => "graph.Gemm",
     };
     let arity = if bias.is_some() { 3 } else { 2 };
     let find = |g: &Graph, c: Id, w: Id| {
@@ -762,6 +790,16 @@ fn merge(
         return Vec::new();
     }
     if kind == Merge::Conv && !group_one(g, &na) {
+        return Vec::new();
+    }
+    if kind == Merge::Gemm {
+        match flag(g, &na, g.analysis.tables.trans_b) {
+            Some(false) => w_axis = 1,
+            Some(true) => w_axis = 0,
+            None => return Vec::new(),
+        }
+    }
+    if !agree(d1, d2, w_axis) {
         return Vec::new();
     }
     let Some(&axis_y) = g.analysis.tables.ints.get(&(y_axis as i64)) else {
@@ -786,7 +824,8 @@ fn merge(
         let (Some(e1), Some(e2)) = (dims(g, b1), dims(g, b2)) else {
             return Vec::new();
         };
-        if e1.len() != 1 || e2.len() != 1 {
+        // One bias per output channel (not one broadcast over them).
+        if e1 != [da[y_axis]] || e2 != [db[y_axis]] {
             return Vec::new();
         }
         let belem = class_ty(g, b1).expect("typed").elem;

@@ -115,6 +115,7 @@ fn new_tables(ctx: &mut Context) -> Tables {
         axis: ctx.ident("axis"),
         perm: ctx.ident("perm"),
         group: ctx.ident("group"),
+        trans_b: ctx.ident("transB"),
     }
 }
 
@@ -185,8 +186,16 @@ pub fn translate(ctx: &mut Context, func: Op) -> Option<Translation> {
             class_of.insert(res, id);
             locs.entry(id).or_insert(loc);
             modelled_ops.push(op);
-        } else if modelled(ctx, op) && !ctx.op_has_trait(op, Trait::ConstantLike) {
-            let children: Vec<Id> = ctx.operands(op).iter().map(|v| class_of[v]).collect();
+        } else if let Some(children) = (modelled(ctx, op)
+            && !ctx.op_has_trait(op, Trait::ConstantLike))
+        .then(|| {
+            ctx.operands(op)
+                .iter()
+                .map(|v| class_of.get(v).copied())
+                .collect::<Option<Vec<Id>>>()
+        })
+        .flatten()
+        {
             let tys: Vec<Ty> = ctx
                 .results(op)
                 .iter()

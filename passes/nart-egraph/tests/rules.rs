@@ -433,6 +433,46 @@ fn merge_conv_bias() {
     conv_case("merge-conv-bias", true, 23);
 }
 
+#[test]
+fn merge_gemm() {
+    let mut rng = Rng(24);
+    for trial in 0..TRIALS {
+        let (m, k) = (rng.range(1, 4), rng.range(1, 4));
+        let (n1, n2) = (rng.range(1, 4), rng.range(1, 4));
+        let trans_b = trial % 2 == 1;
+        let with_c = trial / 2 == 0;
+        let wshape = |n: i64| if trans_b { vec![n, k] } else { vec![k, n] };
+        let mut body = constant(&mut rng, "w1", &wshape(n1), None)
+            + &constant(&mut rng, "w2", &wshape(n2), None)
+            + "  %none = \"graph.none\"() : () -> none\n";
+        if with_c {
+            body += &constant(&mut rng, "c1", &[n1], None);
+            body += &constant(&mut rng, "c2", &[n2], None);
+        }
+        let props = if trans_b {
+            " <{alpha = 5.000000e-01 : f32, transB = 1 : i64}>"
+        } else {
+            " <{alpha = 5.000000e-01 : f32}>"
+        };
+        for (out, w, c, n) in [("p", "w1", "c1", n1), ("q", "w2", "c2", n2)] {
+            let (cv, cty) = if with_c {
+                (format!("%{c}"), format!("tensor<{n}xf32>"))
+            } else {
+                ("%none".to_string(), "none".to_string())
+            };
+            body += &format!(
+                "  %{out} = \"graph.Gemm\"(%a0, %{w}, {cv}){props} : ({}, {}, {cty}) -> {}\n",
+                tensor(&[m, k]),
+                tensor(&wshape(n)),
+                tensor(&[m, n])
+            );
+        }
+        let text = func(&[&[m, k]], &[&[m, n1], &[m, n2]], &body, &["%p", "%q"]);
+        let (_, written) = check_rule("merge-gemm", &text, &mut rng);
+        assert!(written >= 2, "the merged form was written and checked");
+    }
+}
+
 /// Every rule's searcher parses, and every rule has a test above (by name).
 #[test]
 fn every_rule_is_tested() {
