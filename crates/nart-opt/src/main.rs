@@ -28,6 +28,7 @@ fn main() -> ExitCode {
                 nart_graph_opt::register,
                 nart_quant::register_passes,
                 nart_target::testing::register_passes,
+                nart_egraph::register,
             ],
         },
     )

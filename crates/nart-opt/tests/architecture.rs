@@ -35,6 +35,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-rt-std", 6),
         ("nart-cli", 7),
         ("nart-rt-c", 7),
+        ("nart-egraph", 6),
         ("nart-opt", 7),
         // The example chip (`examples/toy-npu`), built on the public API.
         ("toy-npu", 6),

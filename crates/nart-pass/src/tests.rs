@@ -578,3 +578,53 @@ fn pipeline_alias_errors() {
         assert!(e.starts_with(expect), "{text}:\n{e}");
     }
 }
+crate::declare_pass! {
+    /// Times two phases of its own.
+    struct PhasedPass {
+        argument: "test-phased",
+        name: "TestPhased",
+        summary: "Report two timed phases",
+        description: "",
+    }
+}
+
+impl Pass for PhasedPass {
+    fn run(
+        &mut self,
+        _: &mut Context,
+        _: Op,
+        state: &mut PassState<'_>,
+    ) -> Result<(), PassFailure> {
+        state.add_time("first", std::time::Duration::from_millis(2));
+        state.add_time("second", std::time::Duration::from_millis(1));
+        state.add_time("first", std::time::Duration::from_millis(2));
+        Ok(())
+    }
+}
+
+/// Phases a pass times (`PassState::add_time`) nest under it in the timing report, summed
+/// over the ops it ran on, in the order first reported.
+#[test]
+fn pass_phases_nest_in_timing() {
+    let (mut ctx, m) = module();
+    let mut r = PassRegistry::new();
+    r.register(|| Box::new(PhasedPass::new()));
+    assert_eq!(
+        PhasedPass::with_options(NoOptions::default()).argument(),
+        "test-phased"
+    );
+    let mut pm = PassManager::parse("builtin.module(test.func(test-phased))", &r).unwrap();
+    pm.run(&mut ctx, m, &mut Vec::new()).unwrap();
+    let entries = pm.timing_entries();
+    let pass = &entries[0].children[0];
+    assert_eq!(pass.name, "TestPhased");
+    let phases: Vec<(&str, u128)> = pass
+        .children
+        .iter()
+        .map(|c| (c.name.as_str(), c.time.as_millis()))
+        .collect();
+    let funcs = 2; // the test module's functions
+    assert_eq!(phases, [("first", 4 * funcs), ("second", funcs)]);
+    let report = pm.timing_report();
+    assert!(report.contains("%)      first\n"), "{report}");
+}
