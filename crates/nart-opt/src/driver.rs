@@ -235,6 +235,10 @@ impl Output {
         format!("cannot write to {}: {e}", self.name)
     }
 
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), String> {
+        self.w.write_all(bytes).map_err(|e| self.error(e))
+    }
+
     fn write(&mut self, text: &str) -> Result<(), String> {
         self.w.write_all(text.as_bytes()).map_err(|e| self.error(e))
     }
@@ -498,7 +502,19 @@ fn run_onnx(
         }
     }
     let t = Instant::now();
-    out.print(&ctx, module, opts)?;
+    // `-o NAME.onnx` writes the result as an ONNX model (the round trip), else as MLIR.
+    let onnx_out = io
+        .output
+        .as_deref()
+        .is_some_and(|p| p.extension().is_some_and(|e| e == "onnx"));
+    if onnx_out {
+        match nart_onnx::export_model(&ctx, module) {
+            Ok(model) => out.write_bytes(&model)?,
+            Err(d) => return report(&ctx, vec![d]),
+        }
+    } else {
+        out.print(&ctx, module, opts)?;
+    }
     phases.output += t.elapsed();
     Ok(true)
 }
