@@ -117,3 +117,63 @@ pub fn ty(shape: &[usize]) -> String {
     s.push_str("f32>");
     s
 }
+
+/// Reads a float or int64 `TensorProto` file (`raw_data` or the typed field).
+pub fn read_pb(path: &std::path::Path) -> Tensor {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let t = nart_onnx_proto::decode_tensor(&bytes).expect("a TensorProto");
+    let shape: Vec<usize> = t.dims.iter().map(|&d| d as usize).collect();
+    match t.data_type {
+        Some(1) => {
+            let v: Vec<f32> = match &t.raw_data {
+                Some(raw) => raw
+                    .chunks_exact(4)
+                    .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+                    .collect(),
+                None => t.float_data.clone(),
+            };
+            Tensor::from_vec(shape, v).unwrap()
+        }
+        Some(7) => {
+            let v: Vec<i64> = match &t.raw_data {
+                Some(raw) => raw
+                    .chunks_exact(8)
+                    .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+                    .collect(),
+                None => t.int64_data.clone(),
+            };
+            Tensor::from_vec(shape, v).unwrap()
+        }
+        other => panic!("{}: element type {other:?} is not float or int64", path.display()),
+    }
+}
+
+/// Whether python3 can import onnx, onnxruntime and numpy; panics when it cannot and
+/// `NART_REQUIRE_PYTHON_ORACLES=1` says it must.
+pub fn python_has_onnxruntime() -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import onnx, onnxruntime, numpy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok && std::env::var("NART_REQUIRE_PYTHON_ORACLES").as_deref() == Ok("1") {
+        panic!("NART_REQUIRE_PYTHON_ORACLES=1 but python3 cannot import onnx and onnxruntime");
+    }
+    ok
+}
+
+/// Runs `script` with python3 and `args`; panics with its output when it fails.
+pub fn python(script: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "python failed:\n{text}");
+    text
+}
