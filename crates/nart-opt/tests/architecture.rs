@@ -30,6 +30,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-onnx", 4),
         ("nart-interp", 4),
         ("nart-quant", 5),
+        ("nart-graph-fusion", 5),
         ("nart-target", 5),
         ("nart-rt-std", 6),
         ("nart-cli", 7),
