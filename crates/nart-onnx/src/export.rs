@@ -587,11 +587,10 @@ impl<'c> Exporter<'c> {
         let base_name = loc_name(ctx, ctx.op_loc(op)).unwrap_or_default();
         // ONNX Runtime's FusedGemm has no Clip (its kernel rejects it), and FusedMatMul no
         // activation at all.
-        let contrib_runs = match (contrib, act) {
-            ("", _) | (_, Activation::None) => false,
-            ("FusedGemm", Activation::Clip { .. }) => false,
-            _ => true,
-        };
+        let contrib_runs = !matches!(
+            (contrib, act),
+            ("", _) | (_, Activation::None) | ("FusedGemm", Activation::Clip { .. })
+        );
         if contrib_runs {
             let float = |name: &str, v: f32| AttributeProto {
                 name: Some(name.into()),

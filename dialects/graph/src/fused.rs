@@ -186,8 +186,7 @@ impl Activation {
         let Some(kind) = ctx.enum_value(a, &ACTIVATION_ATTR) else {
             return Err("attribute 'activation' is not a #graph.activation".into());
         };
-        let params: Vec<f32> = match ctx.attr(op, "activation_params").map(|p| ctx.attr_data(p))
-        {
+        let params: Vec<f32> = match ctx.attr(op, "activation_params").map(|p| ctx.attr_data(p)) {
             None => Vec::new(),
             Some(AttrData::DenseArray {
                 data: DenseArrayData::Float(v),
@@ -296,12 +295,28 @@ with the same defaults) whose result goes through `activation`; ONNX Runtime's \
     attrs: &[
         ACTIVATION_PROP,
         ACTIVATION_PARAMS_PROP,
-        attr("auto_pad", c::STR_ATTR, "As `Conv`'s (default `\"NOTSET\"`)."),
-        attr("dilations", c::I64_ARRAY_ATTR, "As `Conv`'s (default 1 along each axis)."),
+        attr(
+            "auto_pad",
+            c::STR_ATTR,
+            "As `Conv`'s (default `\"NOTSET\"`).",
+        ),
+        attr(
+            "dilations",
+            c::I64_ARRAY_ATTR,
+            "As `Conv`'s (default 1 along each axis).",
+        ),
         attr("group", c::I64_ATTR, "As `Conv`'s (default 1)."),
-        attr("kernel_shape", c::I64_ARRAY_ATTR, "As `Conv`'s (default: from `W`)."),
+        attr(
+            "kernel_shape",
+            c::I64_ARRAY_ATTR,
+            "As `Conv`'s (default: from `W`).",
+        ),
         attr("pads", c::I64_ARRAY_ATTR, "As `Conv`'s (default 0)."),
-        attr("strides", c::I64_ARRAY_ATTR, "As `Conv`'s (default 1 along each axis)."),
+        attr(
+            "strides",
+            c::I64_ARRAY_ATTR,
+            "As `Conv`'s (default 1 along each axis).",
+        ),
     ],
     traits: &[Trait::Pure],
     interfaces: &[

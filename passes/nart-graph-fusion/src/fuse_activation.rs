@@ -44,7 +44,7 @@ pub fn activation_of(ctx: &Context, op: Op) -> Option<Activation> {
                     min: lo as f32,
                     max: hi as f32,
                 },
-                (Some(lo), None) if lo == 0.0 => Activation::Relu,
+                (Some(0.0), None) => Activation::Relu,
                 _ => return None,
             }
         }

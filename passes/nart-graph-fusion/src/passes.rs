@@ -52,7 +52,10 @@ fn run_patterns(
     };
     let res = apply_patterns_greedily(ctx, op, &set, &config);
     for name in names {
-        state.add_stat(name, res.pattern_applications.get(name).copied().unwrap_or(0) as u64);
+        state.add_stat(
+            name,
+            res.pattern_applications.get(name).copied().unwrap_or(0) as u64,
+        );
     }
     Ok(())
 }

@@ -338,7 +338,8 @@ fn shift_by_three(ctx: &Context, v: Value, x: Value) -> bool {
         return false;
     };
     single_use(ctx, v)
-        && util::other_operand(ctx, add, x).is_some_and(|c| util::scalar_near(ctx, c, 3.0, TOLERANCE))
+        && util::other_operand(ctx, add, x)
+            .is_some_and(|c| util::scalar_near(ctx, c, 3.0, TOLERANCE))
 }
 
 /// The statistics part of a normalization: `sq` (the squared value's producer input `d`),
@@ -355,7 +356,7 @@ fn rms_of(ctx: &Context, s: Value, d: Value) -> Option<MeanSquare> {
     let a = ctx.operand(sqrt, 0);
     let add = def(ctx, a, "Add")?;
     let (eps, var) = util::with_scalar(ctx, add)?;
-    if !(eps > 0.0 && eps.is_finite()) || !single_use(ctx, a) || !single_use(ctx, var) {
+    if !(eps > 0.0 && eps.is_finite() && single_use(ctx, a) && single_use(ctx, var)) {
         return None;
     }
     let mean = def(ctx, var, "ReduceMean")?;
@@ -383,11 +384,16 @@ fn rms_of(ctx: &Context, s: Value, d: Value) -> Option<MeanSquare> {
 /// The affine tail of a normalization whose unscaled result is `n`: a single-use `n · γ`
 /// and, with `with_beta`, a single-use `+ β` after it, `γ` and `β` constants. Returns the
 /// last op and the constants.
-fn affine_tail(ctx: &Context, n: Value, with_beta: bool) -> (Option<Op>, Option<Value>, Option<Value>) {
+fn affine_tail(
+    ctx: &Context,
+    n: Value,
+    with_beta: bool,
+) -> (Option<Op>, Option<Value>, Option<Value>) {
     let Some(mul) = util::only_user(ctx, n).filter(|&u| is(ctx, u, "Mul")) else {
         return (None, None, None);
     };
-    let Some(gamma) = util::other_operand(ctx, mul, n).filter(|g| util::constant(ctx, *g).is_some())
+    let Some(gamma) =
+        util::other_operand(ctx, mul, n).filter(|g| util::constant(ctx, *g).is_some())
     else {
         return (None, None, None);
     };
@@ -507,9 +513,17 @@ impl RewritePattern for LayerNorm {
             return false;
         };
         // `d` feeds this `Div` and the square (`Pow(d, 2)`, or `Mul(d, d)` twice), nothing else.
-        let mut others: Vec<Op> = rw.uses(d).iter().map(|u| u.op).filter(|&u| u != op).collect();
+        let mut others: Vec<Op> = rw
+            .uses(d)
+            .iter()
+            .map(|u| u.op)
+            .filter(|&u| u != op)
+            .collect();
         others.dedup();
-        if others.len() != 1 || rw.uses(d).iter().filter(|u| u.op == op).count() != 1 || !single_use(rw, s) {
+        if others.len() != 1
+            || rw.uses(d).iter().filter(|u| u.op == op).count() != 1
+            || !single_use(rw, s)
+        {
             return false;
         }
         let (x, m) = (rw.operand(sub, 0), rw.operand(sub, 1));
@@ -557,7 +571,9 @@ impl RewritePattern for RmsNorm {
                 .then(|| rms_of(rw, s, x).map(|ms| (x, ms)))
                 .flatten()
         } else if is(rw, op, "Mul") {
-            let [a, b] = rw.operands(op) else { return false };
+            let [a, b] = rw.operands(op) else {
+                return false;
+            };
             let (a, b) = (*a, *b);
             [(a, b), (b, a)].into_iter().find_map(|(x, r)| {
                 let recip = def(rw, r, "Reciprocal")?;
@@ -655,7 +671,9 @@ fn match_attention(ctx: &Context, root: Op) -> Option<AttentionMatch> {
     // An additive mask: the `Add` operand that is not the (scaled) scores.
     let mut mask = None;
     if let Some(add) = def(ctx, s, "Add") {
-        let [a, b] = ctx.operands(add) else { return None };
+        let [a, b] = ctx.operands(add) else {
+            return None;
+        };
         let (a, b) = (*a, *b);
         let (scores, m) = if scores_like(ctx, a) { (a, b) } else { (b, a) };
         if !scores_like(ctx, scores) || ctx.value_type(scores) != ctx.value_type(s) {
@@ -675,7 +693,9 @@ fn match_attention(ctx: &Context, root: Op) -> Option<AttentionMatch> {
     if let Some(sop) = ctx.defining_op(s) {
         if is(ctx, sop, "Mul") || is(ctx, sop, "Div") {
             let prod = product(ctx, sop, false)?;
-            let [inner] = prod.factors[..] else { return None };
+            let [inner] = prod.factors[..] else {
+                return None;
+            };
             scale = prod.coeff;
             r = inner;
             if !single_use(ctx, r) {
@@ -735,9 +755,8 @@ fn scores_like(ctx: &Context, v: Value) -> bool {
         return true;
     }
     if is(ctx, op, "Mul") || is(ctx, op, "Div") {
-        return product(ctx, op, false).is_some_and(|p| {
-            p.factors.len() == 1 && def(ctx, p.factors[0], "MatMul").is_some()
-        });
+        return product(ctx, op, false)
+            .is_some_and(|p| p.factors.len() == 1 && def(ctx, p.factors[0], "MatMul").is_some());
     }
     false
 }

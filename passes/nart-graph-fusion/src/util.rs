@@ -269,11 +269,9 @@ pub fn build(
 /// constant, or empty (which means all axes, or none with `noop_with_empty_axes`).
 pub fn reduce_axes(ctx: &Context, op: Op, rank: usize) -> Option<Vec<usize>> {
     let raw: Vec<i64> = match ctx.operands(op).get(1) {
-        Some(&a) if !is_none(ctx, a) => constant(ctx, a)?
-            .values
-            .iter()
-            .map(|v| *v as i64)
-            .collect(),
+        Some(&a) if !is_none(ctx, a) => {
+            constant(ctx, a)?.values.iter().map(|v| *v as i64).collect()
+        }
         _ => ints_attr(ctx, op, "axes")?,
     };
     if raw.is_empty() {
@@ -293,5 +291,9 @@ pub fn reduce_axes(ctx: &Context, op: Op, rank: usize) -> Option<Vec<usize>> {
 
 /// Whether `axes` are the last `axes.len()` dims of a tensor of rank `rank`.
 pub fn trailing_axes(axes: &[usize], rank: usize) -> bool {
-    !axes.is_empty() && axes.iter().enumerate().all(|(k, &a)| a == rank - axes.len() + k)
+    !axes.is_empty()
+        && axes
+            .iter()
+            .enumerate()
+            .all(|(k, &a)| a == rank - axes.len() + k)
 }

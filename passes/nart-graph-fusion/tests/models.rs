@@ -42,10 +42,19 @@ fn check(name: &str, want: &[(&str, usize)], gone: &[&str]) -> PathBuf {
     let after = eval(&c, m, &[input]);
     let e_ref = max_err(&after[0], &reference, 1e-4, 1e-3);
     let e_before = max_err(&after[0], &before[0], 1e-4, 1e-3);
-    assert!(e_ref <= 1.0, "{name}: differs from ONNX Runtime's outputs ({e_ref})");
-    assert!(e_before <= 1.0, "{name}: differs from the unoptimized function ({e_before})");
+    assert!(
+        e_ref <= 1.0,
+        "{name}: differs from ONNX Runtime's outputs ({e_ref})"
+    );
+    assert!(
+        e_before <= 1.0,
+        "{name}: differs from the unoptimized function ({e_before})"
+    );
     let bytes = nart_onnx::export_model(&c, m).unwrap_or_else(|d| panic!("{}", d.message));
-    let out = std::env::temp_dir().join(format!("nart-graph-fusion-{name}-{}.onnx", std::process::id()));
+    let out = std::env::temp_dir().join(format!(
+        "nart-graph-fusion-{name}-{}.onnx",
+        std::process::id()
+    ));
     std::fs::write(&out, bytes).unwrap();
     out
 }
@@ -95,7 +104,10 @@ fn tiny_transformer_gelu_and_attention_are_recognized() {
     if python_has_onnxruntime() {
         let text = onnxruntime_agrees(&out, "tiny_transformer");
         println!("{text}");
-        assert!(text.contains("'Attention'") && text.contains("'Gelu'"), "{text}");
+        assert!(
+            text.contains("'Attention'") && text.contains("'Gelu'"),
+            "{text}"
+        );
     } else {
         println!("SKIP: python3 with onnx and onnxruntime not found");
     }

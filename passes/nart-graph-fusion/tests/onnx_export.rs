@@ -79,13 +79,20 @@ fn fused_ops_round_trip_through_onnx_runtime() {
         p
     };
     let reference = write(&c, "ref");
-    run(&mut c, m, "builtin.module(func.func(graph-fuse-activation))");
+    run(
+        &mut c,
+        m,
+        "builtin.module(func.func(graph-fuse-activation))",
+    );
     assert_eq!(count(&c, m, "graph.fused_conv"), 3);
     assert_eq!(count(&c, m, "graph.fused_gemm"), 3);
     assert_eq!(count(&c, m, "graph.fused_matmul"), 1);
     let fused = write(&c, "fused");
     run(&mut c, m, "builtin.module(func.func(graph-unfuse))");
-    assert_eq!(count(&c, m, "graph.fused_conv") + count(&c, m, "graph.fused_gemm"), 0);
+    assert_eq!(
+        count(&c, m, "graph.fused_conv") + count(&c, m, "graph.fused_gemm"),
+        0
+    );
     let unfused = write(&c, "unfused");
     if !python_has_onnxruntime() {
         println!("SKIP: python3 with onnx and onnxruntime not found");
@@ -104,7 +111,10 @@ fn fused_ops_round_trip_through_onnx_runtime() {
     assert_eq!(fused_line.matches("'FusedConv'").count(), 3, "{text}");
     // Sigmoid and HardSigmoid as FusedGemm; Clip as Gemm + Clip.
     assert_eq!(fused_line.matches("'FusedGemm'").count(), 2, "{text}");
-    let unfused_line = text.lines().find(|l| l.starts_with("unfused nodes")).unwrap();
+    let unfused_line = text
+        .lines()
+        .find(|l| l.starts_with("unfused nodes"))
+        .unwrap();
     assert!(!unfused_line.contains("com.microsoft"), "{text}");
     for p in [reference, fused, unfused] {
         let _ = std::fs::remove_file(p);

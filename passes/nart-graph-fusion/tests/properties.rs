@@ -45,7 +45,11 @@ fn check(name: &str, pipeline: &str, gen: fn(&mut Rng) -> Case) {
         let after = eval(&c, m, &case.inputs);
         for (a, b) in after.iter().zip(&before) {
             let e = max_err(a, b, 1e-5, 1e-4);
-            assert!(e <= 1.0, "{name} seed {seed}: outputs differ (error {e})\n{}", case.text);
+            assert!(
+                e <= 1.0,
+                "{name} seed {seed}: outputs differ (error {e})\n{}",
+                case.text
+            );
         }
     }
 }
@@ -297,9 +301,7 @@ fn hard_swish_equals_its_decompositions() {
             form => {
                 b += &(scalar("three", 3.0) + &scalar("zero", 0.0) + &scalar("six", 6.0));
                 b += &bin("p", "Add", "x", "three", &t, f, &t);
-                b += &format!(
-                    "  %c = \"graph.Clip\"(%p, %zero, %six) : ({t}, {f}, {f}) -> {t}\n"
-                );
+                b += &format!("  %c = \"graph.Clip\"(%p, %zero, %six) : ({t}, {f}, {f}) -> {t}\n");
                 if form == 1 {
                     b += &bin("m", "Mul", "x", "c", &t, &t, &t);
                     b += &bin("y", "Div", "m", "six", &t, f, &t);
@@ -338,8 +340,7 @@ fn attention_equals_its_decomposition() {
         };
         let (qs, ks, vs) = (sh(sq, d), sh(skv, d), sh(skv, dv));
         let (kts, ss, ys) = (sh(d, skv), sh(sq, skv), sh(sq, dv));
-        let (tq, tk, tv, tkt, ts, tyy) =
-            (ty(&qs), ty(&ks), ty(&vs), ty(&kts), ty(&ss), ty(&ys));
+        let (tq, tk, tv, tkt, ts, tyy) = (ty(&qs), ty(&ks), ty(&vs), ty(&kts), ty(&ss), ty(&ys));
         let f = "tensor<f32>";
         let perm = if four { "0, 1, 3, 2" } else { "0, 2, 1" };
         let mut b = format!(
@@ -456,7 +457,12 @@ fn gemm_and_matmul_activation_equal_fused_ops() {
         }
     });
     check("fused_matmul", FUSE, |rng| {
-        let (bsz, m, k, n) = (rng.size(1, 3), rng.size(1, 4), rng.size(1, 5), rng.size(1, 4));
+        let (bsz, m, k, n) = (
+            rng.size(1, 3),
+            rng.size(1, 4),
+            rng.size(1, 5),
+            rng.size(1, 4),
+        );
         let (ta, tb, tyy) = (ty(&[bsz, m, k]), ty(&[k, n]), ty(&[bsz, m, n]));
         let mut b = format!(
             "  %w = \"graph.constant\"() <{{value = dense<{}> : {tb}}}> : () -> {tb}\n  %mm = \"graph.MatMul\"(%a, %w) : ({ta}, {tb}) -> {tyy}\n",
@@ -467,7 +473,15 @@ fn gemm_and_matmul_activation_equal_fused_ops() {
                 "  %c = \"graph.constant\"() <{{value = dense<{}> : tensor<{n}xf32>}}> : () -> tensor<{n}xf32>\n",
                 rng.dense(&[n], -1.0, 1.0)
             );
-            b += &bin("ab", "Add", "c", "mm", &format!("tensor<{n}xf32>"), &tyy, &tyy);
+            b += &bin(
+                "ab",
+                "Add",
+                "c",
+                "mm",
+                &format!("tensor<{n}xf32>"),
+                &tyy,
+                &tyy,
+            );
             "ab"
         } else {
             "mm"
@@ -496,7 +510,15 @@ fn unfuse_restores_what_fusion_computed() {
                 rng.dense(&[k, n], -1.0, 1.0),
                 rng.dense(&[n], -1.0, 1.0)
             );
-            b += &bin("ab", "Add", "mm", "c", &tyy, &format!("tensor<{n}xf32>"), &tyy);
+            b += &bin(
+                "ab",
+                "Add",
+                "mm",
+                "c",
+                &tyy,
+                &format!("tensor<{n}xf32>"),
+                &tyy,
+            );
             b += &activation(rng, "y", "ab", &tyy);
             Case {
                 text: func(&[("a", ta)], &b, "y", &tyy),

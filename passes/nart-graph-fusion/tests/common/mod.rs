@@ -144,7 +144,10 @@ pub fn read_pb(path: &std::path::Path) -> Tensor {
             };
             Tensor::from_vec(shape, v).unwrap()
         }
-        other => panic!("{}: element type {other:?} is not float or int64", path.display()),
+        other => panic!(
+            "{}: element type {other:?} is not float or int64",
+            path.display()
+        ),
     }
 }
 
