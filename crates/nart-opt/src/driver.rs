@@ -213,6 +213,8 @@ fn write_stdout(bytes: &[u8]) -> Result<(), String> {
 struct Output {
     w: std::io::BufWriter<Box<dyn Write>>,
     name: String,
+    /// `-o NAME.onnx`: the result is written as an ONNX model (the round trip), not as MLIR.
+    onnx: bool,
 }
 
 impl Output {
@@ -228,6 +230,7 @@ impl Output {
         Ok(Output {
             w: std::io::BufWriter::with_capacity(64 * 1024, w),
             name,
+            onnx: path.is_some_and(|p| p.extension().is_some_and(|e| e == "onnx")),
         })
     }
 
@@ -235,16 +238,20 @@ impl Output {
         format!("cannot write to {}: {e}", self.name)
     }
 
-    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), String> {
-        self.w.write_all(bytes).map_err(|e| self.error(e))
-    }
-
     fn write(&mut self, text: &str) -> Result<(), String> {
         self.w.write_all(text.as_bytes()).map_err(|e| self.error(e))
     }
 
-    /// Prints `op` into the stream as it is printed.
+    /// Prints `op` into the stream as it is printed, or writes it as an ONNX model when the
+    /// output is a `.onnx` file (an op the exporter cannot write is an error naming it).
     fn print(&mut self, ctx: &Context, op: nart_ir::Op, opts: &Options) -> Result<(), String> {
+        if self.onnx {
+            let model = nart_onnx::export_model(ctx, op).map_err(|d| {
+                let text = SourceMgr::new().render(ctx, &d);
+                format!("cannot write {} as ONNX:\n{}", self.name, text.trim_end())
+            })?;
+            return self.w.write_all(&model).map_err(|e| self.error(e));
+        }
         nart_ir::printer::print_op_to(ctx, op, &opts.print, &mut self.w).map_err(|e| self.error(e))
     }
 
@@ -280,6 +287,12 @@ fn run(opts: &Options, io: &Io, tool: &Tool<'_>) -> Result<bool, String> {
     // Open the output before the work, as mlir-opt does, so that an unwritable output fails
     // fast.
     let mut out = Output::open(io.output.as_deref())?;
+    if out.onnx && opts.split_input_file {
+        return Err(format!(
+            "{} is one ONNX model, but --split-input-file gives one module per chunk",
+            out.name
+        ));
+    }
     if name.ends_with(".onnx") {
         let ok = run_onnx(tool, opts, &mut pipeline, io, &bytes, &mut out, &mut phases)?;
         out.finish()?;
@@ -502,19 +515,7 @@ fn run_onnx(
         }
     }
     let t = Instant::now();
-    // `-o NAME.onnx` writes the result as an ONNX model (the round trip), else as MLIR.
-    let onnx_out = io
-        .output
-        .as_deref()
-        .is_some_and(|p| p.extension().is_some_and(|e| e == "onnx"));
-    if onnx_out {
-        match nart_onnx::export_model(&ctx, module) {
-            Ok(model) => out.write_bytes(&model)?,
-            Err(d) => return report(&ctx, vec![d]),
-        }
-    } else {
-        out.print(&ctx, module, opts)?;
-    }
+    out.print(&ctx, module, opts)?;
     phases.output += t.elapsed();
     Ok(true)
 }
