@@ -15,9 +15,13 @@
 //! of 1e-3 (a model stores `0.7071` or `1/1.4142` for `1/√2`), that means reduce over the last
 //! axes with `keepdims`, that every intermediate value has a single use (the difference `d`
 //! of a LayerNorm two), that the tensors are `f32`, and that the result has the type of the
-//! value it replaces. Attention takes 4-D `[B, H, S, D]` operands with equal batch and head
-//! dims, or 3-D `[B, S, D]` ones as one head (`q_num_heads = kv_num_heads = 1`), and a mask
-//! only when it broadcasts the same way in ONNX `Attention`'s 4-D form.
+//! value it replaces. A normalization needs static normalized dims (its parameters are built
+//! to their shape); the other dims may be dynamic. Attention takes 4-D `[B, H, S, D]` operands
+//! with equal batch and head dims, or 3-D `[B, S, D]` ones as one head
+//! (`q_num_heads = kv_num_heads = 1`), and a mask only when it broadcasts the same way in ONNX
+//! `Attention`'s 4-D form. A dynamic batch dim counts as equal to a dynamic batch dim: if they
+//! differ at run time, where `MatMul` would broadcast a batch of 1, `Attention` reports a shape
+//! error rather than computing something else.
 
 use nart_ir::{Context, Op, PatternRewriter, RewritePattern, Value};
 
