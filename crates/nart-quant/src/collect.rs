@@ -233,37 +233,38 @@ pub fn collect(
         let pb = progress_bar(opts.progress, samples.len(), &what);
         let chunk = samples.len().div_ceil(threads).max(1);
         let start = stats.clone();
-        let results: Vec<Result<Vec<Option<ValueStats>>, QuantError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = samples
-                .chunks(chunk)
-                .map(|part| {
-                    let (interp, wanted, pb, start) = (&interp, &wanted, &pb, start.clone());
-                    scope.spawn(move || {
-                        let mut col = Collector {
-                            phase,
-                            per_channel: opts.per_channel,
-                            bins: opts.bins,
-                            wanted,
-                            stats: start,
-                        };
-                        for s in part {
-                            interp
-                                .run_observed(s.inputs.clone(), &mut col)
-                                .map_err(|e| QuantError::Run {
-                                    sample: s.name.clone(),
-                                    error: Box::new(e),
-                                })?;
-                            pb.inc(1);
-                        }
-                        Ok(col.stats)
+        let results: Vec<Result<Vec<Option<ValueStats>>, QuantError>> =
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = samples
+                    .chunks(chunk)
+                    .map(|part| {
+                        let (interp, wanted, pb, start) = (&interp, &wanted, &pb, start.clone());
+                        scope.spawn(move || {
+                            let mut col = Collector {
+                                phase,
+                                per_channel: opts.per_channel,
+                                bins: opts.bins,
+                                wanted,
+                                stats: start,
+                            };
+                            for s in part {
+                                interp
+                                    .run_observed(s.inputs.clone(), &mut col)
+                                    .map_err(|e| QuantError::Run {
+                                        sample: s.name.clone(),
+                                        error: Box::new(e),
+                                    })?;
+                                pb.inc(1);
+                            }
+                            Ok(col.stats)
+                        })
                     })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                .collect()
-        });
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                    .collect()
+            });
         pb.finish_and_clear();
         // The first failing sample in dataset order is the one reported.
         let mut parts = Vec::with_capacity(results.len());

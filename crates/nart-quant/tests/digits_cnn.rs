@@ -121,7 +121,11 @@ fn onnx_qdq_keeps_top1_within_one_point_of_float() {
 /// the histogram ones, per tensor and per channel.
 #[test]
 fn calibration_is_the_same_on_any_number_of_threads() {
-    for calibrator in [Calibrator::MinMax, Calibrator::Entropy, Calibrator::Percentile(99.9)] {
+    for calibrator in [
+        Calibrator::MinMax,
+        Calibrator::Entropy,
+        Calibrator::Percentile(99.9),
+    ] {
         let printed: Vec<(String, Vec<(String, (f64, f64))>)> = [1, 2, 3]
             .into_iter()
             .map(|threads| {
@@ -138,7 +142,10 @@ fn calibration_is_the_same_on_any_number_of_threads() {
                 };
                 let report =
                     nart_quant::collect::calibrate(&mut ctx, func, &samples, &opts).unwrap();
-                (nart_ir::printer::print_op(&ctx, func, &Default::default()), report.ranges)
+                (
+                    nart_ir::printer::print_op(&ctx, func, &Default::default()),
+                    report.ranges,
+                )
             })
             .collect();
         assert!(!printed[0].1.is_empty());
