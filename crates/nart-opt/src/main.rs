@@ -26,6 +26,7 @@ fn main() -> ExitCode {
             passes: vec![
                 nart_transforms::register,
                 nart_graph_opt::register,
+                nart_graph_fusion::register,
                 nart_quant::register_passes,
                 nart_target::testing::register_passes,
                 nart_egraph::register,

@@ -31,6 +31,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-interp", 4),
         ("nart-graph-opt", 5),
         ("nart-quant", 6),
+        ("nart-graph-fusion", 5),
         ("nart-target", 5),
         ("nart-rt-std", 6),
         ("nart-cli", 7),

@@ -33,14 +33,24 @@ pub use transpose::TransposeOptPass;
 
 /// The passes of the `graph-optimize` pipeline, in order. Add a pass here to have
 /// `graph-optimize` run it (it must be registered wherever the alias is used).
+///
+/// `graph-recognize` and `graph-fuse-activation` come from `nart-graph-fusion`: recognition runs
+/// before `graph-simplify` (which composes the attention pattern's `Kᵀ` with the head
+/// transpose) and again after it (for patterns an `Identity` or `Dropout` hid), before transpose
+/// sinking (which would merge the attention pattern's `Kᵀ` into the head
+/// transpose) and before fusion (which could fuse a SiLU's `Sigmoid` or a HardSwish's `Clip`
+/// into a product first); fusion runs after BatchNorm folding, so `Conv + BN + Relu` fuses.
 pub const GRAPH_OPTIMIZE: &[&str] = &[
     "graph-fold-constants",
+    "graph-recognize",
     "graph-simplify",
+    "graph-recognize",
     "graph-fold-batchnorm",
     "graph-fold-pad",
     "graph-transpose-opt",
     "graph-simplify",
     "graph-fold-constants",
+    "graph-fuse-activation",
     "canonicalize",
     "cse",
 ];
@@ -55,7 +65,7 @@ pub fn register(registry: &mut nart_pass::PassRegistry) {
     registry.register(|| Box::new(CostReportPass::new()));
     registry.register_pipeline(
         "graph-optimize",
-        "Run the default graph-level optimizations (fold constants, simplify, fold BatchNorm and Pad, sink transposes, canonicalize, cse)",
+        "Run the default graph-level optimizations (fold constants, simplify, recognize GELU/norms/attention, fold BatchNorm and Pad, sink transposes, fuse activations, canonicalize, cse)",
         GRAPH_OPTIMIZE.join(","),
     );
 }
