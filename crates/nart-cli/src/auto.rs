@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
 use anyhow::{anyhow, Result};
-use nart_ir::{Context, Op, Trait};
+use nart_ir::{Context, Op, Trait, TypeData};
 use nart_target::{value_bytes, Setup, TargetRegistry};
 
 /// What `--targets auto` optimizes.
@@ -107,6 +107,36 @@ fn human_bytes(b: f64) -> String {
     }
 }
 
+/// Sets each dynamic dim of `func`'s arguments to 1 and propagates the shapes through its ops
+/// (on scratch IR), so that the cost models, which need static shapes, can estimate one run at
+/// batch 1.
+fn at_size_one(ctx: &mut Context, func: Op) {
+    let Some(&body) = ctx.region_blocks(ctx.region(func, 0)).first() else {
+        return;
+    };
+    for a in ctx.block_args(body).to_vec() {
+        if let TypeData::RankedTensor { shape, elem, .. } = ctx.type_data(ctx.value_type(a)).clone()
+        {
+            if shape.iter().any(|&d| d < 0) {
+                let shape = shape.iter().map(|&d| if d < 0 { 1 } else { d }).collect();
+                let t = ctx.tensor_type(shape, elem);
+                ctx.set_value_type(a, t);
+            }
+        }
+    }
+    for op in ctx.block_ops(body).to_vec() {
+        let Ok(Some(results)) = nart_dialect_graph::infer::infer(ctx, op) else {
+            continue;
+        };
+        for (r, s) in ctx.results(op).to_vec().into_iter().zip(results) {
+            if let Some(s) = s {
+                let t = nart_dialect_graph::infer::refine(ctx, ctx.value_type(r), &s);
+                ctx.set_value_type(r, t);
+            }
+        }
+    }
+}
+
 /// The bytes of the constants the function's ops read, each once.
 fn weight_bytes(ctx: &Context, func: Op) -> f64 {
     let mut seen = HashSet::new();
@@ -160,7 +190,8 @@ fn estimate(
 }
 
 /// Chooses the targets for `func` (a graph function of `ctx`) among those of `registry`.
-/// `can_quantize` says whether calibration data was given.
+/// `can_quantize` says whether calibration data was given. The function's dynamic dims are
+/// set to 1 (the estimates are for one run at batch 1), so `ctx` is scratch IR afterwards.
 pub fn decide(
     ctx: &mut Context,
     func: Op,
@@ -192,6 +223,7 @@ pub fn decide(
     for t in registry.targets() {
         t.prepare(ctx);
     }
+    at_size_one(ctx, func);
     let mut lists: Vec<Vec<String>> = vec![Vec::new()];
     lists.extend(usable.iter().map(|t| vec![t.clone()]));
     if usable.len() >= 2 {
@@ -222,7 +254,10 @@ pub fn decide(
         .next()
         .map(str::to_string);
 
-    let mut report = format!("--targets auto, goal {}:\n", goal.name());
+    let mut report = format!(
+        "--targets auto, goal {} (estimated, dynamic dims at 1):\n",
+        goal.name()
+    );
     let rows: Vec<[String; 6]> = candidates
         .iter()
         .enumerate()

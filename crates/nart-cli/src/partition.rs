@@ -156,7 +156,13 @@ pub fn partition_for(
         .ok_or_else(|| anyhow!("'{}' has no function to partition", model.display()))?;
     let mut decision = String::new();
     let targets = if auto {
-        let d = crate::auto::decide(&mut ctx, func, registry, goal, false)?;
+        // Decide on a scratch copy: the decision specializes dynamic dims.
+        let mut scratch = Context::new();
+        let m = nart_onnx::import_file(&mut scratch, model)
+            .map_err(|d| anyhow!("cannot import '{}':{}", model.display(), render(&scratch, &d)))?;
+        let f = main_function(&scratch, m)
+            .ok_or_else(|| anyhow!("'{}' has no function to partition", model.display()))?;
+        let d = crate::auto::decide(&mut scratch, f, registry, goal, false)?;
         decision = d.report + "\n";
         d.targets
     } else {

@@ -190,7 +190,7 @@ fn the_binary_lists_compiles_runs_benches_and_inspects() {
     let out = nart()
         .args(["bench", "--package"])
         .arg(&pkg)
-        .args(["--runs", "5", "--json"])
+        .args(["--runs", "5", "--json", "--dim", "N=2"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
