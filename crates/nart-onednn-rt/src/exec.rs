@@ -3,8 +3,12 @@
 //! order and copies the results out.
 //!
 //! Every value has a buffer that lives as long as the executable (a view shares its operand's),
-//! and every memory object points into one, so that a run creates nothing. Constant weights
-//! are reordered once, at load, into the layout the primitive prefers.
+//! and every memory object points into one, so that a run creates nothing. Layouts are chosen
+//! at load: convolutions and pooling pick theirs (oneDNN's blocked layouts, `nChw16c` and the
+//! like), element-wise ops, batch normalization and binary ops keep their operand's, and the
+//! ops that need row-major data (matmul, softmax, layer normalization, transposes, views) and
+//! the segment's results get a row-major copy, made by a reorder where the layout differs.
+//! Constant weights are reordered once, at load, into the layout the primitive prefers.
 
 use std::ffi::{c_int, c_void};
 use std::ptr;
@@ -20,6 +24,10 @@ type H = *mut c_void;
 
 /// `DNNL_MEMORY_ALLOCATE`: let oneDNN allocate the memory.
 const ALLOCATE: *mut c_void = usize::MAX as *mut c_void;
+/// `dnnl_query_src_md`.
+const QUERY_SRC_MD: c_int = 129;
+/// `dnnl_query_dst_md`.
+const QUERY_DST_MD: c_int = 133;
 
 fn dims_array(v: &[i64]) -> Dims {
     let mut d = [0; MAX_NDIMS];
@@ -36,10 +44,30 @@ fn row_major(dims: &[i64]) -> Vec<i64> {
     s
 }
 
+/// The dims oneDNN sees for `dims` (a scalar is `[1]`).
+fn seen(dims: &[i64]) -> Vec<i64> {
+    if dims.is_empty() {
+        vec![1]
+    } else {
+        dims.to_vec()
+    }
+}
+
 /// One primitive and what it runs on.
 struct Step {
     prim: H,
     args: Vec<ExecArg>,
+}
+
+/// Where a value lives while the program loads.
+#[derive(Clone, Copy)]
+struct Place {
+    /// Its buffer.
+    buf: usize,
+    /// Its layout; `None` is row-major.
+    md: Option<MemoryDesc>,
+    /// The buffer of its row-major copy, once one is made.
+    plain: Option<usize>,
 }
 
 /// Everything a run needs, created at load.
@@ -50,10 +78,8 @@ pub struct Loaded {
     /// Primitive attributes: the scratchpad is the caller's (each primitive gets its own, so
     /// a run from any thread touches no thread-local state of oneDNN's).
     attr: H,
-    /// One buffer per value that owns memory (views share their operand's).
+    /// The buffers values live in.
     buffers: Vec<Vec<f32>>,
-    /// The buffer of each value.
-    value_buffer: Vec<usize>,
     memories: Vec<H>,
     prims: Vec<H>,
     steps: Vec<Step>,
@@ -88,25 +114,47 @@ impl Drop for Loaded {
     }
 }
 
-fn fail(what: impl std::fmt::Display, status: ffi::Status) -> RtError {
-    RtError::corrupt(
-        NAME,
-        format!("oneDNN cannot {what}: {}", ffi::status_name(status)),
-    )
-}
-
-/// Runs `f` (a oneDNN call) and turns a failure into an error about `what`.
+/// Turns a failed oneDNN call into an error about `what`.
 fn check(status: ffi::Status, what: impl FnOnce() -> String) -> Result<(), RtError> {
     if status == ffi::SUCCESS {
         Ok(())
     } else {
-        Err(fail(what(), status))
+        Err(RtError::corrupt(
+            NAME,
+            format!("oneDNN cannot {}: {}", what(), ffi::status_name(status)),
+        ))
+    }
+}
+
+/// The values' places while loading.
+struct Places<'p> {
+    program: &'p Program,
+    at: Vec<Option<Place>>,
+}
+
+impl Places<'_> {
+    fn get(&self, v: u32) -> Result<Place, RtError> {
+        self.at
+            .get(v as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| RtError::corrupt(NAME, format!("value {v} is read before it is set")))
+    }
+
+    fn dims(&self, v: u32) -> Vec<i64> {
+        seen(&self.program.values[v as usize].dims)
+    }
+
+    /// Whether an op reads `o` as the value itself (its own dims, no strides), so that any
+    /// layout will do.
+    fn whole(&self, o: &Operand) -> bool {
+        o.strides.is_none() && seen(&o.dims) == self.dims(o.value)
     }
 }
 
 impl Loaded {
     /// Creates the engine, the stream, the buffers, the memory objects and the primitives of
-    /// `program`.
+    /// `program` (which has no dynamic dims).
     pub fn new(api: &'static Api, program: &Program) -> Result<Loaded, RtError> {
         program
             .check_static()
@@ -117,7 +165,6 @@ impl Loaded {
             stream: ptr::null_mut(),
             attr: ptr::null_mut(),
             buffers: Vec::new(),
-            value_buffer: Vec::new(),
             memories: Vec::new(),
             prims: Vec::new(),
             steps: Vec::new(),
@@ -141,37 +188,24 @@ impl Loaded {
                 || "set the scratchpad mode".into(),
             )?;
         }
-        // Buffers: views alias their operand's.
-        let mut produced_by_view = vec![None; program.values.len()];
-        for op in &program.ops {
-            if op.kind == OpKind::View {
-                if op.inputs[0].strides.is_some() {
-                    return Err(RtError::corrupt(NAME, "a view reads through strides"));
-                }
-                produced_by_view[op.outputs[0].value as usize] = Some(op.inputs[0].value);
-            }
-        }
-        l.value_buffer = vec![usize::MAX; program.values.len()];
-        // Values are numbered so that a view's operand may come after it only if the program
-        // is malformed; resolve in op order instead.
+        let mut places = Places {
+            program,
+            at: vec![None; program.values.len()],
+        };
         for (i, v) in program.values.iter().enumerate() {
-            if produced_by_view[i].is_some() {
-                continue;
-            }
-            l.value_buffer[i] = l.buffers.len();
-            l.buffers.push(match &v.kind {
-                ValueKind::Constant(data) => data.clone(),
-                _ => vec![0.0; v.numel() as usize],
+            let data = match &v.kind {
+                ValueKind::Computed => continue,
+                ValueKind::Input => vec![0.0; v.numel() as usize],
+                ValueKind::Constant(d) => d.to_vec(),
+            };
+            places.at[i] = Some(Place {
+                buf: l.buffer(data),
+                md: None,
+                plain: None,
             });
         }
-        for op in &program.ops {
-            if op.kind == OpKind::View {
-                let src = l.value_buffer[op.inputs[0].value as usize];
-                l.value_buffer[op.outputs[0].value as usize] = src;
-            }
-        }
         for (k, op) in program.ops.iter().enumerate() {
-            l.add_op(program, k, &op.kind, &op.inputs, &op.outputs)?;
+            l.add_op(&mut places, k, &op.kind, &op.inputs, &op.outputs[0])?;
         }
         let dims = |v: u32| -> Vec<usize> {
             program.values[v as usize]
@@ -180,29 +214,41 @@ impl Loaded {
                 .map(|&d| d as usize)
                 .collect()
         };
-        l.inputs = program
-            .inputs
-            .iter()
-            .map(|&v| (l.value_buffer[v as usize], dims(v)))
-            .collect();
-        l.outputs = program
-            .outputs
-            .iter()
-            .map(|&v| (l.value_buffer[v as usize], dims(v)))
-            .collect();
+        for &v in &program.inputs {
+            let p = places.get(v)?;
+            l.inputs.push((p.buf, dims(v)));
+        }
+        for &v in &program.outputs {
+            let b = l.plain(&mut places, v)?;
+            l.outputs.push((b, dims(v)));
+        }
         Ok(l)
     }
 
-    /// A memory descriptor for `o`: its dims and strides (row-major when absent); a scalar
-    /// is seen as `[1]`.
+    fn buffer(&mut self, data: Vec<f32>) -> usize {
+        self.buffers.push(data);
+        self.buffers.len() - 1
+    }
+
+    /// A zeroed buffer large enough for `md`.
+    fn buffer_for(&mut self, md: &MemoryDesc) -> usize {
+        // SAFETY: `md` is initialised.
+        let bytes = unsafe { (self.api.memory_desc_get_size)(md) };
+        self.buffer(vec![0.0; bytes.div_ceil(4).max(1)])
+    }
+
+    /// A memory descriptor for `o`: its dims and strides (row-major when absent).
     fn md(&self, o: &Operand) -> Result<MemoryDesc, RtError> {
-        let (dims, strides) = if o.dims.is_empty() {
-            (vec![1], vec![1])
-        } else {
-            let s = o.strides.clone().unwrap_or_else(|| row_major(&o.dims));
-            (o.dims.clone(), s)
+        let dims = seen(&o.dims);
+        let s = match &o.strides {
+            Some(s) if !o.dims.is_empty() => s.clone(),
+            _ => row_major(&dims),
         };
-        self.md_strides(&dims, &strides)
+        self.md_strides(&dims, &s)
+    }
+
+    fn md_plain(&self, dims: &[i64]) -> Result<MemoryDesc, RtError> {
+        self.md_strides(dims, &row_major(dims))
     }
 
     fn md_strides(&self, dims: &[i64], strides: &[i64]) -> Result<MemoryDesc, RtError> {
@@ -240,6 +286,11 @@ impl Loaded {
         Ok(md)
     }
 
+    fn same(&self, a: &MemoryDesc, b: &MemoryDesc) -> bool {
+        // SAFETY: both descriptors are initialised.
+        unsafe { (self.api.memory_desc_equal)(a, b) != 0 }
+    }
+
     /// A memory object over `handle` (or allocated by oneDNN for [`ALLOCATE`]).
     fn memory(&mut self, md: &MemoryDesc, handle: *mut c_void) -> Result<H, RtError> {
         let mut m = ptr::null_mut();
@@ -251,15 +302,18 @@ impl Loaded {
         Ok(m)
     }
 
-    /// A memory object over the buffer of operand `o`, described by `md`.
-    fn memory_of(&mut self, o: &Operand, md: &MemoryDesc) -> Result<H, RtError> {
-        let b = self.value_buffer[o.value as usize];
+    /// A memory object over buffer `b`, described by `md`.
+    fn memory_in(&mut self, b: usize, md: &MemoryDesc) -> Result<H, RtError> {
+        // SAFETY: `buffer_for` sized the buffer for its descriptor; row-major buffers hold
+        // the value's elements, which every view of it spans at most.
+        let size = unsafe { (self.api.memory_desc_get_size)(md) };
+        if size > self.buffers[b].len() * 4 {
+            return Err(RtError::corrupt(NAME, "a view is larger than its value"));
+        }
         let p = self.buffers[b].as_mut_ptr().cast::<c_void>();
         self.memory(md, p)
     }
 
-    /// Creates the primitive of a descriptor and returns it with its primitive descriptor
-    /// (which the caller destroys).
     fn primitive_desc(&self, desc: &OpDesc, what: &str) -> Result<H, RtError> {
         let mut pd = ptr::null_mut();
         // SAFETY: `desc` was initialised by a `_desc_init` function.
@@ -276,11 +330,23 @@ impl Loaded {
         Ok(pd)
     }
 
+    /// A descriptor `pd` holds (`QUERY_*_MD`).
+    fn query(&self, pd: H, what: c_int) -> Result<MemoryDesc, RtError> {
+        // SAFETY: `pd` is valid; the result lives as long as `pd` and is copied here.
+        let md = unsafe { (self.api.primitive_desc_query_md)(pd, what, 0) };
+        if md.is_null() {
+            return Err(RtError::corrupt(NAME, "a primitive lacks a descriptor"));
+        }
+        // SAFETY: non-null, initialised by oneDNN.
+        Ok(unsafe { *md })
+    }
+
     /// Creates the primitive of `pd` (and destroys `pd`), with its scratchpad memory when it
     /// needs one.
     fn primitive(&mut self, pd: H, what: &str) -> Result<(H, Option<H>), RtError> {
         // SAFETY: `pd` is valid; the returned descriptor lives as long as `pd`.
-        let scratch_md = unsafe { (self.api.primitive_desc_query_md)(pd, ffi::QUERY_SCRATCHPAD_MD, 0) };
+        let scratch_md =
+            unsafe { (self.api.primitive_desc_query_md)(pd, ffi::QUERY_SCRATCHPAD_MD, 0) };
         let scratch = if scratch_md.is_null()
             // SAFETY: a non-null descriptor from the query is initialised.
             || unsafe { (self.api.memory_desc_get_size)(scratch_md) } == 0
@@ -301,37 +367,112 @@ impl Loaded {
         Ok((p, scratch))
     }
 
-    /// The memory the primitive described by `pd` reads constant weights `w` from: the
-    /// weights' own buffer when the primitive takes that layout, else a copy reordered once,
-    /// now.
-    fn weights(&mut self, pd: H, w: &Operand, user: &MemoryDesc) -> Result<H, RtError> {
-        // SAFETY: `pd` is valid; the returned descriptor lives as long as `pd`.
-        let want = unsafe { (self.api.primitive_desc_query_md)(pd, ffi::QUERY_WEIGHTS_MD, 0) };
-        if want.is_null() {
-            return Err(RtError::corrupt(NAME, "a primitive has no weights"));
+    /// Adds a step running `prim` on `args` (and its scratchpad).
+    fn step(&mut self, prim: H, scratch: Option<H>, mut args: Vec<(c_int, H)>) {
+        if let Some(m) = scratch {
+            args.push((ffi::ARG_SCRATCHPAD, m));
         }
-        // SAFETY: both descriptors are initialised.
-        if unsafe { (self.api.memory_desc_equal)(want, user) } != 0 {
-            return self.memory_of(w, user);
-        }
-        // SAFETY: `want` is valid while `pd` is.
-        let want = unsafe { *want };
-        let src = self.memory_of(w, user)?;
-        let dst = self.memory(&want, ALLOCATE)?;
+        self.steps.push(Step {
+            prim,
+            args: args
+                .into_iter()
+                .map(|(arg, memory)| ExecArg { arg, memory })
+                .collect(),
+        });
+    }
+
+    /// A reorder primitive from `src` to `dst`.
+    fn reorder(&mut self, src: &MemoryDesc, dst: &MemoryDesc) -> Result<(H, Option<H>), RtError> {
         let mut rpd = ptr::null_mut();
         // SAFETY: both descriptors are initialised; the engine is valid.
         let st = unsafe {
             (self.api.reorder_primitive_desc_create)(
                 &mut rpd,
-                user,
+                src,
                 self.engine,
-                &want,
+                dst,
                 self.engine,
                 self.attr.cast_const(),
             )
         };
-        check(st, || "reorder weights".into())?;
-        let (prim, scratch) = self.primitive(rpd, "reorder")?;
+        check(st, || "create a reorder".into())?;
+        self.primitive(rpd, "reorder")
+    }
+
+    /// Adds a step copying buffer `from` (laid out as `src`) into a new buffer laid out as
+    /// `dst`, and returns that buffer.
+    fn reorder_step(&mut self, from: usize, src: &MemoryDesc, dst: &MemoryDesc) -> Result<usize, RtError> {
+        let to = self.buffer_for(dst);
+        let (prim, scratch) = self.reorder(src, dst)?;
+        let a = self.memory_in(from, src)?;
+        let b = self.memory_in(to, dst)?;
+        self.step(prim, scratch, vec![(ffi::ARG_SRC, a), (ffi::ARG_DST, b)]);
+        Ok(to)
+    }
+
+    /// The buffer holding value `v` row-major, adding a reorder the first time it is not.
+    fn plain(&mut self, places: &mut Places<'_>, v: u32) -> Result<usize, RtError> {
+        let p = places.get(v)?;
+        let Some(md) = p.md else {
+            return Ok(p.buf);
+        };
+        if let Some(b) = p.plain {
+            return Ok(b);
+        }
+        let want = self.md_plain(&places.dims(v))?;
+        let b = self.reorder_step(p.buf, &md, &want)?;
+        places.at[v as usize] = Some(Place {
+            plain: Some(b),
+            ..p
+        });
+        Ok(b)
+    }
+
+    /// The layout of value `v` as it is.
+    fn current(&self, places: &Places<'_>, v: u32) -> Result<MemoryDesc, RtError> {
+        match places.get(v)?.md {
+            Some(md) => Ok(md),
+            None => self.md_plain(&places.dims(v)),
+        }
+    }
+
+    /// The buffer holding value `v` laid out as `want`, adding a reorder when it is not.
+    fn laid_out(&mut self, places: &mut Places<'_>, v: u32, want: &MemoryDesc) -> Result<usize, RtError> {
+        let p = places.get(v)?;
+        let now = self.current(places, v)?;
+        if self.same(&now, want) {
+            return Ok(p.buf);
+        }
+        if self.same(want, &self.md_plain(&places.dims(v))?) {
+            return self.plain(places, v);
+        }
+        self.reorder_step(p.buf, &now, want)
+    }
+
+    /// How an op reads operand `o`: its layout and buffer. An op that takes any layout
+    /// (`any_layout`) reads the value as it is when it sees the whole value; everything else
+    /// reads the row-major copy through the operand's dims and strides.
+    fn operand(&mut self, places: &mut Places<'_>, o: &Operand, any_layout: bool) -> Result<(MemoryDesc, usize), RtError> {
+        if any_layout && places.whole(o) {
+            let md = self.current(places, o.value)?;
+            Ok((md, places.get(o.value)?.buf))
+        } else {
+            let b = self.plain(places, o.value)?;
+            Ok((self.md(o)?, b))
+        }
+    }
+
+    /// Memory for constant weights `w` in the layout `want` the primitive prefers: the
+    /// weights' own buffer when it is that layout, else a copy reordered once, now.
+    fn weights(&mut self, places: &mut Places<'_>, w: &Operand, want: &MemoryDesc) -> Result<H, RtError> {
+        let user = self.md(w)?;
+        let b = self.plain(places, w.value)?;
+        if self.same(want, &user) {
+            return self.memory_in(b, &user);
+        }
+        let src = self.memory_in(b, &user)?;
+        let dst = self.memory(want, ALLOCATE)?;
+        let (prim, scratch) = self.reorder(&user, want)?;
         let mut args = vec![
             ExecArg {
                 arg: ffi::ARG_SRC,
@@ -354,38 +495,56 @@ impl Loaded {
                 (self.api.primitive_execute)(prim, self.stream, args.len() as c_int, args.as_ptr()),
                 || "reorder weights".into(),
             )?;
-            check((self.api.stream_wait)(self.stream), || {
-                "reorder weights".into()
-            })?;
+            check((self.api.stream_wait)(self.stream), || "reorder weights".into())?;
         }
         Ok(dst)
     }
 
-    fn is_constant(program: &Program, o: &Operand) -> bool {
+    fn is_constant(places: &Places<'_>, o: &Operand) -> bool {
         matches!(
-            program.values[o.value as usize].kind,
+            places.program.values[o.value as usize].kind,
             ValueKind::Constant(_)
         )
     }
 
+    /// Sets the place of the op's result: a new buffer laid out as `md` (row-major when it is).
+    fn result(&mut self, places: &mut Places<'_>, out: &Operand, md: &MemoryDesc) -> Result<usize, RtError> {
+        let buf = self.buffer_for(md);
+        let plain = self.md_plain(&places.dims(out.value))?;
+        let seen_plain = self.md(out)?;
+        let md = (!self.same(md, &plain) && !self.same(md, &seen_plain)).then_some(*md);
+        places.at[out.value as usize] = Some(Place {
+            buf,
+            md,
+            plain: None,
+        });
+        Ok(buf)
+    }
+
     fn add_op(
         &mut self,
-        program: &Program,
+        places: &mut Places<'_>,
         k: usize,
         kind: &OpKind,
         ins: &[Operand],
-        outs: &[Operand],
+        out: &Operand,
     ) -> Result<(), RtError> {
         let api = self.api;
         let what = format!("{} (op {k})", kind.name());
         let bad = |m: &str| RtError::corrupt(NAME, format!("op {k} ({}): {m}", kind.name()));
         let mut desc = OpDesc::zeroed();
-        let out = &outs[0];
-        let dst_md = self.md(out)?;
         let mut args: Vec<(c_int, H)> = Vec::new();
-        let pd;
-        match kind {
-            OpKind::View => return Ok(()),
+        // The result's layout and the primitive's descriptor.
+        let (dst_md, pd) = match kind {
+            OpKind::View => {
+                let b = self.plain(places, ins[0].value)?;
+                places.at[out.value as usize] = Some(Place {
+                    buf: b,
+                    md: None,
+                    plain: None,
+                });
+                return Ok(());
+            }
             OpKind::Conv {
                 groups,
                 strides,
@@ -394,26 +553,25 @@ impl Loaded {
                 pads_end,
             } => {
                 let n = strides.len();
-                let rank = ins[0].dims.len();
-                if rank != n + 2
+                if ins[0].dims.len() != n + 2
                     || [dilations, pads_begin, pads_end].iter().any(|v| v.len() != n)
                     || *groups < 1
                     || ins[1].dims.len() != n + 2 + usize::from(*groups > 1)
                 {
                     return Err(bad("inconsistent ranks"));
                 }
-                let src = self.md(&ins[0])?;
-                let w_user = self.md(&ins[1])?;
-                let w_const = Self::is_constant(program, &ins[1]);
+                let w_const = Self::is_constant(places, &ins[1]);
+                let src_any = self.md_any(&ins[0].dims)?;
                 let w_md = if w_const {
                     self.md_any(&ins[1].dims)?
                 } else {
-                    w_user
+                    self.md(&ins[1])?
                 };
                 let bias = match ins.get(2) {
                     Some(b) => self.md(b)?,
                     None => MemoryDesc::zeroed(),
                 };
+                let dst_any = self.md_any(&out.dims)?;
                 let dil: Vec<i64> = dilations.iter().map(|d| d - 1).collect();
                 // SAFETY: every descriptor is initialised; the arrays hold MAX_NDIMS entries.
                 let st = unsafe {
@@ -421,10 +579,10 @@ impl Loaded {
                         &mut *desc,
                         ffi::FORWARD_INFERENCE,
                         ffi::CONVOLUTION_DIRECT,
-                        &src,
+                        &src_any,
                         &w_md,
                         &bias,
-                        &dst_md,
+                        &dst_any,
                         dims_array(strides).as_ptr(),
                         dims_array(&dil).as_ptr(),
                         dims_array(pads_begin).as_ptr(),
@@ -432,47 +590,55 @@ impl Loaded {
                     )
                 };
                 check(st, || format!("describe {what}"))?;
-                pd = self.primitive_desc(&desc, &what)?;
-                args.push((ffi::ARG_SRC, self.memory_of(&ins[0], &src)?));
+                let pd = self.primitive_desc(&desc, &what)?;
+                let src_md = self.query(pd, QUERY_SRC_MD)?;
+                let x = self.laid_out(places, ins[0].value, &src_md)?;
+                args.push((ffi::ARG_SRC, self.memory_in(x, &src_md)?));
                 let w = if w_const {
-                    self.weights(pd, &ins[1], &w_user)?
+                    let want = self.query(pd, ffi::QUERY_WEIGHTS_MD)?;
+                    self.weights(places, &ins[1], &want)?
                 } else {
-                    self.memory_of(&ins[1], &w_user)?
+                    let b = self.plain(places, ins[1].value)?;
+                    self.memory_in(b, &w_md)?
                 };
                 args.push((ffi::ARG_WEIGHTS, w));
                 if let Some(b) = ins.get(2) {
-                    args.push((ffi::ARG_BIAS, self.memory_of(b, &bias)?));
+                    let buf = self.plain(places, b.value)?;
+                    args.push((ffi::ARG_BIAS, self.memory_in(buf, &bias)?));
                 }
+                (self.query(pd, QUERY_DST_MD)?, pd)
             }
             OpKind::MatMul => {
-                let src = self.md(&ins[0])?;
-                let w_user = self.md(&ins[1])?;
-                let w_const = Self::is_constant(program, &ins[1]);
+                let (src, xb) = self.operand(places, &ins[0], false)?;
+                let w_const = Self::is_constant(places, &ins[1]);
                 let w_md = if w_const {
                     self.md_any(&ins[1].dims)?
                 } else {
-                    w_user
+                    self.md(&ins[1])?
                 };
                 let bias = match ins.get(2) {
                     Some(b) => self.md(b)?,
                     None => MemoryDesc::zeroed(),
                 };
+                let dst = self.md(out)?;
                 // SAFETY: as above.
-                let st = unsafe {
-                    (api.matmul_desc_init)(&mut *desc, &src, &w_md, &bias, &dst_md)
-                };
+                let st = unsafe { (api.matmul_desc_init)(&mut *desc, &src, &w_md, &bias, &dst) };
                 check(st, || format!("describe {what}"))?;
-                pd = self.primitive_desc(&desc, &what)?;
-                args.push((ffi::ARG_SRC, self.memory_of(&ins[0], &src)?));
+                let pd = self.primitive_desc(&desc, &what)?;
+                args.push((ffi::ARG_SRC, self.memory_in(xb, &src)?));
                 let w = if w_const {
-                    self.weights(pd, &ins[1], &w_user)?
+                    let want = self.query(pd, ffi::QUERY_WEIGHTS_MD)?;
+                    self.weights(places, &ins[1], &want)?
                 } else {
-                    self.memory_of(&ins[1], &w_user)?
+                    let b = self.plain(places, ins[1].value)?;
+                    self.memory_in(b, &w_md)?
                 };
                 args.push((ffi::ARG_WEIGHTS, w));
                 if let Some(b) = ins.get(2) {
-                    args.push((ffi::ARG_BIAS, self.memory_of(b, &bias)?));
+                    let buf = self.plain(places, b.value)?;
+                    args.push((ffi::ARG_BIAS, self.memory_in(buf, &bias)?));
                 }
+                (dst, pd)
             }
             OpKind::Pool {
                 alg,
@@ -490,7 +656,8 @@ impl Loaded {
                 {
                     return Err(bad("inconsistent ranks"));
                 }
-                let src = self.md(&ins[0])?;
+                let (src, xb) = self.operand(places, &ins[0], true)?;
+                let dst_any = self.md_any(&out.dims)?;
                 let alg = match alg {
                     PoolAlg::Max => ffi::POOLING_MAX,
                     PoolAlg::AvgIncludePad => ffi::POOLING_AVG_INCLUDE,
@@ -504,7 +671,7 @@ impl Loaded {
                         ffi::FORWARD_INFERENCE,
                         alg,
                         &src,
-                        &dst_md,
+                        &dst_any,
                         dims_array(strides).as_ptr(),
                         dims_array(kernel).as_ptr(),
                         dims_array(&dil).as_ptr(),
@@ -513,14 +680,15 @@ impl Loaded {
                     )
                 };
                 check(st, || format!("describe {what}"))?;
-                pd = self.primitive_desc(&desc, &what)?;
-                args.push((ffi::ARG_SRC, self.memory_of(&ins[0], &src)?));
+                let pd = self.primitive_desc(&desc, &what)?;
+                args.push((ffi::ARG_SRC, self.memory_in(xb, &src)?));
+                (self.query(pd, QUERY_DST_MD)?, pd)
             }
             OpKind::Eltwise { alg, alpha, beta } => {
                 if ins[0].dims != out.dims {
                     return Err(bad("operand and result differ in dims"));
                 }
-                let src = self.md(&ins[0])?;
+                let (src, xb) = self.operand(places, &ins[0], true)?;
                 use ffi::eltwise as e;
                 let alg = match alg {
                     Eltwise::Relu => e::RELU,
@@ -550,11 +718,12 @@ impl Loaded {
                     )
                 };
                 check(st, || format!("describe {what}"))?;
-                pd = self.primitive_desc(&desc, &what)?;
-                args.push((ffi::ARG_SRC, self.memory_of(&ins[0], &src)?));
+                let pd = self.primitive_desc(&desc, &what)?;
+                args.push((ffi::ARG_SRC, self.memory_in(xb, &src)?));
+                (src, pd)
             }
             OpKind::Softmax { axis, log } => {
-                let src = self.md(&ins[0])?;
+                let (src, xb) = self.operand(places, &ins[0], false)?;
                 if *axis < 0 || *axis as usize >= ins[0].dims.len().max(1) {
                     return Err(bad("axis out of range"));
                 }
@@ -570,16 +739,17 @@ impl Loaded {
                         ffi::FORWARD_INFERENCE,
                         alg,
                         &src,
-                        &dst_md,
+                        &src,
                         *axis,
                     )
                 };
                 check(st, || format!("describe {what}"))?;
-                pd = self.primitive_desc(&desc, &what)?;
-                args.push((ffi::ARG_SRC, self.memory_of(&ins[0], &src)?));
+                let pd = self.primitive_desc(&desc, &what)?;
+                args.push((ffi::ARG_SRC, self.memory_in(xb, &src)?));
+                (src, pd)
             }
             OpKind::BatchNorm { epsilon } => {
-                let src = self.md(&ins[0])?;
+                let (src, xb) = self.operand(places, &ins[0], true)?;
                 // SAFETY: as above.
                 let st = unsafe {
                     (api.batch_normalization_forward_desc_init)(
@@ -591,20 +761,21 @@ impl Loaded {
                     )
                 };
                 check(st, || format!("describe {what}"))?;
-                pd = self.primitive_desc(&desc, &what)?;
-                args.push((ffi::ARG_SRC, self.memory_of(&ins[0], &src)?));
+                let pd = self.primitive_desc(&desc, &what)?;
+                args.push((ffi::ARG_SRC, self.memory_in(xb, &src)?));
                 for (o, arg) in ins[1..].iter().zip([
                     ffi::ARG_SCALE,
                     ffi::ARG_SHIFT,
                     ffi::ARG_MEAN,
                     ffi::ARG_VARIANCE,
                 ]) {
-                    let md = self.md(o)?;
-                    args.push((arg, self.memory_of(o, &md)?));
+                    let (md, b) = self.operand(places, o, false)?;
+                    args.push((arg, self.memory_in(b, &md)?));
                 }
+                (src, pd)
             }
             OpKind::LayerNorm { epsilon } => {
-                let src = self.md(&ins[0])?;
+                let (src, xb) = self.operand(places, &ins[0], false)?;
                 let flags = ffi::USE_SCALE | if ins.len() > 2 { ffi::USE_SHIFT } else { 0 };
                 // SAFETY: as above; a null statistics descriptor means the default one.
                 let st = unsafe {
@@ -618,16 +789,25 @@ impl Loaded {
                     )
                 };
                 check(st, || format!("describe {what}"))?;
-                pd = self.primitive_desc(&desc, &what)?;
-                args.push((ffi::ARG_SRC, self.memory_of(&ins[0], &src)?));
+                let pd = self.primitive_desc(&desc, &what)?;
+                args.push((ffi::ARG_SRC, self.memory_in(xb, &src)?));
                 for (o, arg) in ins[1..].iter().zip([ffi::ARG_SCALE, ffi::ARG_SHIFT]) {
-                    let md = self.md(o)?;
-                    args.push((arg, self.memory_of(o, &md)?));
+                    let (md, b) = self.operand(places, o, false)?;
+                    args.push((arg, self.memory_in(b, &md)?));
                 }
+                (src, pd)
             }
             OpKind::Binary { alg } => {
-                let a = self.md(&ins[0])?;
-                let b = self.md(&ins[1])?;
+                let (a, ab) = self.operand(places, &ins[0], true)?;
+                // The second operand in the first's layout when it is the same size; a
+                // broadcast one row-major.
+                let (b, bb) = if places.whole(&ins[1]) && ins[1].dims == ins[0].dims && places.whole(&ins[0]) {
+                    let bb = self.laid_out(places, ins[1].value, &a)?;
+                    (a, bb)
+                } else {
+                    self.operand(places, &ins[1], false)?
+                };
+                let dst = if ins[0].dims == out.dims { a } else { self.md(out)? };
                 use ffi::binary as b_;
                 let alg = match alg {
                     BinaryAlg::Add => b_::ADD,
@@ -638,17 +818,19 @@ impl Loaded {
                     BinaryAlg::Min => b_::MIN,
                 };
                 // SAFETY: as above.
-                let st = unsafe { (api.binary_desc_init)(&mut *desc, alg, &a, &b, &dst_md) };
+                let st = unsafe { (api.binary_desc_init)(&mut *desc, alg, &a, &b, &dst) };
                 check(st, || format!("describe {what}"))?;
-                pd = self.primitive_desc(&desc, &what)?;
-                args.push((ffi::ARG_SRC, self.memory_of(&ins[0], &a)?));
-                args.push((ffi::ARG_SRC_1, self.memory_of(&ins[1], &b)?));
+                let pd = self.primitive_desc(&desc, &what)?;
+                args.push((ffi::ARG_SRC, self.memory_in(ab, &a)?));
+                args.push((ffi::ARG_SRC_1, self.memory_in(bb, &b)?));
+                (dst, pd)
             }
             OpKind::Reorder => {
                 if ins[0].dims != out.dims {
                     return Err(bad("operand and result differ in dims"));
                 }
-                let src = self.md(&ins[0])?;
+                let (src, xb) = self.operand(places, &ins[0], false)?;
+                let dst = self.md(out)?;
                 let mut rpd = ptr::null_mut();
                 // SAFETY: as above.
                 let st = unsafe {
@@ -656,32 +838,23 @@ impl Loaded {
                         &mut rpd,
                         &src,
                         self.engine,
-                        &dst_md,
+                        &dst,
                         self.engine,
                         self.attr.cast_const(),
                     )
                 };
                 check(st, || format!("create {what}"))?;
-                pd = rpd;
-                args.push((ffi::ARG_SRC, self.memory_of(&ins[0], &src)?));
+                args.push((ffi::ARG_SRC, self.memory_in(xb, &src)?));
+                (dst, rpd)
             }
-        }
-        args.push((ffi::ARG_DST, self.memory_of(out, &dst_md)?));
+        };
+        let buf = self.result(places, out, &dst_md)?;
+        args.push((ffi::ARG_DST, self.memory_in(buf, &dst_md)?));
         let (prim, scratch) = self.primitive(pd, &what)?;
-        if let Some(m) = scratch {
-            args.push((ffi::ARG_SCRATCHPAD, m));
-        }
-        self.steps.push(Step {
-            prim,
-            args: args
-                .into_iter()
-                .map(|(arg, memory)| ExecArg { arg, memory })
-                .collect(),
-        });
+        self.step(prim, scratch, args);
         Ok(())
     }
 
-    /// Runs the program on `inputs`.
     pub fn run(&mut self, inputs: &[Tensor]) -> Result<Vec<Tensor>, RtError> {
         if inputs.len() != self.inputs.len() {
             return Err(RtError::inputs(format!(
@@ -737,7 +910,8 @@ impl Loaded {
         self.outputs
             .iter()
             .map(|(b, dims)| {
-                Tensor::from_vec(dims.clone(), self.buffers[*b].clone())
+                let n: usize = dims.iter().product();
+                Tensor::from_vec(dims.clone(), self.buffers[*b][..n].to_vec())
                     .map_err(|e| RtError::run(e.to_string()))
             })
             .collect()

@@ -11,6 +11,7 @@
 //! nothing.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// The four bytes an artifact starts with.
 pub const MAGIC: &[u8; 4] = b"NDNN";
@@ -30,8 +31,9 @@ pub enum ValueKind {
     Computed,
     /// An input of the segment.
     Input,
-    /// A constant (weights), row-major `f32`.
-    Constant(Vec<f32>),
+    /// A constant (weights), row-major `f32` (shared, so that specializing a program does
+    /// not copy its weights).
+    Constant(Arc<Vec<f32>>),
 }
 
 /// A value: an `f32` tensor of static shape.
@@ -520,7 +522,7 @@ impl Program {
                 ValueKind::Constant(data) => {
                     w.u8(2);
                     w.len(data.len());
-                    for &x in data {
+                    for &x in data.iter() {
                         w.f32(x);
                     }
                 }
@@ -566,7 +568,13 @@ impl Program {
                 1 => ValueKind::Input,
                 2 => {
                     let n = r.count(4)?;
-                    ValueKind::Constant((0..n).map(|_| r.f32()).collect::<Result<_, _>>()?)
+                    let bytes = r.take(n * 4)?;
+                    ValueKind::Constant(Arc::new(
+                        bytes
+                            .chunks_exact(4)
+                            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                            .collect(),
+                    ))
                 }
                 t => return err(format!("unknown value kind {t}")),
             };

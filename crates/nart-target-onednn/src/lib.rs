@@ -178,7 +178,7 @@ pub fn program_of(ctx: &Context, segment: Op) -> Result<Program, Diagnostic> {
         let id = p.values.len() as u32;
         p.values.push(ValueDef {
             dims,
-            kind: ValueKind::Constant(data),
+            kind: ValueKind::Constant(std::sync::Arc::new(data)),
         });
         ids.insert(v, id);
         Ok(id)
