@@ -155,6 +155,33 @@ fn the_partitioner_lists_every_refusal_at_once() {
 }
 
 #[test]
+fn int8_ops_are_refused_with_the_reason() {
+    let text = r#"
+func.func @main(%x: tensor<1x3x8x8x!quant.uniform<u8:f32, 0.02:128>>, %w: tensor<4x3x3x3x!quant.uniform<i8:f32, 0.01>>, %a: tensor<2x4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x3x!quant.uniform<i8:f32, 0.2:1>>) -> (tensor<1x4x8x8x!quant.uniform<u8:f32, 0.05:0>>, tensor<2x3x!quant.uniform<i8:f32, 0.5>>) {
+  %y = qnn.conv %x, %w pads [1, 1, 1, 1] : (tensor<1x3x8x8x!quant.uniform<u8:f32, 0.02:128>>, tensor<4x3x3x3x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x4x8x8x!quant.uniform<u8:f32, 0.05:0>>
+  %z = qnn.matmul %a, %b : (tensor<2x4x!quant.uniform<i8:f32, 0.1>>, tensor<4x3x!quant.uniform<i8:f32, 0.2:1>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.5>>
+  return %y, %z : tensor<1x4x8x8x!quant.uniform<u8:f32, 0.05:0>>, tensor<2x3x!quant.uniform<i8:f32, 0.5>>
+}
+"#;
+    let mut ctx = common::context();
+    nart_dialect_quant::register(&mut ctx);
+    nart_dialect_qnn::register(&mut ctx);
+    let m = nart_ir::parser::parse_source(&mut ctx, "int8.mlir", text).unwrap();
+    nart_ir::verify::verify(&ctx, m).unwrap();
+    let block = ctx.region_blocks(ctx.region(m, 0))[0];
+    let func = ctx.block_ops(block)[0];
+    let body = ctx.region_blocks(ctx.region(func, 0))[0];
+    for &op in &ctx.block_ops(body)[..2] {
+        assert_eq!(
+            lower(&ctx, op),
+            Err(Refusal::Other(nart_target_onednn::lower::INT8_REASON.into())),
+            "{}",
+            ctx.op_name_str(op)
+        );
+    }
+}
+
+#[test]
 fn an_unavailable_target_says_why() {
     let t = OnednnTarget::unavailable("cannot load libdnnl.so.2");
     assert_eq!(
