@@ -4,7 +4,10 @@
 
 mod common;
 
-use common::{assert_close, constant, interpret, on_onednn, onednn_here, ty, Rng};
+use common::{
+    assert_close, constant, interpret, on_onednn, on_onednn_with_program, onednn_here, ty, Rng,
+};
+use nart_onednn_rt::program::{OpKind, PostOp};
 use nart_tensor::Tensor;
 
 /// An operand of the op under test.
@@ -514,5 +517,75 @@ fn transpose_and_views_random() {
             0.0,
         );
 
+    }
+}
+
+/// Conv → BatchNormalization → Add(residual) → Relu and MatMul → Add(bias) → Gelu compile into
+/// one primitive each (the normalization folded into the weights, the rest fused as
+/// post-ops), and compute what the interpreter computes.
+#[test]
+fn fused_chains_random() {
+    if !onednn_here("fused_chains_random") {
+        return;
+    }
+    let mut rng = Rng::new(8);
+    for case in 0..8 {
+        let (n, ci, co, h) = (rng.int(1, 2), rng.int(1, 6), rng.int(1, 20), rng.int(4, 9));
+        let x = [n, ci, h, h];
+        let y = [n, co, h, h];
+        let mut body = String::new();
+        body.push_str(&constant("w", &rng.tensor(&[co, ci, 3, 3], -1.0, 1.0)));
+        body.push_str(&constant("b", &rng.tensor(&[co], -1.0, 1.0)));
+        for (name, lo, hi) in [("s", 0.5, 1.5), ("sh", -1.0, 1.0), ("m", -1.0, 1.0), ("v", 0.1, 2.0)] {
+            body.push_str(&constant(name, &rng.tensor(&[co], lo, hi)));
+        }
+        let c = format!("{}", ty(&[co]));
+        let text = format!(
+            "func.func @main(%x: {tx}, %r: {ty}) -> {ty} {{
+{body}  %c = \"graph.Conv\"(%x, %w, %b) <{{pads = array<i64: 1, 1, 1, 1>}}> : ({tx}, {tw}, {c}) -> {ty}
+  %n:3 = \"graph.BatchNormalization\"(%c, %s, %sh, %m, %v) <{{epsilon = 1.0e-03 : f32}}> : ({ty}, {c}, {c}, {c}, {c}) -> ({ty}, none, none)
+  %a = \"graph.Add\"(%n#0, %r) : ({ty}, {ty}) -> {ty}
+  %y = \"graph.Relu\"(%a) : ({ty}) -> {ty}
+  return %y : {ty}
+}}
+",
+            tx = ty(&x),
+            ty = ty(&y),
+            tw = ty(&[co, ci, 3, 3]),
+        );
+        let inputs = vec![rng.tensor(&x, -1.0, 1.0), rng.tensor(&y, -1.0, 1.0)];
+        let want = interpret(&text, &inputs);
+        let (got, program) = on_onednn_with_program(&text, &inputs).unwrap();
+        assert_close(&format!("case {case}\n{text}"), &got, &want, 1e-4, 1e-4);
+        assert_eq!(program.ops.len(), 1, "{:?}", program.ops);
+        assert!(matches!(program.ops[0].kind, OpKind::Conv { .. }));
+        assert!(matches!(
+            program.ops[0].post[..],
+            [PostOp::Binary { .. }, PostOp::Eltwise { .. }]
+        ));
+    }
+    for case in 0..8 {
+        let (b, m, k, n) = (rng.int(1, 3), rng.int(1, 9), rng.int(1, 17), rng.int(1, 9));
+        let (tx, ty_) = (ty(&[b, m, k]), ty(&[b, m, n]));
+        let mut body = String::new();
+        body.push_str(&constant("w", &rng.tensor(&[k, n], -1.0, 1.0)));
+        body.push_str(&constant("bias", &rng.tensor(&[n], -1.0, 1.0)));
+        let text = format!(
+            "func.func @main(%x: {tx}) -> {ty_} {{
+{body}  %p = \"graph.MatMul\"(%x, %w) : ({tx}, {tw}) -> {ty_}
+  %a = \"graph.Add\"(%p, %bias) : ({ty_}, {tb}) -> {ty_}
+  %y = \"graph.Gelu\"(%a) : ({ty_}) -> {ty_}
+  return %y : {ty_}
+}}
+",
+            tw = ty(&[k, n]),
+            tb = ty(&[n]),
+        );
+        let inputs = vec![rng.tensor(&[b, m, k], -1.0, 1.0)];
+        let want = interpret(&text, &inputs);
+        let (got, program) = on_onednn_with_program(&text, &inputs).unwrap();
+        assert_close(&format!("case {case}\n{text}"), &got, &want, 1e-4, 1e-4);
+        assert_eq!(program.ops.len(), 1, "{:?}", program.ops);
+        assert_eq!(program.ops[0].post.len(), 2);
     }
 }

@@ -106,6 +106,14 @@ pub fn interpret(text: &str, inputs: &[Tensor]) -> Vec<Tensor> {
 /// `Ok(results)` when every op went to onednn and ran there, `Err(the placement reasons)`
 /// otherwise.
 pub fn on_onednn(text: &str, inputs: &[Tensor]) -> Result<Vec<Tensor>, String> {
+    on_onednn_with_program(text, inputs).map(|(out, _)| out)
+}
+
+/// [`on_onednn`], with the op list the segment compiled into.
+pub fn on_onednn_with_program(
+    text: &str,
+    inputs: &[Tensor],
+) -> Result<(Vec<Tensor>, nart_onednn_rt::program::Program), String> {
     let mut ctx = context();
     let m = nart_ir::parser::parse_source(&mut ctx, "case.mlir", text).unwrap();
     let func = main_func(&ctx, m);
@@ -141,7 +149,8 @@ pub fn on_onednn(text: &str, inputs: &[Tensor]) -> Result<Vec<Tensor>, String> {
     // A second run on the same primitives gives the same results.
     let out2 = nart_target::rt::Executable::run(&exe, &seg_inputs).unwrap();
     assert_eq!(out, out2);
-    Ok(out)
+    let program = nart_onednn_rt::program::Program::decode(&artifact.bytes).unwrap();
+    Ok((out, program))
 }
 
 /// Asserts `got` equals `want` within `atol + rtol * |want|` per element.
