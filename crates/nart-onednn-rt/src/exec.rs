@@ -957,7 +957,7 @@ impl Loaded {
                 // SAFETY: as above.
                 let st = unsafe { (api.binary_desc_init)(&mut *desc, alg, &a, &b, &dst) };
                 check(st, || format!("describe {what}"))?;
-                let pd = self.primitive_desc(&desc, &what)?;
+                let pd = self.primitive_desc_with(&desc, &what, op_attr)?;
                 args.push((ffi::ARG_SRC, self.memory_in(ab, &a)?));
                 args.push((ffi::ARG_SRC_1, self.memory_in(bb, &b)?));
                 (dst, pd)

@@ -236,7 +236,8 @@ pub struct OpDef {
     pub inputs: Vec<Operand>,
     /// What it writes (computed values, row-major).
     pub outputs: Vec<Operand>,
-    /// What is fused after it (convolutions and matmuls only).
+    /// What is fused after it (convolutions and matmuls; element-wise functions after binary
+    /// ops).
     pub post: Vec<PostOp>,
 }
 
@@ -760,8 +761,13 @@ impl Program {
         for (k, op) in self.ops.iter().enumerate() {
             let (lo, hi) = op.kind.arity();
             let own = op.own_inputs();
-            if !op.post.is_empty() && !matches!(op.kind, OpKind::Conv { .. } | OpKind::MatMul) {
-                return err(format!("op {k} ({}) has post-ops", op.kind.name()));
+            let hosts = match op.kind {
+                OpKind::Conv { .. } | OpKind::MatMul => true,
+                OpKind::Binary { .. } => op.post.iter().all(|p| matches!(p, PostOp::Eltwise { .. })),
+                _ => op.post.is_empty(),
+            };
+            if !hosts {
+                return err(format!("op {k} ({}) cannot hold its post-ops", op.kind.name()));
             }
             if own < lo || own > hi || op.outputs.len() != 1 {
                 return err(format!(

@@ -345,14 +345,18 @@ fn ready_before(p: &Program, v: u32, k: usize) -> bool {
             .any(|op| op.outputs.iter().any(|o| o.value == v))
 }
 
-/// Fuses into each convolution and matmul the element-wise and binary ops that alone read its
-/// result (oneDNN's post-ops: `Conv → Add(residual) → Relu` becomes one primitive). A binary
-/// op fuses when the result is its full-size operand (the first, or either for the ops that
-/// commute) and its other operand is ready before the convolution runs.
+/// Fuses into each convolution, matmul and binary op the element-wise ops that alone read its
+/// result, and into each convolution and matmul the binary ops with a broadcast operand (a
+/// bias) that alone read it: oneDNN's post-ops (`MatMul → Add(bias) → Gelu` becomes one
+/// primitive). A binary op fuses when the result is its full-size operand (the first, or
+/// either for the ops that commute) and its other operand is ready before the host runs.
+/// Full-size binary post-ops (a residual `Add`) are left alone: oneDNN 2.6's optimized
+/// convolutions do not take them and fall back to its reference one.
 pub fn fuse(p: &mut Program) {
     let mut k = 0;
     while k < p.ops.len() {
-        if !matches!(p.ops[k].kind, OpKind::Conv { .. } | OpKind::MatMul) {
+        let binary_host = matches!(p.ops[k].kind, OpKind::Binary { .. });
+        if !binary_host && !matches!(p.ops[k].kind, OpKind::Conv { .. } | OpKind::MatMul) {
             k += 1;
             continue;
         }
@@ -377,11 +381,12 @@ pub fn fuse(p: &mut Program) {
                     },
                     None,
                 ),
-                OpKind::Binary { alg } => {
+                OpKind::Binary { alg } if !binary_host => {
                     let commutes = !matches!(alg, BinaryAlg::Sub | BinaryAlg::Div);
                     let other = c.inputs[1 - i].clone();
                     if (i == 1 && !commutes)
                         || other.strides.is_some()
+                        || other.dims == out.dims
                         || other.value == out.value
                         || !ready_before(p, other.value, k)
                     {
