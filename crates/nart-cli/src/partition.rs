@@ -158,8 +158,13 @@ pub fn partition_for(
     let targets = if auto {
         // Decide on a scratch copy: the decision specializes dynamic dims.
         let mut scratch = Context::new();
-        let m = nart_onnx::import_file(&mut scratch, model)
-            .map_err(|d| anyhow!("cannot import '{}':{}", model.display(), render(&scratch, &d)))?;
+        let m = nart_onnx::import_file(&mut scratch, model).map_err(|d| {
+            anyhow!(
+                "cannot import '{}':{}",
+                model.display(),
+                render(&scratch, &d)
+            )
+        })?;
         let f = main_function(&scratch, m)
             .ok_or_else(|| anyhow!("'{}' has no function to partition", model.display()))?;
         let d = crate::auto::decide(&mut scratch, f, registry, goal, false)?;

@@ -207,9 +207,10 @@ impl Loaded {
         };
         // SAFETY: out-pointers to handles owned by `l`, destroyed by its Drop.
         unsafe {
-            check((api.engine_create)(&mut l.engine, ffi::ENGINE_CPU, 0), || {
-                "create a CPU engine".into()
-            })?;
+            check(
+                (api.engine_create)(&mut l.engine, ffi::ENGINE_CPU, 0),
+                || "create a CPU engine".into(),
+            )?;
             check(
                 (api.stream_create)(&mut l.stream, l.engine, ffi::STREAM_DEFAULT),
                 || "create a stream".into(),
@@ -447,7 +448,12 @@ impl Loaded {
 
     /// Adds a step copying buffer `from` (laid out as `src`) into a new buffer laid out as
     /// `dst`, and returns that buffer.
-    fn reorder_step(&mut self, from: usize, src: &MemoryDesc, dst: &MemoryDesc) -> Result<usize, RtError> {
+    fn reorder_step(
+        &mut self,
+        from: usize,
+        src: &MemoryDesc,
+        dst: &MemoryDesc,
+    ) -> Result<usize, RtError> {
         let to = self.buffer_for(dst);
         let (prim, scratch) = self.reorder(src, dst)?;
         let a = self.memory_in(from, src)?;
@@ -483,7 +489,12 @@ impl Loaded {
     }
 
     /// The buffer holding value `v` laid out as `want`, adding a reorder when it is not.
-    fn laid_out(&mut self, places: &mut Places<'_>, v: u32, want: &MemoryDesc) -> Result<usize, RtError> {
+    fn laid_out(
+        &mut self,
+        places: &mut Places<'_>,
+        v: u32,
+        want: &MemoryDesc,
+    ) -> Result<usize, RtError> {
         let p = places.get(v)?;
         let now = self.current(places, v)?;
         if self.same(&now, want) {
@@ -498,7 +509,12 @@ impl Loaded {
     /// How an op reads operand `o`: its layout and buffer. An op that takes any layout
     /// (`any_layout`) reads the value as it is when it sees the whole value; everything else
     /// reads the row-major copy through the operand's dims and strides.
-    fn operand(&mut self, places: &mut Places<'_>, o: &Operand, any_layout: bool) -> Result<(MemoryDesc, usize), RtError> {
+    fn operand(
+        &mut self,
+        places: &mut Places<'_>,
+        o: &Operand,
+        any_layout: bool,
+    ) -> Result<(MemoryDesc, usize), RtError> {
         if any_layout && places.whole(o) {
             let md = self.current(places, o.value)?;
             Ok((md, places.get(o.value)?.buf))
@@ -510,7 +526,12 @@ impl Loaded {
 
     /// Memory for constant weights `w` in the layout `want` the primitive prefers: the
     /// weights' own buffer when it is that layout, else a copy reordered once, now.
-    fn weights(&mut self, places: &mut Places<'_>, w: &Operand, want: &MemoryDesc) -> Result<H, RtError> {
+    fn weights(
+        &mut self,
+        places: &mut Places<'_>,
+        w: &Operand,
+        want: &MemoryDesc,
+    ) -> Result<H, RtError> {
         let user = self.md(w)?;
         let b = self.plain(places, w.value)?;
         if self.same(want, &user) {
@@ -541,7 +562,9 @@ impl Loaded {
                 (self.api.primitive_execute)(prim, self.stream, args.len() as c_int, args.as_ptr()),
                 || "reorder weights".into(),
             )?;
-            check((self.api.stream_wait)(self.stream), || "reorder weights".into())?;
+            check((self.api.stream_wait)(self.stream), || {
+                "reorder weights".into()
+            })?;
         }
         Ok(dst)
     }
@@ -554,7 +577,12 @@ impl Loaded {
     }
 
     /// Sets the place of the op's result: a new buffer laid out as `md` (row-major when it is).
-    fn result(&mut self, places: &mut Places<'_>, out: &Operand, md: &MemoryDesc) -> Result<usize, RtError> {
+    fn result(
+        &mut self,
+        places: &mut Places<'_>,
+        out: &Operand,
+        md: &MemoryDesc,
+    ) -> Result<usize, RtError> {
         let buf = self.buffer_for(md);
         let plain = self.md_plain(&places.dims(out.value))?;
         let seen_plain = self.md(out)?;
@@ -585,7 +613,9 @@ impl Loaded {
         // SAFETY: out-pointers; the attributes are destroyed by the caller, the post-ops list
         // below once the attributes hold a copy.
         unsafe {
-            check((api.primitive_attr_create)(&mut attr), || "create attributes".into())?;
+            check((api.primitive_attr_create)(&mut attr), || {
+                "create attributes".into()
+            })?;
             check(
                 (api.primitive_attr_set_scratchpad_mode)(attr, ffi::SCRATCHPAD_USER),
                 || "set the scratchpad mode".into(),
@@ -665,7 +695,13 @@ impl Loaded {
         let (op_attr, post_args, dst_hint) = if post.is_empty() {
             (self.attr, Vec::new(), None)
         } else {
-            self.post_ops(places, post, extra, out, matches!(kind, OpKind::Conv { .. }))?
+            self.post_ops(
+                places,
+                post,
+                extra,
+                out,
+                matches!(kind, OpKind::Conv { .. }),
+            )?
         };
         let r = self.add_op_with(places, k, kind, ins, out, op_attr, dst_hint, post_args);
         if op_attr != self.attr {
@@ -712,7 +748,9 @@ impl Loaded {
             } => {
                 let n = strides.len();
                 if ins[0].dims.len() != n + 2
-                    || [dilations, pads_begin, pads_end].iter().any(|v| v.len() != n)
+                    || [dilations, pads_begin, pads_end]
+                        .iter()
+                        .any(|v| v.len() != n)
                     || *groups < 1
                     || ins[1].dims.len() != n + 2 + usize::from(*groups > 1)
                 {
@@ -946,13 +984,19 @@ impl Loaded {
                 let (a, ab) = self.operand(places, &ins[0], true)?;
                 // The second operand in the first's layout when it is the same size; a
                 // broadcast one row-major.
-                let (b, bb) = if places.whole(&ins[1]) && ins[1].dims == ins[0].dims && places.whole(&ins[0]) {
-                    let bb = self.laid_out(places, ins[1].value, &a)?;
-                    (a, bb)
+                let (b, bb) =
+                    if places.whole(&ins[1]) && ins[1].dims == ins[0].dims && places.whole(&ins[0])
+                    {
+                        let bb = self.laid_out(places, ins[1].value, &a)?;
+                        (a, bb)
+                    } else {
+                        self.operand(places, &ins[1], false)?
+                    };
+                let dst = if ins[0].dims == out.dims {
+                    a
                 } else {
-                    self.operand(places, &ins[1], false)?
+                    self.md(out)?
                 };
-                let dst = if ins[0].dims == out.dims { a } else { self.md(out)? };
                 let alg = binary_alg(*alg);
                 // SAFETY: as above.
                 let st = unsafe { (api.binary_desc_init)(&mut *desc, alg, &a, &b, &dst) };

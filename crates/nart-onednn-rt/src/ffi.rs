@@ -284,12 +284,8 @@ impl Api {
                 Err(e) => errors.push(format!("{name}: {e}")),
             }
         }
-        let lib = lib.ok_or_else(|| {
-            format!(
-                "cannot load oneDNN ({}); {INSTALL_HINT}",
-                errors.join("; ")
-            )
-        })?;
+        let lib = lib
+            .ok_or_else(|| format!("cannot load oneDNN ({}); {INSTALL_HINT}", errors.join("; ")))?;
         macro_rules! sym {
             ($name:literal) => {{
                 // SAFETY: the symbol's type is the one `dnnl.h` (2.6) declares for it.

@@ -401,8 +401,8 @@ fn pool_alg(t: u8) -> Result<PoolAlg, DecodeError> {
 fn eltwise_alg(t: u8) -> Result<Eltwise, DecodeError> {
     use Eltwise::*;
     const ALL: [Eltwise; 14] = [
-        Relu, Tanh, Elu, Abs, Sqrt, Linear, Logistic, Exp, Log, Clip, GeluErf, GeluTanh,
-        HardSwish, Mish,
+        Relu, Tanh, Elu, Abs, Sqrt, Linear, Logistic, Exp, Log, Clip, GeluErf, GeluTanh, HardSwish,
+        Mish,
     ];
     ALL.get(t as usize)
         .copied()
@@ -670,10 +670,7 @@ impl Program {
             });
         }
         if r.at != bytes.len() {
-            return err(format!(
-                "{} bytes after the op list",
-                bytes.len() - r.at
-            ));
+            return err(format!("{} bytes after the op list", bytes.len() - r.at));
         }
         p.check()?;
         Ok(p)
@@ -763,11 +760,16 @@ impl Program {
             let own = op.own_inputs();
             let hosts = match op.kind {
                 OpKind::Conv { .. } | OpKind::MatMul => true,
-                OpKind::Binary { .. } => op.post.iter().all(|p| matches!(p, PostOp::Eltwise { .. })),
+                OpKind::Binary { .. } => {
+                    op.post.iter().all(|p| matches!(p, PostOp::Eltwise { .. }))
+                }
                 _ => op.post.is_empty(),
             };
             if !hosts {
-                return err(format!("op {k} ({}) cannot hold its post-ops", op.kind.name()));
+                return err(format!(
+                    "op {k} ({}) cannot hold its post-ops",
+                    op.kind.name()
+                ));
             }
             if own < lo || own > hi || op.outputs.len() != 1 {
                 return err(format!(
@@ -819,7 +821,10 @@ impl Program {
                         return err(format!("value {} is defined twice", o.value));
                     }
                 } else if !defined[o.value as usize] {
-                    return err(format!("op {k} reads value {} before it is defined", o.value));
+                    return err(format!(
+                        "op {k} reads value {} before it is defined",
+                        o.value
+                    ));
                 }
             }
             for o in &op.outputs {

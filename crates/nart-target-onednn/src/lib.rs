@@ -290,7 +290,10 @@ pub fn fold_batch_norms(p: &mut Program) {
                 .map(|o| constant_data(p, o.value))
                 .collect::<Option<_>>()?;
             let channels = params[0].len();
-            if channels == 0 || w.len() % channels != 0 || params.iter().any(|v| v.len() != channels) {
+            if channels == 0
+                || w.len() % channels != 0
+                || params.iter().any(|v| v.len() != channels)
+            {
                 return None;
             }
             let per = w.len() / channels;

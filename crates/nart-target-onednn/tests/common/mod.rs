@@ -76,7 +76,9 @@ pub fn constant(name: &str, t: &Tensor) -> String {
         .map(|b| format!("{b:02X}"))
         .collect();
     let ty = ty(&dims);
-    format!("  %{name} = \"graph.constant\"() <{{value = dense<\"0x{hex}\"> : {ty}}}> : () -> {ty}\n")
+    format!(
+        "  %{name} = \"graph.constant\"() <{{value = dense<\"0x{hex}\"> : {ty}}}> : () -> {ty}\n"
+    )
 }
 
 pub fn context() -> Context {
@@ -134,14 +136,24 @@ pub fn on_onednn_with_program(
     assert_eq!(parts.segment_ops.len(), 1, "{text}");
     let seg = parts.segment_ops[0];
     // The segment reads function arguments; feed each its input.
-    let args = ctx.block_args(ctx.region_blocks(ctx.region(func, 0))[0]).to_vec();
+    let args = ctx
+        .block_args(ctx.region_blocks(ctx.region(func, 0))[0])
+        .to_vec();
     let seg_inputs: Vec<Tensor> = ctx
         .operands(seg)
         .iter()
-        .map(|v| inputs[args.iter().position(|a| a == v).expect("segment reads an argument")].clone())
+        .map(|v| {
+            inputs[args
+                .iter()
+                .position(|a| a == v)
+                .expect("segment reads an argument")]
+            .clone()
+        })
         .collect();
     let target = OnednnTarget::new();
-    let artifact = target.compile(&mut ctx, seg).map_err(|d| d.message.clone())?;
+    let artifact = target
+        .compile(&mut ctx, seg)
+        .map_err(|d| d.message.clone())?;
     let again = target.compile(&mut ctx, seg).unwrap();
     assert_eq!(artifact, again, "compiling is deterministic");
     let exe = nart_onednn_rt::load(&artifact).map_err(|e| e.to_string())?;
