@@ -225,3 +225,19 @@ fn the_binary_lists_compiles_runs_benches_and_inspects() {
     let line = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(line.contains("median"), "{line}");
 }
+
+/// Without oneDNN the target stays listed, and `nart targets` says why it is unavailable.
+#[test]
+fn an_unavailable_onednn_is_listed_with_the_reason() {
+    let mut r = nart_target::TargetRegistry::builtin();
+    r.register(Box::new(nart_target_onednn::OnednnTarget::unavailable(
+        "cannot load oneDNN (libdnnl.so.2: cannot open shared object file)",
+    )));
+    let table = nart_cli::partition::targets_table(&r);
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(lines[2].starts_with("onednn  op  "), "{table}");
+    assert_eq!(
+        lines.last(),
+        Some(&"onednn is unavailable: cannot load oneDNN (libdnnl.so.2: cannot open shared object file)")
+    );
+}
