@@ -3,6 +3,7 @@
 
 #![deny(missing_docs)]
 
+pub mod auto;
 pub mod commands;
 pub mod guard;
 pub mod memory;

@@ -18,7 +18,6 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use nart_cli::memory::{self, DEFAULT_MAX_ITERATIONS};
-use nart_target::TargetRegistry;
 
 #[global_allocator]
 static ALLOC: memory::Counting = memory::Counting;
@@ -121,12 +120,16 @@ enum Command {
         /// Quantize first with this scheme (see `nart quantize --list-schemes`).
         #[arg(long, requires = "calib")]
         quant: Option<String>,
-        /// Calibration data for --quant (as `nart quantize --calib`).
-        #[arg(long, requires = "quant")]
+        /// Calibration data for --quant (as `nart quantize --calib`; with --targets auto, for
+        /// the scheme a chosen target wants).
+        #[arg(long)]
         calib: Option<PathBuf>,
         /// Where to write the package.
         #[arg(short = 'o', long)]
         output: PathBuf,
+        /// What --targets auto optimizes.
+        #[arg(long, value_enum, default_value_t = GoalArg::Latency)]
+        goal: GoalArg,
     },
     /// Print what a package holds: inputs, outputs, targets, segments.
     Inspect {
@@ -150,6 +153,9 @@ enum Command {
         /// Also print the partitioned IR.
         #[arg(long)]
         emit_ir: bool,
+        /// What --targets auto optimizes.
+        #[arg(long, value_enum, default_value_t = GoalArg::Latency)]
+        goal: GoalArg,
     },
     /// Quantize a model: calibrate on data, apply a scheme, write the quantized IR.
     Quantize {
@@ -258,6 +264,24 @@ enum QuantForm {
     Qnn,
 }
 
+/// `--goal`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum GoalArg {
+    /// The estimated time of one run.
+    Latency,
+    /// The estimated bytes held while running.
+    Memory,
+}
+
+impl GoalArg {
+    fn goal(self) -> nart_cli::auto::Goal {
+        match self {
+            GoalArg::Latency => nart_cli::auto::Goal::Latency,
+            GoalArg::Memory => nart_cli::auto::Goal::Memory,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match parse() {
         Ok(cli) => cli,
@@ -343,7 +367,7 @@ fn main() -> ExitCode {
         } => nart_cli::commands::run_tests(&dirs, &outputs, limits.limits()),
         Command::Targets => nart_cli::commands::open_stdout()
             .and_then(|mut out| {
-                let table = nart_cli::partition::targets_table(&TargetRegistry::builtin());
+                let table = nart_cli::partition::targets_table(&nart_cli::partition::registry());
                 out.write_all(table.as_bytes())?;
                 out.flush()
             })
@@ -355,6 +379,7 @@ fn main() -> ExitCode {
             quant,
             calib,
             output,
+            goal,
         } => nart_cli::commands::open_stdout()
             .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
             .and_then(|mut out| {
@@ -365,8 +390,9 @@ fn main() -> ExitCode {
                     quant,
                     calib,
                     output,
+                    goal: goal.goal(),
                 };
-                nart_cli::package::compile(&req, &TargetRegistry::builtin(), &mut out)
+                nart_cli::package::compile(&req, &nart_cli::partition::registry(), &mut out)
             })
             .map(|_| ()),
         Command::Inspect { package, json } => nart_cli::commands::open_stdout()
@@ -377,6 +403,7 @@ fn main() -> ExitCode {
             targets,
             place,
             emit_ir,
+            goal,
         } => nart_cli::commands::open_stdout()
             .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
             .and_then(|mut out| {
@@ -385,10 +412,11 @@ fn main() -> ExitCode {
                     place,
                     emit_ir,
                 };
-                nart_cli::partition::partition(
+                nart_cli::partition::partition_for(
                     &model,
                     &request,
-                    &TargetRegistry::builtin(),
+                    goal.goal(),
+                    &nart_cli::partition::registry(),
                     &mut out,
                 )
             }),

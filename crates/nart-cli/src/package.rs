@@ -43,6 +43,8 @@ pub struct CompileRequest {
     pub calib: Option<PathBuf>,
     /// Where the package goes.
     pub output: PathBuf,
+    /// What `--targets auto` optimizes.
+    pub goal: crate::auto::Goal,
 }
 
 fn render(ctx: &Context, diags: &[nart_ir::Diagnostic]) -> String {
@@ -64,12 +66,33 @@ pub fn compile(
         .iter()
         .map(|p| Override::parse(p).map_err(|m| anyhow!("--place: {m}")))
         .collect::<Result<Vec<_>>>()?;
-    let setup = Setup::resolve(registry, &req.targets, &overrides)?;
-    if req.calib.is_some() && req.quant.is_none() {
+    let mut notes = std::collections::BTreeMap::new();
+    let auto = crate::auto::is_auto(&req.targets)?;
+    let (targets, quant) = if auto {
+        // Decide on the float model, then compile as if the user had named the choice.
+        let mut ctx = Context::new();
+        let module = nart_onnx::import_file(&mut ctx, &req.model).map_err(|d| {
+            anyhow!(
+                "cannot import '{}':{}",
+                req.model.display(),
+                render(&ctx, &d)
+            )
+        })?;
+        let func = crate::partition::main_function(&ctx, module)
+            .ok_or_else(|| anyhow!("'{}' has no function to compile", req.model.display()))?;
+        let d = crate::auto::decide(&mut ctx, func, registry, req.goal, req.calib.is_some())?;
+        out.write_all(d.report.as_bytes())?;
+        out.write_all(b"\n")?;
+        notes.insert("auto".to_string(), d.report.clone());
+        (d.targets, req.quant.clone().or(d.scheme))
+    } else {
+        (req.targets.clone(), req.quant.clone())
+    };
+    let setup = Setup::resolve(registry, &targets, &overrides)?;
+    if req.calib.is_some() && quant.is_none() && !auto {
         bail!("--calib needs --quant SCHEME");
     }
-    let mut notes = std::collections::BTreeMap::new();
-    let (mut ctx, module) = match &req.quant {
+    let (mut ctx, module) = match &quant {
         Some(scheme) => {
             let mut s = crate::quantize::Session::load(crate::quantize::QuantizeRequest {
                 model: req.model.clone(),

@@ -20,7 +20,16 @@ use nart_ir::{Context, Diagnostic, Op};
 use nart_target::partition::{partition_function, Partitioned, Reason};
 use nart_target::{Override, Setup, TargetRegistry};
 
-/// `nart targets`: a table of the registered targets (name, level, description, scheme).
+/// The targets the `nart` binary knows: `interp` and `onednn` (registered whether or not
+/// oneDNN can be loaded; `nart targets` says when it cannot).
+pub fn registry() -> TargetRegistry {
+    let mut r = TargetRegistry::builtin();
+    nart_target_onednn::register(&mut r);
+    r
+}
+
+/// `nart targets`: a table of the registered targets (name, level, description, scheme), then
+/// a line for each target that is unavailable here, with the reason.
 pub fn targets_table(registry: &TargetRegistry) -> String {
     let rows: Vec<[String; 4]> = registry
         .targets()
@@ -33,11 +42,17 @@ pub fn targets_table(registry: &TargetRegistry) -> String {
             ]
         })
         .collect();
-    table(&["name", "level", "description", "scheme"], &rows)
+    let mut out = table(&["name", "level", "description", "scheme"], &rows);
+    for t in registry.targets() {
+        if let Err(reason) = t.availability() {
+            let _ = writeln!(out, "{} is unavailable: {reason}", t.name());
+        }
+    }
+    out
 }
 
 /// Lays `rows` out in columns under `header`, the last column unpadded.
-fn table<const N: usize>(header: &[&str; N], rows: &[[String; N]]) -> String {
+pub(crate) fn table<const N: usize>(header: &[&str; N], rows: &[[String; N]]) -> String {
     let mut width = header.map(|h| h.chars().count());
     for r in rows {
         for (w, c) in width.iter_mut().zip(r) {
@@ -113,18 +128,52 @@ pub fn partition(
     registry: &TargetRegistry,
     out: &mut dyn Write,
 ) -> Result<()> {
+    partition_for(model, request, crate::auto::Goal::default(), registry, out)
+}
+
+/// [`partition`], with the goal `--targets auto` optimizes.
+pub fn partition_for(
+    model: &Path,
+    request: &PartitionRequest,
+    goal: crate::auto::Goal,
+    registry: &TargetRegistry,
+    out: &mut dyn Write,
+) -> Result<()> {
     // The command line first, so that a typo is found before a long import.
     let overrides = request
         .place
         .iter()
         .map(|p| Override::parse(p).map_err(|m| anyhow!("--place: {m}")))
         .collect::<Result<Vec<_>>>()?;
-    let setup = Setup::resolve(registry, &request.targets, &overrides)?;
+    let auto = crate::auto::is_auto(&request.targets)?;
+    if !auto {
+        Setup::resolve(registry, &request.targets, &overrides)?;
+    }
     let mut ctx = Context::new();
     let module = nart_onnx::import_file(&mut ctx, model)
         .map_err(|d| anyhow!("cannot import '{}':{}", model.display(), render(&ctx, &d)))?;
     let func = main_function(&ctx, module)
         .ok_or_else(|| anyhow!("'{}' has no function to partition", model.display()))?;
+    let mut decision = String::new();
+    let targets = if auto {
+        // Decide on a scratch copy: the decision specializes dynamic dims.
+        let mut scratch = Context::new();
+        let m = nart_onnx::import_file(&mut scratch, model).map_err(|d| {
+            anyhow!(
+                "cannot import '{}':{}",
+                model.display(),
+                render(&scratch, &d)
+            )
+        })?;
+        let f = main_function(&scratch, m)
+            .ok_or_else(|| anyhow!("'{}' has no function to partition", model.display()))?;
+        let d = crate::auto::decide(&mut scratch, f, registry, goal, false)?;
+        decision = d.report + "\n";
+        d.targets
+    } else {
+        request.targets.clone()
+    };
+    let setup = Setup::resolve(registry, &targets, &overrides)?;
     let result = partition_function(&mut ctx, func, &setup).map_err(|d| {
         anyhow!(
             "cannot partition '{}':{}",
@@ -145,6 +194,7 @@ pub fn partition(
             model.display()
         );
     }
+    out.write_all(decision.as_bytes())?;
     out.write_all(report(&ctx, &result, &setup).as_bytes())?;
     if request.emit_ir {
         out.write_all(b"\n")?;

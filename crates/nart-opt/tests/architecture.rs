@@ -25,6 +25,10 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-dialect-target", 3),
         ("nart-target-rt", 2),
         ("nart-rt", 3),
+        // The onednn target: its runtime half knows tensors only, its compiler half sits
+        // beside nart-rt-std.
+        ("nart-onednn-rt", 3),
+        ("nart-target-onednn", 6),
         ("nart-transforms", 4),
         ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),
@@ -179,5 +183,9 @@ fn the_runtime_depends_on_no_compiler_crate() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let m = read_manifest(&root.join("crates/nart-rt/Cargo.toml"));
     assert_eq!(m.name, "nart-rt");
+    assert_eq!(m.deps, ["nart-tensor", "nart-target-rt"]);
+    // So does the runtime half of the onednn target.
+    let m = read_manifest(&root.join("crates/nart-onednn-rt/Cargo.toml"));
+    assert_eq!(m.name, "nart-onednn-rt");
     assert_eq!(m.deps, ["nart-tensor", "nart-target-rt"]);
 }

@@ -1,10 +1,11 @@
 //! The target runtimes that ship with nart, for [`nart_rt`].
 //!
 //! `nart-rt` holds no compiler and no target; a deployment registers the runtimes of the
-//! targets its packages use. This crate registers the ones nart ships: today `interp`, whose
+//! targets its packages use. This crate registers the ones nart ships: `interp`, whose
 //! artifacts are MLIR text that it parses and plans with the reference interpreter (so this
 //! crate links nart's IR, dialects and interpreter, which `nart-rt` itself does not), and
-//! later `onednn`, `openvino` and `cpu`. A deployment that runs only compiled targets links
+//! `onednn` (`nart-onednn-rt`, which loads the system's oneDNN when an artifact needs it);
+//! later `openvino` and `cpu`. A deployment that runs only compiled targets links
 //! `nart-rt` and those targets' runtimes, without this crate.
 
 #![deny(missing_docs)]
@@ -13,12 +14,13 @@ use nart_rt::RuntimeRegistry;
 use nart_target::interp::InterpRuntime;
 
 /// The runtimes of the targets nart ships: `interp` (with the `qnn` dialect, so that
-/// integer segments load too).
+/// integer segments load too) and `onednn`.
 pub fn runtimes() -> RuntimeRegistry {
     let mut r = RuntimeRegistry::new();
     r.register(Box::new(
         InterpRuntime::new().with_registration(nart_dialect_qnn::register),
     ));
+    r.register(Box::new(nart_onednn_rt::OnednnRuntime));
     r
 }
 
@@ -29,6 +31,7 @@ pub fn runtimes_with_test_targets() -> RuntimeRegistry {
     r.register(Box::new(
         InterpRuntime::new().with_registration(nart_dialect_qnn::register),
     ));
+    r.register(Box::new(nart_onednn_rt::OnednnRuntime));
     r
 }
 
@@ -36,10 +39,10 @@ pub fn runtimes_with_test_targets() -> RuntimeRegistry {
 mod tests {
     #[test]
     fn ships_interp() {
-        assert_eq!(super::runtimes().targets(), ["interp"]);
+        assert_eq!(super::runtimes().targets(), ["interp", "onednn"]);
         assert_eq!(
             super::runtimes_with_test_targets().targets(),
-            ["test-int8", "test-f32", "interp"]
+            ["test-int8", "test-f32", "interp", "onednn"]
         );
     }
 }

@@ -34,4 +34,4 @@ pub use nart_target_rt as rt;
 pub use partition::{partition_function, plan, Override, Plan, Setup};
 pub use pass::{register_passes, CompileSegmentsPass, PartitionPass};
 pub use registry::{TargetRegistry, UnknownTarget};
-pub use target::{Cost, IoPrecision, Level, Refusal, Support, Target, Throughput};
+pub use target::{value_bytes, Cost, IoPrecision, Level, Refusal, Support, Target, Throughput};

@@ -9,6 +9,20 @@ use nart_ir::interfaces::{OpCost, OpCostInterface};
 use nart_ir::{Context, Diagnostic, Op, Value};
 use nart_target_rt::{Artifact, TargetRuntime};
 
+/// The bytes of a tensor value of static shape (0 for a value that is not a tensor: `none`),
+/// or `None` when its shape is dynamic or unknown.
+pub fn value_bytes(ctx: &Context, v: Value) -> Option<f64> {
+    match nart_interp::convert::tensor_type_info(ctx, ctx.value_type(v)) {
+        None => Some(0.0),
+        Some((dtype, Some(dims))) => {
+            let n: Option<usize> = dims.into_iter().product();
+            let size = dtype.map(nart_tensor::elem_bytes).unwrap_or(4);
+            n.map(|n| (n * size) as f64)
+        }
+        Some((_, None)) => None,
+    }
+}
+
 /// How a target integrates a device (see `docs/targets.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
@@ -189,6 +203,14 @@ pub trait Target: Send + Sync {
     /// One line for `nart targets`.
     fn description(&self) -> &str;
 
+    /// Whether the target can compile and run here: `Err(reason)` when what it needs is
+    /// missing (a library loaded at run time, a device), which `nart targets` prints and
+    /// `--targets auto` skips. An unavailable target stays registered so that its name is
+    /// known; it refuses every op with the reason.
+    fn availability(&self) -> Result<(), String> {
+        Ok(())
+    }
+
     /// The quantization scheme the target wants its segments in (a name in the scheme
     /// registry), if any.
     fn quant_scheme(&self) -> Option<&str> {
@@ -218,6 +240,22 @@ pub trait Target: Send + Sync {
         Some(Cost {
             seconds: self.throughput().op_seconds(c),
         })
+    }
+
+    /// The estimated bytes a segment of `ops` (in block order) holds while it runs, besides
+    /// the weights (which every target keeps once), or `None` when shapes are dynamic. The
+    /// default suits a target that frees a value after its last use: the largest single op's
+    /// operands and results. `--targets auto --goal memory` compares these.
+    fn memory_bytes(&self, ctx: &Context, ops: &[Op]) -> Option<f64> {
+        let mut peak: f64 = 0.0;
+        for &op in ops {
+            let mut here = 0.0;
+            for &v in ctx.operands(op).iter().chain(ctx.results(op)) {
+                here += value_bytes(ctx, v)?;
+            }
+            peak = peak.max(here);
+        }
+        Some(peak)
     }
 
     /// The precision the target wants `value` in where it enters or leaves one of its segments

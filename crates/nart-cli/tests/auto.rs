@@ -1,0 +1,187 @@
+//! `--targets auto`: the choice follows the goal and the targets' cost models, the table and
+//! the reason are printed and stored in the package, a target that wants a quantization scheme
+//! is used (and the model quantized) only with calibration data, and `auto` with other names is
+//! an error.
+
+use std::path::{Path, PathBuf};
+
+use nart_cli::auto::{decide, Goal};
+use nart_cli::package::{compile, CompileRequest};
+use nart_ir::Context;
+use nart_target::testing::FakeTarget;
+use nart_target::{TargetRegistry, Throughput};
+
+fn model_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/models")
+        .join(name)
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("auto-tests");
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+const CNN_OPS: [&str; 5] = ["Conv", "Relu", "MaxPool", "Gemm", "Flatten"];
+
+fn throughput(flops_per_s: f64) -> Throughput {
+    Throughput {
+        flops_per_s,
+        bytes_per_s: flops_per_s,
+        ..Throughput::default()
+    }
+}
+
+/// interp, a fast chip and a slow one, both running every op of digits_cnn.
+fn two_chips() -> TargetRegistry {
+    let mut r = TargetRegistry::builtin();
+    r.register(Box::new(
+        FakeTarget::float("slow", &CNN_OPS).with_throughput(throughput(1e6)),
+    ));
+    r.register(Box::new(
+        FakeTarget::float("fast", &CNN_OPS).with_throughput(throughput(1e13)),
+    ));
+    r
+}
+
+fn digits_cnn(ctx: &mut Context) -> nart_ir::Op {
+    let module = nart_onnx::import_file(ctx, &model_dir("digits_cnn").join("model.onnx")).unwrap();
+    let body = ctx.region_blocks(ctx.region(module, 0))[0];
+    ctx.block_ops(body)[0]
+}
+
+#[test]
+fn latency_picks_the_fastest_placement() {
+    let mut ctx = Context::new();
+    let func = digits_cnn(&mut ctx);
+    let d = decide(&mut ctx, func, &two_chips(), Goal::Latency, false).unwrap();
+    assert_eq!(d.targets, ["fast", "interp"], "{}", d.report);
+    // interp alone, each chip, both chips.
+    let lists: Vec<String> = d.candidates.iter().map(|c| c.targets.join(",")).collect();
+    assert_eq!(
+        lists,
+        ["interp", "slow,interp", "fast,interp", "slow,fast,interp"]
+    );
+    let secs: Vec<f64> = d.candidates.iter().map(|c| c.seconds).collect();
+    // The slow chip's placements fall back to interp (the partitioner's cost step moves its
+    // segment there), so only the fast chip beats interp alone.
+    assert!(
+        secs.iter().enumerate().all(|(i, &s)| i == 2 || secs[2] < s),
+        "{secs:?}"
+    );
+    assert!(
+        d.report.contains("chose fast,interp for latency"),
+        "{}",
+        d.report
+    );
+    assert_eq!(d.scheme, None);
+}
+
+#[test]
+fn memory_goal_weighs_what_each_target_holds() {
+    let mut ctx = Context::new();
+    let func = digits_cnn(&mut ctx);
+    let mut r = TargetRegistry::builtin();
+    r.register(Box::new(nart_target_onednn::OnednnTarget::new()));
+    if r.get("onednn").unwrap().availability().is_err() {
+        if std::env::var("NART_REQUIRE_ONEDNN").as_deref() == Ok("1") {
+            panic!("NART_REQUIRE_ONEDNN=1 but oneDNN is unavailable");
+        }
+        eprintln!("skipped: oneDNN is unavailable");
+        return;
+    }
+    // oneDNN keeps a buffer for every value and a reordered copy of the weights: faster,
+    // larger. The interpreter frees values after their last use.
+    let fast = decide(&mut ctx, func, &r, Goal::Latency, false).unwrap();
+    assert_eq!(fast.targets, ["onednn", "interp"], "{}", fast.report);
+    let lean = decide(&mut ctx, func, &r, Goal::Memory, false).unwrap();
+    assert_eq!(lean.targets, ["interp"], "{}", lean.report);
+    let (i, o) = (&lean.candidates[0], &lean.candidates[1]);
+    assert!(
+        i.bytes < o.bytes && o.seconds < i.seconds,
+        "{}",
+        lean.report
+    );
+    assert!(
+        lean.report.contains("chose interp for memory"),
+        "{}",
+        lean.report
+    );
+
+    // The package records the decision.
+    let out = tmp("digits_cnn-auto-memory.nartpkg");
+    let req = CompileRequest {
+        model: model_dir("digits_cnn").join("model.onnx"),
+        targets: vec!["auto".into()],
+        output: out.clone(),
+        goal: Goal::Memory,
+        ..CompileRequest::default()
+    };
+    let mut report = Vec::new();
+    let pkg = compile(&req, &r, &mut report).unwrap();
+    let report = String::from_utf8(report).unwrap();
+    assert!(
+        report.starts_with("--targets auto, goal memory (estimated, dynamic dims at 1):"),
+        "{report}"
+    );
+    let notes = &pkg.manifest().notes;
+    assert!(
+        notes["auto"].contains("chose interp for memory"),
+        "{notes:?}"
+    );
+    assert!(pkg.manifest().targets.iter().all(|t| t.name == "interp"));
+}
+
+#[test]
+fn a_target_that_wants_a_scheme_needs_calibration_data() {
+    let mut r = TargetRegistry::builtin();
+    r.register(Box::new(
+        FakeTarget::int8("npu").with_throughput(throughput(1e13)),
+    ));
+    let mut ctx = Context::new();
+    let func = digits_cnn(&mut ctx);
+    let d = decide(&mut ctx, func, &r, Goal::Latency, false).unwrap();
+    assert_eq!(d.targets, ["interp"]);
+    assert!(
+        d.report
+            .contains("npu: not considered, it wants scheme pow2 and there is no --calib data"),
+        "{}",
+        d.report
+    );
+    // With calibration data the npu is a candidate, wins, and the model is quantized with
+    // its scheme.
+    let dir = model_dir("digits_cnn");
+    let req = CompileRequest {
+        model: dir.join("model.onnx"),
+        targets: vec!["auto".into()],
+        calib: Some(dir.join("calib_inputs.pb")),
+        output: tmp("digits_cnn-auto-npu.nartpkg"),
+        ..CompileRequest::default()
+    };
+    let mut report = Vec::new();
+    let pkg = compile(&req, &r, &mut report).unwrap();
+    let report = String::from_utf8(report).unwrap();
+    assert!(report.contains("chose npu,interp for latency"), "{report}");
+    assert!(
+        report.contains("quantizing with scheme pow2, which a chosen target wants"),
+        "{report}"
+    );
+    let notes = &pkg.manifest().notes;
+    assert!(notes["quantization"].contains("scheme pow2"), "{notes:?}");
+}
+
+#[test]
+fn auto_goes_alone() {
+    let req = CompileRequest {
+        model: model_dir("digits_cnn").join("model.onnx"),
+        targets: vec!["auto".into(), "interp".into()],
+        output: tmp("never.nartpkg"),
+        ..CompileRequest::default()
+    };
+    let e = compile(&req, &TargetRegistry::builtin(), &mut Vec::new()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "--targets auto picks the targets itself; give it alone, not with interp"
+    );
+}

@@ -1,0 +1,842 @@
+//! The artifact of the `onednn` target: a versioned list of oneDNN operations over numbered
+//! values, with the weights as blobs. [`Program::encode`] writes deterministic bytes (little
+//! endian, no padding, no maps); [`Program::decode`] reads them back and checks every index,
+//! count and size, so a truncated or corrupted artifact is an error, never a panic.
+//!
+//! Layout (version 1): `NDNN`, `u32` version, then the values (`u32` count; each a rank, its
+//! dims as `i64`, a `u8` kind — 0 computed, 1 input, 2 constant followed by its `f32` data),
+//! the input and output value lists, and the ops (`u32` count; each a `u8` kind, its
+//! attributes, its operands and its results). An operand names a value and the dims (and,
+//! optionally, the strides) the op sees it with, which is how reshapes and transposes cost
+//! nothing.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// The four bytes an artifact starts with.
+pub const MAGIC: &[u8; 4] = b"NDNN";
+/// The format version this crate writes and reads.
+pub const VERSION: u32 = 1;
+/// The largest rank oneDNN takes.
+pub const MAX_RANK: usize = 12;
+/// A dynamic dim: the program's one size symbol (the batch), bound from the inputs at run
+/// time. Every dynamic dim of a program is that same size; the compiler only emits ops for
+/// which that holds.
+pub const DYN: i64 = -1;
+
+/// What a value is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ValueKind {
+    /// The result of an op.
+    Computed,
+    /// An input of the segment.
+    Input,
+    /// A constant (weights), row-major `f32` (shared, so that specializing a program does
+    /// not copy its weights).
+    Constant(Arc<Vec<f32>>),
+}
+
+/// A value: an `f32` tensor of static shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueDef {
+    /// Its dims (rank 0 for a scalar).
+    pub dims: Vec<i64>,
+    /// What it is.
+    pub kind: ValueKind,
+}
+
+impl ValueDef {
+    /// The number of elements.
+    pub fn numel(&self) -> i64 {
+        self.dims.iter().product()
+    }
+}
+
+/// How an op sees a value: with these dims and, when given, these strides (in elements);
+/// without strides, row-major.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operand {
+    /// The value.
+    pub value: u32,
+    /// The dims the op sees.
+    pub dims: Vec<i64>,
+    /// The strides the op sees, if not row-major.
+    pub strides: Option<Vec<i64>>,
+}
+
+impl Operand {
+    /// The value seen with the given dims, row-major.
+    pub fn new(value: u32, dims: Vec<i64>) -> Operand {
+        Operand {
+            value,
+            dims,
+            strides: None,
+        }
+    }
+}
+
+/// Pooling algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PoolAlg {
+    /// Maximum.
+    Max = 0,
+    /// Average counting the padding.
+    AvgIncludePad = 1,
+    /// Average over the elements inside the input.
+    AvgExcludePad = 2,
+}
+
+/// Element-wise functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eltwise {
+    /// `x > 0 ? x : alpha * x`.
+    Relu = 0,
+    /// `tanh(x)`.
+    Tanh = 1,
+    /// `x > 0 ? x : alpha * (exp(x) - 1)`.
+    Elu = 2,
+    /// `|x|`.
+    Abs = 3,
+    /// `sqrt(x)`.
+    Sqrt = 4,
+    /// `alpha * x + beta`.
+    Linear = 5,
+    /// `1 / (1 + exp(-x))`.
+    Logistic = 6,
+    /// `exp(x)`.
+    Exp = 7,
+    /// `ln(x)`.
+    Log = 8,
+    /// `min(max(x, alpha), beta)`.
+    Clip = 9,
+    /// `0.5 x (1 + erf(x / sqrt 2))`.
+    GeluErf = 10,
+    /// The tanh approximation of GELU.
+    GeluTanh = 11,
+    /// `x * relu6(x + 3) / 6`.
+    HardSwish = 12,
+    /// `x * tanh(softplus(x))`.
+    Mish = 13,
+}
+
+/// Binary functions (the second operand may broadcast).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryAlg {
+    /// `a + b`.
+    Add = 0,
+    /// `a - b`.
+    Sub = 1,
+    /// `a * b`.
+    Mul = 2,
+    /// `a / b`.
+    Div = 3,
+    /// `max(a, b)`.
+    Max = 4,
+    /// `min(a, b)`.
+    Min = 5,
+}
+
+/// An operation and its attributes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpKind {
+    /// Convolution: operands `x`, `w` (`[G, O/G, I/G, k...]` when grouped), optional bias;
+    /// dilations as ONNX gives them (1 = dense).
+    Conv {
+        /// Group count.
+        groups: i64,
+        /// Strides per spatial axis.
+        strides: Vec<i64>,
+        /// Dilations per spatial axis.
+        dilations: Vec<i64>,
+        /// Padding before each spatial axis.
+        pads_begin: Vec<i64>,
+        /// Padding after each spatial axis.
+        pads_end: Vec<i64>,
+    },
+    /// Matrix product over the last two dims, batch dims broadcast: `a`, `b`, optional bias.
+    MatMul,
+    /// Pooling over the spatial axes (dilations as ONNX gives them).
+    Pool {
+        /// Which.
+        alg: PoolAlg,
+        /// Window per spatial axis.
+        kernel: Vec<i64>,
+        /// Strides.
+        strides: Vec<i64>,
+        /// Dilations.
+        dilations: Vec<i64>,
+        /// Padding before.
+        pads_begin: Vec<i64>,
+        /// Padding after.
+        pads_end: Vec<i64>,
+    },
+    /// An element-wise function.
+    Eltwise {
+        /// Which.
+        alg: Eltwise,
+        /// Its first parameter.
+        alpha: f32,
+        /// Its second parameter.
+        beta: f32,
+    },
+    /// Softmax (or log-softmax) along one axis.
+    Softmax {
+        /// The axis.
+        axis: i32,
+        /// Log-softmax.
+        log: bool,
+    },
+    /// Inference batch normalisation: `x`, scale, bias, mean, variance (channels on axis 1).
+    BatchNorm {
+        /// Epsilon.
+        epsilon: f32,
+    },
+    /// Layer normalisation over the last axis: `x`, scale, optional bias.
+    LayerNorm {
+        /// Epsilon.
+        epsilon: f32,
+    },
+    /// A binary function; the second operand may broadcast to the first's dims.
+    Binary {
+        /// Which.
+        alg: BinaryAlg,
+    },
+    /// Copies the operand (seen through its dims and strides) into a row-major result.
+    Reorder,
+    /// The result is the operand's memory seen with other dims (no work).
+    View,
+}
+
+/// An operation fused into a convolution or matmul, applied to its result in order (oneDNN's
+/// post-ops).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PostOp {
+    /// An element-wise function.
+    Eltwise {
+        /// Which.
+        alg: Eltwise,
+        /// Its first parameter.
+        alpha: f32,
+        /// Its second parameter.
+        beta: f32,
+    },
+    /// A binary function with the next of the op's extra operands (which may broadcast).
+    Binary {
+        /// Which.
+        alg: BinaryAlg,
+    },
+}
+
+/// One op: what it does, what it reads, what it writes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpDef {
+    /// The operation.
+    pub kind: OpKind,
+    /// What it reads: its own operands, then one per binary post-op.
+    pub inputs: Vec<Operand>,
+    /// What it writes (computed values, row-major).
+    pub outputs: Vec<Operand>,
+    /// What is fused after it (convolutions and matmuls; element-wise functions after binary
+    /// ops).
+    pub post: Vec<PostOp>,
+}
+
+impl OpDef {
+    /// How many of the inputs are the operation's own (the rest feed binary post-ops).
+    pub fn own_inputs(&self) -> usize {
+        let extra = self
+            .post
+            .iter()
+            .filter(|p| matches!(p, PostOp::Binary { .. }))
+            .count();
+        self.inputs.len().saturating_sub(extra)
+    }
+}
+
+/// A compiled segment.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Program {
+    /// Every value.
+    pub values: Vec<ValueDef>,
+    /// The segment's inputs, in operand order.
+    pub inputs: Vec<u32>,
+    /// The segment's results, in order.
+    pub outputs: Vec<u32>,
+    /// The ops, in execution order.
+    pub ops: Vec<OpDef>,
+}
+
+/// Why bytes are not a program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError(pub String);
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err<T>(m: impl Into<String>) -> Result<T, DecodeError> {
+    Err(DecodeError(m.into()))
+}
+
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn i64(&mut self, v: i64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn f32(&mut self, v: f32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn len(&mut self, n: usize) {
+        self.u32(u32::try_from(n).expect("invariant: counts fit in u32"));
+    }
+    fn i64s(&mut self, v: &[i64]) {
+        self.len(v.len());
+        for &x in v {
+            self.i64(x);
+        }
+    }
+    fn operand(&mut self, o: &Operand) {
+        self.u32(o.value);
+        self.i64s(&o.dims);
+        match &o.strides {
+            None => self.u8(0),
+            Some(s) => {
+                self.u8(1);
+                self.i64s(s);
+            }
+        }
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], DecodeError> {
+        if self.bytes.len() - self.at < n {
+            return err(format!(
+                "truncated: needs {n} more bytes at offset {}, has {}",
+                self.at,
+                self.bytes.len() - self.at
+            ));
+        }
+        let s = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        Ok(s)
+    }
+    fn u8(&mut self) -> Result<u8, DecodeError> {
+        Ok(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Result<u32, DecodeError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn i64(&mut self) -> Result<i64, DecodeError> {
+        let b = self.take(8)?;
+        let mut a = [0; 8];
+        a.copy_from_slice(b);
+        Ok(i64::from_le_bytes(a))
+    }
+    fn f32(&mut self) -> Result<f32, DecodeError> {
+        Ok(f32::from_bits(self.u32()?))
+    }
+    /// A count of items of at least `min_bytes` each, checked against what is left.
+    fn count(&mut self, min_bytes: usize) -> Result<usize, DecodeError> {
+        let n = self.u32()? as usize;
+        if n.saturating_mul(min_bytes.max(1)) > self.bytes.len() - self.at {
+            return err(format!(
+                "count {n} at offset {} exceeds the artifact",
+                self.at - 4
+            ));
+        }
+        Ok(n)
+    }
+    fn i64s(&mut self) -> Result<Vec<i64>, DecodeError> {
+        let n = self.count(8)?;
+        (0..n).map(|_| self.i64()).collect()
+    }
+    fn rank_list(&mut self, what: &str) -> Result<Vec<i64>, DecodeError> {
+        let v = self.i64s()?;
+        if v.len() > MAX_RANK {
+            return err(format!("{what} has rank {}, above {MAX_RANK}", v.len()));
+        }
+        Ok(v)
+    }
+    fn operand(&mut self) -> Result<Operand, DecodeError> {
+        let value = self.u32()?;
+        let dims = self.rank_list("an operand")?;
+        let strides = match self.u8()? {
+            0 => None,
+            1 => Some(self.rank_list("an operand's strides")?),
+            t => return err(format!("bad stride tag {t}")),
+        };
+        Ok(Operand {
+            value,
+            dims,
+            strides,
+        })
+    }
+}
+
+fn pool_alg(t: u8) -> Result<PoolAlg, DecodeError> {
+    Ok(match t {
+        0 => PoolAlg::Max,
+        1 => PoolAlg::AvgIncludePad,
+        2 => PoolAlg::AvgExcludePad,
+        _ => return err(format!("unknown pooling algorithm {t}")),
+    })
+}
+
+fn eltwise_alg(t: u8) -> Result<Eltwise, DecodeError> {
+    use Eltwise::*;
+    const ALL: [Eltwise; 14] = [
+        Relu, Tanh, Elu, Abs, Sqrt, Linear, Logistic, Exp, Log, Clip, GeluErf, GeluTanh, HardSwish,
+        Mish,
+    ];
+    ALL.get(t as usize)
+        .copied()
+        .ok_or_else(|| DecodeError(format!("unknown eltwise algorithm {t}")))
+}
+
+fn binary_alg(t: u8) -> Result<BinaryAlg, DecodeError> {
+    use BinaryAlg::*;
+    const ALL: [BinaryAlg; 6] = [Add, Sub, Mul, Div, Max, Min];
+    ALL.get(t as usize)
+        .copied()
+        .ok_or_else(|| DecodeError(format!("unknown binary algorithm {t}")))
+}
+
+impl OpKind {
+    /// The op's name in messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            OpKind::Conv { .. } => "convolution",
+            OpKind::MatMul => "matmul",
+            OpKind::Pool { .. } => "pooling",
+            OpKind::Eltwise { .. } => "eltwise",
+            OpKind::Softmax { .. } => "softmax",
+            OpKind::BatchNorm { .. } => "batch normalization",
+            OpKind::LayerNorm { .. } => "layer normalization",
+            OpKind::Binary { .. } => "binary",
+            OpKind::Reorder => "reorder",
+            OpKind::View => "view",
+        }
+    }
+
+    /// How many operands it reads: at least, at most.
+    fn arity(&self) -> (usize, usize) {
+        match self {
+            OpKind::Conv { .. } | OpKind::MatMul => (2, 3),
+            OpKind::BatchNorm { .. } => (5, 5),
+            OpKind::LayerNorm { .. } => (2, 3),
+            OpKind::Binary { .. } => (2, 2),
+            _ => (1, 1),
+        }
+    }
+
+    fn encode(&self, w: &mut Writer) {
+        match self {
+            OpKind::Conv {
+                groups,
+                strides,
+                dilations,
+                pads_begin,
+                pads_end,
+            } => {
+                w.u8(0);
+                w.i64(*groups);
+                for v in [strides, dilations, pads_begin, pads_end] {
+                    w.i64s(v);
+                }
+            }
+            OpKind::MatMul => w.u8(1),
+            OpKind::Pool {
+                alg,
+                kernel,
+                strides,
+                dilations,
+                pads_begin,
+                pads_end,
+            } => {
+                w.u8(2);
+                w.u8(*alg as u8);
+                for v in [kernel, strides, dilations, pads_begin, pads_end] {
+                    w.i64s(v);
+                }
+            }
+            OpKind::Eltwise { alg, alpha, beta } => {
+                w.u8(3);
+                w.u8(*alg as u8);
+                w.f32(*alpha);
+                w.f32(*beta);
+            }
+            OpKind::Softmax { axis, log } => {
+                w.u8(4);
+                w.i64(i64::from(*axis));
+                w.u8(u8::from(*log));
+            }
+            OpKind::BatchNorm { epsilon } => {
+                w.u8(5);
+                w.f32(*epsilon);
+            }
+            OpKind::LayerNorm { epsilon } => {
+                w.u8(6);
+                w.f32(*epsilon);
+            }
+            OpKind::Binary { alg } => {
+                w.u8(7);
+                w.u8(*alg as u8);
+            }
+            OpKind::Reorder => w.u8(8),
+            OpKind::View => w.u8(9),
+        }
+    }
+
+    fn decode(r: &mut Reader<'_>) -> Result<OpKind, DecodeError> {
+        Ok(match r.u8()? {
+            0 => OpKind::Conv {
+                groups: r.i64()?,
+                strides: r.rank_list("strides")?,
+                dilations: r.rank_list("dilations")?,
+                pads_begin: r.rank_list("pads")?,
+                pads_end: r.rank_list("pads")?,
+            },
+            1 => OpKind::MatMul,
+            2 => OpKind::Pool {
+                alg: pool_alg(r.u8()?)?,
+                kernel: r.rank_list("kernel")?,
+                strides: r.rank_list("strides")?,
+                dilations: r.rank_list("dilations")?,
+                pads_begin: r.rank_list("pads")?,
+                pads_end: r.rank_list("pads")?,
+            },
+            3 => OpKind::Eltwise {
+                alg: eltwise_alg(r.u8()?)?,
+                alpha: r.f32()?,
+                beta: r.f32()?,
+            },
+            4 => OpKind::Softmax {
+                axis: i32::try_from(r.i64()?).map_err(|_| DecodeError("bad axis".into()))?,
+                log: r.u8()? != 0,
+            },
+            5 => OpKind::BatchNorm { epsilon: r.f32()? },
+            6 => OpKind::LayerNorm { epsilon: r.f32()? },
+            7 => OpKind::Binary {
+                alg: binary_alg(r.u8()?)?,
+            },
+            8 => OpKind::Reorder,
+            9 => OpKind::View,
+            t => return err(format!("unknown op kind {t}")),
+        })
+    }
+}
+
+impl Program {
+    /// The artifact's bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer(Vec::new());
+        w.0.extend_from_slice(MAGIC);
+        w.u32(VERSION);
+        w.len(self.values.len());
+        for v in &self.values {
+            w.i64s(&v.dims);
+            match &v.kind {
+                ValueKind::Computed => w.u8(0),
+                ValueKind::Input => w.u8(1),
+                ValueKind::Constant(data) => {
+                    w.u8(2);
+                    w.len(data.len());
+                    for &x in data.iter() {
+                        w.f32(x);
+                    }
+                }
+            }
+        }
+        for list in [&self.inputs, &self.outputs] {
+            w.len(list.len());
+            for &v in list {
+                w.u32(v);
+            }
+        }
+        w.len(self.ops.len());
+        for op in &self.ops {
+            op.kind.encode(&mut w);
+            for list in [&op.inputs, &op.outputs] {
+                w.len(list.len());
+                for o in list {
+                    w.operand(o);
+                }
+            }
+            w.len(op.post.len());
+            for p in &op.post {
+                match p {
+                    PostOp::Eltwise { alg, alpha, beta } => {
+                        w.u8(0);
+                        w.u8(*alg as u8);
+                        w.f32(*alpha);
+                        w.f32(*beta);
+                    }
+                    PostOp::Binary { alg } => {
+                        w.u8(1);
+                        w.u8(*alg as u8);
+                    }
+                }
+            }
+        }
+        w.0
+    }
+
+    /// Reads and checks a program.
+    pub fn decode(bytes: &[u8]) -> Result<Program, DecodeError> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(4).ok() != Some(MAGIC.as_slice()) {
+            return err("not a oneDNN op list (bad magic)");
+        }
+        let version = r.u32()?;
+        if version != VERSION {
+            return err(format!(
+                "op list format version {version}; this runtime reads version {VERSION}"
+            ));
+        }
+        let mut p = Program::default();
+        let n = r.count(5)?;
+        for _ in 0..n {
+            let dims = r.rank_list("a value")?;
+            let kind = match r.u8()? {
+                0 => ValueKind::Computed,
+                1 => ValueKind::Input,
+                2 => {
+                    let n = r.count(4)?;
+                    let bytes = r.take(n * 4)?;
+                    ValueKind::Constant(Arc::new(
+                        bytes
+                            .chunks_exact(4)
+                            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                            .collect(),
+                    ))
+                }
+                t => return err(format!("unknown value kind {t}")),
+            };
+            p.values.push(ValueDef { dims, kind });
+        }
+        for list in [&mut p.inputs, &mut p.outputs] {
+            let n = r.count(4)?;
+            for _ in 0..n {
+                list.push(r.u32()?);
+            }
+        }
+        let n = r.count(9)?;
+        for _ in 0..n {
+            let kind = OpKind::decode(&mut r)?;
+            let mut lists = [Vec::new(), Vec::new()];
+            for list in &mut lists {
+                let n = r.count(13)?;
+                for _ in 0..n {
+                    list.push(r.operand()?);
+                }
+            }
+            let [inputs, outputs] = lists;
+            let n = r.count(2)?;
+            let mut post = Vec::new();
+            for _ in 0..n {
+                post.push(match r.u8()? {
+                    0 => PostOp::Eltwise {
+                        alg: eltwise_alg(r.u8()?)?,
+                        alpha: r.f32()?,
+                        beta: r.f32()?,
+                    },
+                    1 => PostOp::Binary {
+                        alg: binary_alg(r.u8()?)?,
+                    },
+                    t => return err(format!("unknown post-op {t}")),
+                });
+            }
+            p.ops.push(OpDef {
+                kind,
+                inputs,
+                outputs,
+                post,
+            });
+        }
+        if r.at != bytes.len() {
+            return err(format!("{} bytes after the op list", bytes.len() - r.at));
+        }
+        p.check()?;
+        Ok(p)
+    }
+
+    /// Whether some dim is [`DYN`].
+    pub fn is_dynamic(&self) -> bool {
+        let dynamic = |d: &[i64]| d.contains(&DYN);
+        self.values.iter().any(|v| dynamic(&v.dims))
+            || self
+                .ops
+                .iter()
+                .flat_map(|o| o.inputs.iter().chain(&o.outputs))
+                .any(|o| dynamic(&o.dims))
+    }
+
+    /// The program with every [`DYN`] dim set to `n`.
+    pub fn specialize(&self, n: i64) -> Program {
+        let set = |d: &mut Vec<i64>| {
+            for x in d.iter_mut() {
+                if *x == DYN {
+                    *x = n;
+                }
+            }
+        };
+        let mut p = self.clone();
+        for v in &mut p.values {
+            set(&mut v.dims);
+        }
+        for op in &mut p.ops {
+            for o in op.inputs.iter_mut().chain(op.outputs.iter_mut()) {
+                set(&mut o.dims);
+            }
+        }
+        p
+    }
+
+    /// Checks what decoding alone does not: indices in range, sizes that agree (for every
+    /// size of the dynamic dim: sizes are products of it, so three sizes decide), every value
+    /// defined once before it is read. Inputs alone may be dynamic where constants are not.
+    pub fn check(&self) -> Result<(), DecodeError> {
+        for v in &self.values {
+            if matches!(v.kind, ValueKind::Constant(_)) && v.dims.contains(&DYN) {
+                return err("a constant has a dynamic dim");
+            }
+        }
+        for n in [1, 2, 3] {
+            self.specialize(n).check_static()?;
+        }
+        Ok(())
+    }
+
+    /// [`Program::check`] for a program without dynamic dims.
+    pub fn check_static(&self) -> Result<(), DecodeError> {
+        let nv = self.values.len();
+        let value = |v: u32| -> Result<&ValueDef, DecodeError> {
+            self.values
+                .get(v as usize)
+                .ok_or_else(|| DecodeError(format!("value {v} out of range (has {nv})")))
+        };
+        for (i, v) in self.values.iter().enumerate() {
+            if v.dims.iter().any(|&d| d < 1) {
+                return err(format!("value {i} has dims {:?}", v.dims));
+            }
+            if let ValueKind::Constant(data) = &v.kind {
+                if data.len() as i64 != v.numel() {
+                    return err(format!(
+                        "constant {i} has {} elements for dims {:?}",
+                        data.len(),
+                        v.dims
+                    ));
+                }
+            }
+        }
+        let mut defined: Vec<bool> = self
+            .values
+            .iter()
+            .map(|v| !matches!(v.kind, ValueKind::Computed))
+            .collect();
+        for &i in &self.inputs {
+            if value(i)?.kind != ValueKind::Input {
+                return err(format!("segment input {i} is not an input value"));
+            }
+        }
+        for (k, op) in self.ops.iter().enumerate() {
+            let (lo, hi) = op.kind.arity();
+            let own = op.own_inputs();
+            let hosts = match op.kind {
+                OpKind::Conv { .. } | OpKind::MatMul => true,
+                OpKind::Binary { .. } => {
+                    op.post.iter().all(|p| matches!(p, PostOp::Eltwise { .. }))
+                }
+                _ => op.post.is_empty(),
+            };
+            if !hosts {
+                return err(format!(
+                    "op {k} ({}) cannot hold its post-ops",
+                    op.kind.name()
+                ));
+            }
+            if own < lo || own > hi || op.outputs.len() != 1 {
+                return err(format!(
+                    "op {k} ({}) has {} operands and {} results",
+                    op.kind.name(),
+                    op.inputs.len(),
+                    op.outputs.len()
+                ));
+            }
+            for (o, is_out) in op
+                .inputs
+                .iter()
+                .map(|o| (o, false))
+                .chain(op.outputs.iter().map(|o| (o, true)))
+            {
+                let v = value(o.value)?;
+                if o.dims.iter().any(|&d| d < 1) {
+                    return err(format!("op {k} sees value {} as {:?}", o.value, o.dims));
+                }
+                let seen: i64 = o.dims.iter().product();
+                match &o.strides {
+                    None if seen != v.numel() => {
+                        return err(format!(
+                            "op {k} sees value {} ({:?}) as {:?}",
+                            o.value, v.dims, o.dims
+                        ))
+                    }
+                    Some(s) => {
+                        let last = o
+                            .dims
+                            .iter()
+                            .zip(s)
+                            .map(|(&d, &s)| (d - 1).checked_mul(s).filter(|x| *x >= 0))
+                            .try_fold(0i64, |a, x| x.and_then(|x| a.checked_add(x)));
+                        if s.len() != o.dims.len() || last.is_none_or(|l| l >= v.numel()) {
+                            return err(format!(
+                                "op {k} sees value {} through strides {s:?} outside it",
+                                o.value
+                            ));
+                        }
+                        if is_out {
+                            return err(format!("op {k} writes through strides"));
+                        }
+                    }
+                    None => {}
+                }
+                if is_out {
+                    if defined[o.value as usize] {
+                        return err(format!("value {} is defined twice", o.value));
+                    }
+                } else if !defined[o.value as usize] {
+                    return err(format!(
+                        "op {k} reads value {} before it is defined",
+                        o.value
+                    ));
+                }
+            }
+            for o in &op.outputs {
+                defined[o.value as usize] = true;
+            }
+        }
+        for &o in &self.outputs {
+            value(o)?;
+            if !defined[o as usize] {
+                return err(format!("segment result {o} is never defined"));
+            }
+        }
+        Ok(())
+    }
+}
