@@ -20,11 +20,12 @@ use nart_ir::{Context, Diagnostic, Op};
 use nart_target::partition::{partition_function, Partitioned, Reason};
 use nart_target::{Override, Setup, TargetRegistry};
 
-/// The targets the `nart` binary knows: `interp` and `onednn` (registered whether or not
-/// oneDNN can be loaded; `nart targets` says when it cannot).
+/// The targets the `nart` binary knows: `interp`, `onednn` and `openvino` (registered whether
+/// or not their libraries can be loaded; `nart targets` says when one cannot).
 pub fn registry() -> TargetRegistry {
     let mut r = TargetRegistry::builtin();
     nart_target_onednn::register(&mut r);
+    nart_target_openvino::register(&mut r);
     r
 }
 
@@ -158,8 +159,13 @@ pub fn partition_for(
     let targets = if auto {
         // Decide on a scratch copy: the decision specializes dynamic dims.
         let mut scratch = Context::new();
-        let m = nart_onnx::import_file(&mut scratch, model)
-            .map_err(|d| anyhow!("cannot import '{}':{}", model.display(), render(&scratch, &d)))?;
+        let m = nart_onnx::import_file(&mut scratch, model).map_err(|d| {
+            anyhow!(
+                "cannot import '{}':{}",
+                model.display(),
+                render(&scratch, &d)
+            )
+        })?;
         let f = main_function(&scratch, m)
             .ok_or_else(|| anyhow!("'{}' has no function to partition", model.display()))?;
         let d = crate::auto::decide(&mut scratch, f, registry, goal, false)?;
