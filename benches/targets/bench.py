@@ -97,6 +97,8 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--models", default="digits_cnn,tiny_transformer,resnet18,mobilenetv2")
+    ap.add_argument("--lists", default=None,
+                    help="the target lists to run, separated by ';' (default: every available)")
     args = ap.parse_args()
 
     cache = os.environ.get("NART_MODEL_CACHE", os.path.expanduser("~/.cache/nart/models"))
@@ -108,6 +110,8 @@ def main():
         l.startswith("openvino ") for l in unavailable)
     if openvino:
         lists.append("openvino,interp")
+    if args.lists:
+        lists = args.lists.split(";")
     for l in unavailable:
         print(f"note: {l}")
 

@@ -5,7 +5,7 @@
 # (and OpenVINO's own Python API) with the same thread count; the medians, the package load times
 # and the ratios are printed.
 #
-# Usage: benches/targets/run.sh [--threads N] [--runs N] [--models a,b,...]
+# Usage: benches/targets/run.sh [--threads N] [--runs N] [--models a,b,...] [--lists "a,b;c"]
 # The committed models (digits_cnn, tiny_transformer) always run; ResNet-18 and MobileNetV2 run
 # when they are in the zoo cache (scripts/models/build_zoo.py --cache). Builds `nart` in release
 # mode first.
