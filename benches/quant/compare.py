@@ -12,12 +12,15 @@ What it measures, per model and calibrator (both tools have MinMax, Entropy and 
   evaluated by nart's reference interpreter through the accuracy guard:
   `nart quantize M --qparams P.json --eval EVAL [--labels L] --report R.json -o Q2.mlir` (the
   parameters read back give the same quantized IR as the first run; nart's own tests check it);
-  float vs int8 top-1 and output SQNR come from R.json.
+  float vs int8 top-1 and output SQNR of the QDQ form come from R.json. Q2.mlir is the integer
+  form (qnn ops with the exact integer kernels, what `nart compile --quant` packages); `nart run
+  --model Q2.mlir` runs it, and its output SQNR is the row "output SQNR dB, integer form".
 - ONNX Runtime: `quant_pre_process` (BatchNorm folding, shape inference; not timed), then
   `quantize_static` (QDQ format, per-channel s8 weights, u8 activations, the same calibration
   samples; timed), run by ONNX Runtime's CPU provider against the float model run by ONNX Runtime.
 - digits_cnn: top-1 on its 449 held-out digits with labels, float vs nart int8 vs ORT int8; also
-  nart's W4 weights (`w4-group`) on its Gemm.
+  nart's W4 weights (`w4-group`) on its Gemm, and W4A8 (`w4a8`: s4 per-channel weights on every
+  conv and matmul, u8 activations).
 - resnet18 / mobilenetv2 (random weights, scripts/models/build_zoo.py): output SQNR against float
   on --n-eval seeded random inputs, calibrated on --n-calib others.
 - ranges: the activation range that the scale and zero point of a few tensors stand for, minmax
@@ -125,6 +128,13 @@ def nart_quantize(args, model, calib, calibrator, work, evalset, labels=None, ex
     return dt, r, p
 
 
+def nart_run(args, model, samples, out):
+    """Runs `model` with `nart run` on every sample folder; the first outputs, in order."""
+    run([args.nart, "run", "--model", model, "--dataset", samples, "--outputs", out])
+    return [numpy_helper.to_array(onnx.load_tensor(os.path.join(out, d, "output_0.pb")))
+            for d in sorted(os.listdir(out))]
+
+
 def ort_quantize(model_pre, out, input_name, batches, calibrator):
     extra = {}
     if calibrator == "percentile":
@@ -220,6 +230,7 @@ def main():
                 evalset = os.path.join(mdir, "heldout_inputs.pb")
                 labels = os.path.join(mdir, "heldout_labels.pb")
                 eval_batches = [ev]
+                eval_samples = save_samples(os.path.join(mwork, "eval"), eval_batches)
             else:
                 rng = np.random.default_rng(20240517)
                 calib = [rng.standard_normal((1, 3, 224, 224), dtype=np.float32)
@@ -227,6 +238,7 @@ def main():
                 eval_batches = [rng.standard_normal((1, 3, 224, 224), dtype=np.float32)
                                 for _ in range(args.n_eval)]
                 evalset = save_samples(os.path.join(mwork, "eval"), eval_batches)
+                eval_samples = evalset
                 labels = None
             calib_dir = save_samples(os.path.join(mwork, "calib"), calib)
             float_out = ort_outputs(model, input_name, eval_batches)
@@ -241,6 +253,12 @@ def main():
                 ranges[(model_name, cal)] = (nart_ranges(p), ort_ranges(qmodel))
                 results.append((model_name, cal, "output SQNR dB", None,
                                 r["outputs"][0]["sqnr_db"], sqnr_db(float_out, q_out)))
+                # The deployed form: q2.mlir holds the integer qnn ops (--form auto), run by
+                # `nart run` with the exact integer kernels.
+                int_out = nart_run(args, os.path.join(cwork, "q2.mlir"), eval_samples,
+                                   os.path.join(cwork, "int-out"))
+                results.append((model_name, cal, "output SQNR dB, integer form", None,
+                                sqnr_db(float_out, int_out), sqnr_db(float_out, q_out)))
                 if labels is not None:
                     ort_f = float(np.mean(np.argmax(float_out[0], -1) == labels_arr)) * 100
                     ort_q = float(np.mean(np.argmax(q_out[0], -1) == labels_arr)) * 100
@@ -254,6 +272,7 @@ def main():
                 for label, extra in [
                     ("w4-group (Gemm weights u4/32, float act.)", ["--scheme", "w4-group"]),
                     ("onnx-qdq + Gemm w4-group", ["--override", "logits=scheme:w4-group"]),
+                    ("w4a8 (s4 per-channel weights, u8 act.)", ["--scheme", "w4a8"]),
                 ]:
                     cwork = os.path.join(mwork, "w4")
                     os.makedirs(cwork, exist_ok=True)

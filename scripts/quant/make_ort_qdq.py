@@ -6,8 +6,8 @@ activations, s8 per-tensor weights, MinMax over the 128 rows of calib_inputs.pb)
 - tests/models/digits_cnn/ort_qdq.onnx: the QDQ format (QuantizeLinear/DequantizeLinear around
   every op);
 - tests/models/digits_cnn/ort_qop.onnx: the QOperator format for Conv and MaxPool only
-  (QLinearConv; the Gemm stays float, since ONNX Runtime writes it as com.microsoft QGemm,
-  which nart does not import).
+  (QLinearConv; the Gemm stays float here — scripts/quant/make_ort_qop_contrib.py writes a
+  model with com.microsoft QGemm and the other contrib ops).
 
 Usage: python3 scripts/quant/make_ort_qdq.py   (needs onnx and onnxruntime; run from anywhere)
 The committed file was written with onnx 1.23.2 and onnxruntime 1.32.0.

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context as _, Result};
 use nart_interp::{Interpreter, Limits, Val, ValueKind};
-use nart_ir::Context;
+use nart_ir::{Context, Op};
 use nart_tensor::{DType, Tensor};
 
 use crate::tensor_io::{read_inputs, sample_dirs, write_outputs};
@@ -79,7 +79,7 @@ pub fn load(model: &Path, func: Option<&str>) -> Result<Loaded> {
 pub fn load_with(model: &Path, func: Option<&str>, limits: Limits) -> Result<Loaded> {
     let mut ctx = Context::new();
     let t0 = Instant::now();
-    let module = nart_onnx::import_file(&mut ctx, model).map_err(|d| {
+    let module = import_model(&mut ctx, model).map_err(|d| {
         anyhow!(
             "cannot import '{}':\n{}",
             model.display(),
@@ -98,6 +98,26 @@ pub fn load_with(model: &Path, func: Option<&str>, limits: Limits) -> Result<Loa
         import_s,
         plan_s,
     })
+}
+
+/// Reads `model`: MLIR text when its name ends in `.mlir` (what `nart quantize -o Q.mlir` and
+/// `nart-opt` write: graph, quant and qnn ops, parsed and verified), ONNX otherwise.
+pub fn import_model(ctx: &mut Context, model: &Path) -> Result<Op, Vec<nart_ir::Diagnostic>> {
+    if model.extension().is_none_or(|e| e != "mlir") {
+        return nart_onnx::import_file(ctx, model);
+    }
+    nart_onnx::register_dialects(ctx);
+    nart_quant::register(ctx);
+    let file = model.display().to_string();
+    let text = std::fs::read_to_string(model).map_err(|e| {
+        vec![nart_ir::Diagnostic::error(
+            ctx.unknown_loc(),
+            format!("cannot read '{file}': {e}"),
+        )]
+    })?;
+    let module = nart_ir::parser::parse_source(ctx, &file, &text)?;
+    nart_ir::verify::verify(ctx, module)?;
+    Ok(module)
 }
 
 /// Runs one sample folder and writes its outputs.

@@ -155,15 +155,23 @@ fn onnxruntime_runs_exported_qdq_and_agrees_with_nart_run() {
     }
     // And the models ONNX Runtime quantized itself: QDQ, and QOperator (QLinearConv, run by
     // nart's exact integer kernel).
-    models.push(cnn_dir().join("ort_qdq.onnx"));
-    models.push(cnn_dir().join("ort_qop.onnx"));
-    for m in models {
+    let heldout = cnn_dir().join("heldout_inputs.pb");
+    let mut models: Vec<(PathBuf, PathBuf)> =
+        models.into_iter().map(|m| (m, heldout.clone())).collect();
+    models.push((cnn_dir().join("ort_qdq.onnx"), heldout.clone()));
+    models.push((cnn_dir().join("ort_qop.onnx"), heldout.clone()));
+    // ONNX Runtime's QOperator model with its com.microsoft contrib ops (QLinearAdd, QLinearMul,
+    // QLinearSigmoid, QLinearLeakyRelu, QLinearConcat, QLinearAveragePool,
+    // QLinearGlobalAveragePool, QGemm), which the importer expands into QDQ nodes.
+    let contrib = cnn_dir().join("../qop_contrib");
+    models.push((contrib.join("ort_qop.onnx"), contrib.join("input_0.pb")));
+    for (m, input) in models {
         let out = Command::new("python3")
             .arg(&script)
             .args(["--nart", env!("CARGO_BIN_EXE_nart"), "--model"])
             .arg(&m)
             .arg("--input")
-            .arg(cnn_dir().join("heldout_inputs.pb"))
+            .arg(&input)
             .output()
             .expect("python3 runs");
         let stdout = String::from_utf8_lossy(&out.stdout);

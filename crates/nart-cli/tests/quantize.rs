@@ -64,6 +64,7 @@ fn list_schemes_names_every_scheme() {
         "arm-lowbit",
         "w4-group",
         "w8a16",
+        "w4a8",
         "fp16",
         "bf16",
     ] {

@@ -84,3 +84,53 @@ fn bad_form_is_an_error_and_writes_nothing() {
     assert!(err.contains("invalid value 'int8' for '--form"), "{err}");
     assert!(!out.exists());
 }
+
+/// `nart run --model Q.mlir` runs the integer form that `nart quantize` wrote, with the same
+/// inputs as the float model: its logits are close to float's (the guard's SQNR, roughly), and
+/// broken IR text is a located error with exit 1.
+#[test]
+fn nart_run_reads_the_quantized_mlir() {
+    let d = scratch("run-mlir");
+    let q = d.join("q.mlir");
+    assert_eq!(quantize(&q, &[]).0, 0);
+    let inputs = models().join("digits_cnn/test_data_set_0");
+    let run = |model: &Path, out: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_nart"))
+            .args(["run", "--model"])
+            .arg(model)
+            .arg("--inputs")
+            .arg(&inputs)
+            .arg("--outputs")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let (fo, qo) = (d.join("float"), d.join("int"));
+    let r = run(&models().join("digits_cnn/model.onnx"), &fo);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = run(&q, &qo);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let read = |dir: &Path| {
+        nart_quant::dataset::read_tensor(&dir.join("output_0.pb"))
+            .unwrap()
+            .to_f64_vec()
+            .unwrap()
+    };
+    let (f, i) = (read(&fo), read(&qo));
+    assert_eq!(f.len(), i.len());
+    let signal: f64 = f.iter().map(|x| x * x).sum();
+    let noise: f64 = f.iter().zip(&i).map(|(a, b)| (a - b) * (a - b)).sum();
+    let sqnr = 10.0 * (signal / noise).log10();
+    assert!(sqnr > 25.0 && sqnr.is_finite(), "SQNR {sqnr} dB");
+
+    let bad = d.join("bad.mlir");
+    std::fs::write(
+        &bad,
+        "func.func @f(%x: tensor<2xf32>) {\n  %y = graph.Nope %x\n}\n",
+    )
+    .unwrap();
+    let r = run(&bad, &d.join("bad-out"));
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("bad.mlir:2:"), "{err}");
+}

@@ -945,7 +945,16 @@ impl<'m> Importer<'m> {
             None
         };
         let Some(mut schema) = schema else {
-            self.import_unknown(ctx, node, &inputs, &attrs, block, scopes, loc, &label);
+            // ONNX Runtime's quantized contrib ops become the standard nodes they stand for.
+            match crate::contrib::expand(node) {
+                Some(Ok(nodes)) => {
+                    for n in &nodes {
+                        self.import_node(ctx, n, block, scopes, gcx);
+                    }
+                }
+                Some(Err(m)) => self.error(loc, format!("{label}: {m}")),
+                None => self.import_unknown(ctx, node, &inputs, &attrs, block, scopes, loc, &label),
+            }
             return;
         };
         // Upgrade to the target opset.

@@ -12,6 +12,7 @@
 
 mod checks;
 mod containers;
+mod contrib;
 pub mod errors;
 mod export;
 mod import;

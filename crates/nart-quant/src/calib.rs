@@ -245,15 +245,19 @@ pub fn entropy_threshold(h: &Histogram, levels: usize) -> f64 {
     bins[0] = bins[1];
     let mut best = (f64::INFINITY, n);
     let mut tail: f64 = bins[levels..].iter().sum();
+    // One buffer each for P and Q, reused by every candidate.
+    let (mut p, mut q) = (Vec::with_capacity(n), Vec::with_capacity(n));
     for i in levels..=n {
         let sliced = &bins[..i];
-        let mut p = sliced.to_vec();
+        p.clear();
+        p.extend_from_slice(sliced);
         p[i - 1] += tail;
         if i < n {
             tail -= bins[i];
         }
         let merged = i / levels;
-        let mut q = vec![0.0; i];
+        q.clear();
+        q.resize(i, 0.0);
         for level in 0..levels {
             let start = level * merged;
             let stop = if level == levels - 1 {

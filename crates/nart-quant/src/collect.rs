@@ -44,6 +44,8 @@ pub struct CalibOptions {
     pub bins: usize,
     /// Show a progress bar on a terminal (hidden when stderr is not one).
     pub progress: bool,
+    /// Threads that run samples at once (`None`: one per core).
+    pub threads: Option<usize>,
 }
 
 impl Default for CalibOptions {
@@ -54,6 +56,7 @@ impl Default for CalibOptions {
             per_channel: false,
             bins: DEFAULT_BINS,
             progress: false,
+            threads: None,
         }
     }
 }
@@ -203,20 +206,21 @@ pub fn collect(
     })?;
     let values = calibrated_values(ctx, func);
     let wanted: HashMap<Value, usize> = values.iter().enumerate().map(|(i, &v)| (v, i)).collect();
-    let mut col = Collector {
-        phase: Phase::Range,
-        per_channel: opts.per_channel,
-        bins: opts.bins,
-        wanted: &wanted,
-        stats: vec![None; values.len()],
-    };
+    let mut stats: Vec<Option<ValueStats>> = vec![None; values.len()];
     let mut phases = vec![Phase::Range];
     if opts.calibrator.needs_histogram() {
         phases.push(Phase::Histogram);
     }
+    // Samples run on as many threads as the machine has cores (at most one per sample), each
+    // with its own statistics, merged afterwards: ranges by min and max, histograms (over the
+    // same bins, fixed by the range pass) by adding counts. Both are independent of the order
+    // the samples ran in, so the result is the same on any number of threads.
+    let threads = opts
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, samples.len().max(1));
     let n_phases = phases.len();
     for (k, phase) in phases.into_iter().enumerate() {
-        col.phase = phase;
         let what = format!(
             "calibrating ({}{})",
             opts.calibrator.name(),
@@ -227,22 +231,106 @@ pub fn collect(
             }
         );
         let pb = progress_bar(opts.progress, samples.len(), &what);
-        for s in samples {
-            interp
-                .run_observed(s.inputs.clone(), &mut col)
-                .map_err(|e| QuantError::Run {
-                    sample: s.name.clone(),
-                    error: Box::new(e),
-                })?;
-            pb.inc(1);
-        }
+        let chunk = samples.len().div_ceil(threads).max(1);
+        let start = stats.clone();
+        let results: Vec<Result<Vec<Option<ValueStats>>, QuantError>> =
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = samples
+                    .chunks(chunk)
+                    .map(|part| {
+                        let (interp, wanted, pb, start) = (&interp, &wanted, &pb, start.clone());
+                        scope.spawn(move || {
+                            let mut col = Collector {
+                                phase,
+                                per_channel: opts.per_channel,
+                                bins: opts.bins,
+                                wanted,
+                                stats: start,
+                            };
+                            for s in part {
+                                interp
+                                    .run_observed(s.inputs.clone(), &mut col)
+                                    .map_err(|e| QuantError::Run {
+                                        sample: s.name.clone(),
+                                        error: Box::new(e),
+                                    })?;
+                                pb.inc(1);
+                            }
+                            Ok(col.stats)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                    .collect()
+            });
         pb.finish_and_clear();
+        // The first failing sample in dataset order is the one reported.
+        let mut parts = Vec::with_capacity(results.len());
+        for r in results {
+            parts.push(r?);
+        }
+        stats = merge_stats(phase, &start, parts);
     }
     Ok(values
         .into_iter()
-        .zip(col.stats)
+        .zip(stats)
         .filter_map(|(v, s)| s.map(|s| (v, s)))
         .collect())
+}
+
+/// Merges the statistics that threads collected in `phase`, each starting from `start`.
+fn merge_stats(
+    phase: Phase,
+    start: &[Option<ValueStats>],
+    parts: Vec<Vec<Option<ValueStats>>>,
+) -> Vec<Option<ValueStats>> {
+    let mut out = start.to_vec();
+    for part in parts {
+        for (o, p) in out.iter_mut().zip(part) {
+            let Some(p) = p else { continue };
+            match (phase, o.as_mut()) {
+                (_, None) => *o = Some(p),
+                (Phase::Range, Some(o)) => {
+                    merge_range(&mut o.tensor, &p.tensor);
+                    if o.channels.len() == p.channels.len() {
+                        for (a, b) in o.channels.iter_mut().zip(&p.channels) {
+                            merge_range(a, b);
+                        }
+                    } else if o.channels.is_empty() {
+                        o.channels = p.channels;
+                    }
+                }
+                (Phase::Histogram, Some(o)) => {
+                    // A thread that never saw the value left the start's empty bins.
+                    add_bins(&mut o.tensor, &p.tensor);
+                    for (a, b) in o.channels.iter_mut().zip(&p.channels) {
+                        add_bins(a, b);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn merge_range(a: &mut Histogram, b: &Histogram) {
+    a.min = a.min.min(b.min);
+    a.max = a.max.max(b.max);
+}
+
+fn add_bins(a: &mut Histogram, b: &Histogram) {
+    if b.bins.is_empty() {
+        return;
+    }
+    if a.bins.is_empty() {
+        *a = b.clone();
+        return;
+    }
+    for (x, y) in a.bins.iter_mut().zip(&b.bins) {
+        *x += y;
+    }
 }
 
 fn calibrated_attr(ctx: &mut Context, v: Value, (lo, hi): (f64, f64)) -> nart_ir::Attr {
@@ -424,19 +512,45 @@ pub fn calibrate(
         values: stats.len(),
         ranges: Vec::new(),
     };
-    for (v, s) in stats {
-        let pick = |h: &Histogram| {
-            let h = if h.min > h.max {
-                Histogram::new(0.0, 0.0, 0)
-            } else {
-                h.clone()
-            };
-            opts.calibrator.range(&h, levels_for(opts.bits, &h))
+    let pick = |h: &Histogram| {
+        let h = if h.min > h.max {
+            Histogram::new(0.0, 0.0, 0)
+        } else {
+            h.clone()
         };
-        let r = pick(&s.tensor);
-        let ch = (!s.channels.is_empty()).then(|| s.channels.iter().map(pick).collect());
-        report.ranges.push((ir_util::describe_value(ctx, v), r));
-        ranges.push((v, r, ch));
+        opts.calibrator.range(&h, levels_for(opts.bits, &h))
+    };
+    // The threshold searches (entropy's is quadratic in the bins) run on every core, each
+    // value on its own; the results come back in value order.
+    type Picked = ((f64, f64), Option<Vec<(f64, f64)>>);
+    let threads = opts
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, stats.len().max(1));
+    let chunk = stats.len().div_ceil(threads).max(1);
+    let picked: Vec<Picked> = std::thread::scope(|scope| {
+        let handles: Vec<_> = stats
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|(_, s)| {
+                            let ch = (!s.channels.is_empty())
+                                .then(|| s.channels.iter().map(pick).collect());
+                            (pick(&s.tensor), ch)
+                        })
+                        .collect::<Vec<Picked>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    for ((v, _), (r, ch)) in stats.iter().zip(picked) {
+        report.ranges.push((ir_util::describe_value(ctx, *v), r));
+        ranges.push((*v, r, ch));
     }
     record(ctx, func, &ranges);
     Ok(report)

@@ -115,3 +115,43 @@ fn onnx_qdq_keeps_top1_within_one_point_of_float() {
         );
     }
 }
+
+/// Calibration runs samples on several threads and merges what each saw; the ranges (and so
+/// the printed IR) must not depend on how many threads ran, for the range-only calibrators and
+/// the histogram ones, per tensor and per channel.
+#[test]
+fn calibration_is_the_same_on_any_number_of_threads() {
+    for calibrator in [
+        Calibrator::MinMax,
+        Calibrator::Entropy,
+        Calibrator::Percentile(99.9),
+    ] {
+        let printed: Vec<(String, Vec<(String, (f64, f64))>)> = [1, 2, 3]
+            .into_iter()
+            .map(|threads| {
+                let (mut ctx, func) = load();
+                let interp = Interpreter::new(&ctx, func).unwrap();
+                let samples =
+                    dataset::load(&model_dir().join("calib_inputs.pb"), interp.inputs()).unwrap();
+                drop(interp);
+                let opts = CalibOptions {
+                    calibrator,
+                    per_channel: true,
+                    threads: Some(threads),
+                    ..CalibOptions::default()
+                };
+                let report =
+                    nart_quant::collect::calibrate(&mut ctx, func, &samples, &opts).unwrap();
+                (
+                    nart_ir::printer::print_op(&ctx, func, &Default::default()),
+                    report.ranges,
+                )
+            })
+            .collect();
+        assert!(!printed[0].1.is_empty());
+        for other in &printed[1..] {
+            assert_eq!(other.1, printed[0].1, "{calibrator:?}: ranges differ");
+            assert_eq!(other.0, printed[0].0, "{calibrator:?}: IR differs");
+        }
+    }
+}

@@ -179,6 +179,7 @@ fn quant_ir_round_trips_through_onnx() {
         "pow2",
         "arm-lowbit",
         "w4-group",
+        "w4a8",
         "tensorrt",
     ] {
         let (mut ctx, module) = quantized(scheme);

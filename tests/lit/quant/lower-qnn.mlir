@@ -11,11 +11,11 @@
 // bias stay, the float Conv, Relu and the dcasts go.
 // CHECK-LABEL: func.func @conv_relu
 // CHECK-NEXT: %[[X:.*]] = quant.qcast %arg0
-// CHECK-NEXT: %[[WI:.*]] = "graph.constant"() <{value = dense<{{\[\[\[\[}}127]]], {{\[\[\[}}-128]]]]> : tensor<2x1x1x1xi8>}>
+// CHECK-NEXT: %[[WI:.*]] = "graph.constant"() <{value = dense<{{\[\[\[\[}}127]]], {{\[\[\[}}-127]]]]> : tensor<2x1x1x1xi8>}>
 // CHECK-NEXT: %[[W:.*]] = quant.scast %[[WI]]
-// CHECK-NEXT: %[[BI:.*]] = "graph.constant"() <{value = dense<[16256, -8128]> : tensor<2xi32>}>
+// CHECK-NEXT: %[[BI:.*]] = "graph.constant"() <{value = dense<[16192, -8096]> : tensor<2xi32>}>
 // CHECK-NEXT: %[[B:.*]] = quant.scast %[[BI]]
-// CHECK-NEXT: %[[C:.*]] = qnn.conv %[[X]], %[[W]], %[[B]] act<relu> : (tensor<1x1x2x2x!quant.uniform<u8:f32, 3.92156862745098e-03>>, tensor<2x1x1x1x!quant.uniform<i8:f32:0, {3.92156862745098e-03,1.568627450980392e-02}>>, tensor<2x!quant.uniform<i32:f32:0, {1.5378700499807765e-05,6.151480199923106e-05}>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 2.9411764705882353e-03>>
+// CHECK-NEXT: %[[C:.*]] = qnn.conv %[[X]], %[[W]], %[[B]] act<relu> : (tensor<1x1x2x2x!quant.uniform<u8:f32, 3.92156862745098e-03>>, tensor<2x1x1x1x!quant.uniform<i8:f32:0, {3.937007874015748e-03,1.5748031496062992e-02}>>, tensor<2x!quant.uniform<i32:f32:0, {1.543924656476764e-05,6.175698625907056e-05}>>) -> tensor<1x2x2x2x!quant.uniform<u8:f32, 2.9411764705882353e-03>>
 // CHECK-NEXT: %[[D:.*]] = quant.dcast %[[C]]
 // CHECK-NEXT: return %[[D]]
 // The pow2 scheme rounds half up: the rounding comes from the scheme.
@@ -43,10 +43,10 @@ func.func @conv_relu(%x: tensor<1x1x2x2xf32> {onnx.name = "x", quant.calibrated 
 // parameters move from axis 0 to axis 1; Clip(0, 6) fuses as relu6 (its bounds stay exact).
 // CHECK-LABEL: func.func @gemm_relu6
 // CHECK-NEXT: %[[X:.*]] = quant.qcast %arg0
-// CHECK-NEXT: %[[BI:.*]] = "graph.constant"() <{value = dense<[8128, -4064]> : tensor<2xi32>}>
+// CHECK-NEXT: %[[BI:.*]] = "graph.constant"() <{value = dense<[8096, -4048]> : tensor<2xi32>}>
 // CHECK-NEXT: %[[B:.*]] = quant.scast %[[BI]]
-// CHECK-NEXT: %[[WI:.*]] = "graph.constant"() <{value = dense<{{\[\[}}127, 64], [-64, 127], [32, -128]]> : tensor<3x2xi8>}>
-// CHECK-NEXT: %[[W:.*]] = quant.scast %[[WI]] : tensor<3x2xi8> to tensor<3x2x!quant.uniform<i8:f32:1, {7.84313725490196e-03,7.84313725490196e-03}>>
+// CHECK-NEXT: %[[WI:.*]] = "graph.constant"() <{value = dense<{{\[\[}}127, 64], [-64, 127], [32, -127]]> : tensor<3x2xi8>}>
+// CHECK-NEXT: %[[W:.*]] = quant.scast %[[WI]] : tensor<3x2xi8> to tensor<3x2x!quant.uniform<i8:f32:1, {7.874015748031496e-03,7.874015748031496e-03}>>
 // CHECK-NEXT: qnn.matmul %[[X]], %[[W]], %[[B]] act<relu6> :
 // CHECK-NOT: graph.
 // CHECK: return
@@ -126,7 +126,7 @@ func.func @pool_and_float(%x: tensor<1x2x4x4xf32> {quant.calibrated = !quant.cal
 // CHECK-NEXT: %[[PD:.*]] = quant.dcast %[[P]]
 // CHECK-NEXT: %[[F:.*]] = "graph.Flatten"(%[[PD]])
 // CHECK-NEXT: %[[FQ:.*]] = quant.qcast %[[F]]
-// CHECK: %[[W:.*]] = quant.scast %{{.*}} : tensor<2x2xi8> to tensor<2x2x!quant.uniform<i8:f32:1, {7.84313725490196e-03,1.568627450980392e-02}>>
+// CHECK: %[[W:.*]] = quant.scast %{{.*}} : tensor<2x2xi8> to tensor<2x2x!quant.uniform<i8:f32:1, {7.874015748031496e-03,1.5748031496062992e-02}>>
 // CHECK: qnn.matmul %[[FQ]], %[[W]], %{{.*}} :
 // expected-remark @+1 {{quant-lint: 0 float compute ops read dequantized values (0 edges)}}
 func.func @clip_global_gemm(%x: tensor<1x2x2x2xf32> {quant.calibrated = !quant.calibrated<f32<-1.0:1.0>>}) -> tensor<1x2xf32> {

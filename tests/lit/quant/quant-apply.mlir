@@ -6,16 +6,16 @@
 
 // Conv + Relu with calibrated ranges. onnx-qdq: the input gets a u8 QDQ pair (range [0, 1]:
 // scale 1/255), the weight becomes i8 storage per output channel (symmetric: 0.5 and -2.0 are
-// 127 * 0.5/127.5 and -128 * 2/127.5), the bias i32 at input scale times weight scale, and the
+// 127 * 0.5/127 and -127 * 2/127: both ends of a symmetric range are codes), the bias i32 at input scale times weight scale, and the
 // Relu is fused: no QDQ between Conv and Relu, one after the Relu (range [0, 0.75]: 0.75/255).
 // CHECK-LABEL: func.func @conv_relu
 // CHECK-NEXT: %[[Q:.*]] = quant.qcast %arg0 : tensor<1x1x2x2xf32> to tensor<1x1x2x2x!quant.uniform<u8:f32, 3.92156862745098e-03>>
 // CHECK-NEXT: %[[X:.*]] = quant.dcast %[[Q]] : tensor<1x1x2x2x!quant.uniform<u8:f32, 3.92156862745098e-03>> to tensor<1x1x2x2xf32>
-// CHECK-NEXT: %[[WI:.*]] = "graph.constant"() <{value = dense<{{\[\[\[\[}}127]]], {{\[\[\[}}-128]]]]> : tensor<2x1x1x1xi8>}>
-// CHECK-NEXT: %[[WQ:.*]] = quant.scast %[[WI]] : tensor<2x1x1x1xi8> to tensor<2x1x1x1x!quant.uniform<i8:f32:0, {3.92156862745098e-03,1.568627450980392e-02}>>
+// CHECK-NEXT: %[[WI:.*]] = "graph.constant"() <{value = dense<{{\[\[\[\[}}127]]], {{\[\[\[}}-127]]]]> : tensor<2x1x1x1xi8>}>
+// CHECK-NEXT: %[[WQ:.*]] = quant.scast %[[WI]] : tensor<2x1x1x1xi8> to tensor<2x1x1x1x!quant.uniform<i8:f32:0, {3.937007874015748e-03,1.5748031496062992e-02}>>
 // CHECK-NEXT: %[[W:.*]] = quant.dcast %[[WQ]]
-// CHECK-NEXT: %[[BI:.*]] = "graph.constant"() <{value = dense<[16256, -8128]> : tensor<2xi32>}>
-// CHECK-NEXT: %[[BQ:.*]] = quant.scast %[[BI]] : tensor<2xi32> to tensor<2x!quant.uniform<i32:f32:0, {1.5378700499807765e-05,6.151480199923106e-05}>>
+// CHECK-NEXT: %[[BI:.*]] = "graph.constant"() <{value = dense<[16192, -8096]> : tensor<2xi32>}>
+// CHECK-NEXT: %[[BQ:.*]] = quant.scast %[[BI]] : tensor<2xi32> to tensor<2x!quant.uniform<i32:f32:0, {1.543924656476764e-05,6.175698625907056e-05}>>
 // CHECK-NEXT: %[[B:.*]] = quant.dcast %[[BQ]]
 // CHECK-NEXT: %[[C:.*]] = "graph.Conv"(%[[X]], %[[W]], %[[B]])
 // CHECK-NEXT: %[[R:.*]] = "graph.Relu"(%[[C]])
@@ -31,7 +31,7 @@
 // TRT: quant.scast %{{.*}} : tensor<2x1x1x1xi8> to tensor<2x1x1x1x!quant.uniform<i8<-127:127>:f32:0, {3.937007874015748e-03,1.5748031496062992e-02}>>
 // TRT: "graph.Conv"(%{{.*}}, %{{.*}}, %[[B]])
 
-// Power-of-two scales: 1/127.5 rounds up to 2^-6, 2/127.5 to 2^-5, and the bias scale is
+// Power-of-two scales: 1/127 rounds up to 2^-6, 2/127 to 2^-5, and the bias scale is
 // their product 2^-11.
 // POW2-LABEL: func.func @conv_relu
 // POW2: !quant.uniform<i8:f32, 1.562500e-02>
@@ -86,7 +86,7 @@ func.func @pass_through(%x: tensor<1x2x4x4xf32> {quant.calibrated = !quant.calib
 // Per-layer overrides by op name: 'fc2' stays float (it then reads a dequantized value, which
 // quant-lint reports), 'fc1' gets 4-bit weights and activations.
 // OVR-LABEL: func.func @overrides
-// OVR: quant.scast %{{.*}} : tensor<4x2xi4> to tensor<4x2x!quant.uniform<i4:f32:1, {1.3333333333333333e-01,4.000000e-01}>>
+// OVR: quant.scast %{{.*}} : tensor<4x2xi4> to tensor<4x2x!quant.uniform<i4:f32:1, {1.4285714285714285e-01,4.2857142857142855e-01}>>
 // OVR: %[[A:.*]] = "graph.MatMul"
 // OVR-NEXT: %[[AQ:.*]] = quant.qcast %[[A]] : tensor<1x2xf32> to tensor<1x2x!quant.uniform<u4:f32, 1.3333333333333333e-01>>
 // OVR-NEXT: %[[AD:.*]] = quant.dcast %[[AQ]]
