@@ -163,7 +163,11 @@ fn estimate(
     let plan = nart_target::plan(ctx, func, &setup)
         .map_err(|d| anyhow!("cannot plan {}: {}", targets.join(","), d[0].message))?;
     let mut c = Candidate {
-        targets: setup.preferred.iter().map(|t| t.name().to_string()).collect(),
+        targets: setup
+            .preferred
+            .iter()
+            .map(|t| t.name().to_string())
+            .collect(),
         ops: BTreeMap::new(),
         segments: plan.segments.len(),
         seconds: 0.0,
@@ -280,12 +284,23 @@ pub fn decide(
                     }
                 ),
                 human_bytes(c.bytes),
-                if i == best { "chosen".into() } else { String::new() },
+                if i == best {
+                    "chosen".into()
+                } else {
+                    String::new()
+                },
             ]
         })
         .collect();
     report.push_str(&crate::partition::table(
-        &["candidate", "ops", "segments", "est. latency", "est. memory", ""],
+        &[
+            "candidate",
+            "ops",
+            "segments",
+            "est. latency",
+            "est. memory",
+            "",
+        ],
         &rows,
     ));
     let runner_up = (0..candidates.len())
@@ -318,7 +333,10 @@ pub fn decide(
         None => report.push_str(" (the only candidate)\n"),
     }
     if let Some(s) = &scheme {
-        let _ = writeln!(report, "quantizing with scheme {s}, which a chosen target wants");
+        let _ = writeln!(
+            report,
+            "quantizing with scheme {s}, which a chosen target wants"
+        );
     }
     for n in notes {
         let _ = writeln!(report, "  {n}");

@@ -59,11 +59,17 @@ fn latency_picks_the_fastest_placement() {
     assert_eq!(d.targets, ["fast", "interp"], "{}", d.report);
     // interp alone, each chip, both chips.
     let lists: Vec<String> = d.candidates.iter().map(|c| c.targets.join(",")).collect();
-    assert_eq!(lists, ["interp", "slow,interp", "fast,interp", "slow,fast,interp"]);
+    assert_eq!(
+        lists,
+        ["interp", "slow,interp", "fast,interp", "slow,fast,interp"]
+    );
     let secs: Vec<f64> = d.candidates.iter().map(|c| c.seconds).collect();
     // The slow chip's placements fall back to interp (the partitioner's cost step moves its
     // segment there), so only the fast chip beats interp alone.
-    assert!(secs.iter().enumerate().all(|(i, &s)| i == 2 || secs[2] < s), "{secs:?}");
+    assert!(
+        secs.iter().enumerate().all(|(i, &s)| i == 2 || secs[2] < s),
+        "{secs:?}"
+    );
     assert!(
         d.report.contains("chose fast,interp for latency"),
         "{}",
@@ -92,8 +98,16 @@ fn memory_goal_weighs_what_each_target_holds() {
     let lean = decide(&mut ctx, func, &r, Goal::Memory, false).unwrap();
     assert_eq!(lean.targets, ["interp"], "{}", lean.report);
     let (i, o) = (&lean.candidates[0], &lean.candidates[1]);
-    assert!(i.bytes < o.bytes && o.seconds < i.seconds, "{}", lean.report);
-    assert!(lean.report.contains("chose interp for memory"), "{}", lean.report);
+    assert!(
+        i.bytes < o.bytes && o.seconds < i.seconds,
+        "{}",
+        lean.report
+    );
+    assert!(
+        lean.report.contains("chose interp for memory"),
+        "{}",
+        lean.report
+    );
 
     // The package records the decision.
     let out = tmp("digits_cnn-auto-memory.nartpkg");
@@ -107,9 +121,15 @@ fn memory_goal_weighs_what_each_target_holds() {
     let mut report = Vec::new();
     let pkg = compile(&req, &r, &mut report).unwrap();
     let report = String::from_utf8(report).unwrap();
-    assert!(report.starts_with("--targets auto, goal memory (estimated, dynamic dims at 1):"), "{report}");
+    assert!(
+        report.starts_with("--targets auto, goal memory (estimated, dynamic dims at 1):"),
+        "{report}"
+    );
     let notes = &pkg.manifest().notes;
-    assert!(notes["auto"].contains("chose interp for memory"), "{notes:?}");
+    assert!(
+        notes["auto"].contains("chose interp for memory"),
+        "{notes:?}"
+    );
     assert!(pkg.manifest().targets.iter().all(|t| t.name == "interp"));
 }
 

@@ -107,8 +107,13 @@ fn check_model(dir: &Path, name: &str, min_share: f64, tol: f32) {
     let got = s.run(xs).unwrap();
     let want = ort_outputs(dir, got.len());
     let (d, m) = max_diff(&got, &want);
-    eprintln!("{name}: {on} of {all} ops on onednn; max |onednn - onnxruntime| = {d:e} (max |y| {m:e})");
-    assert!(d <= tol * m.max(1.0), "{name}: differs from ONNX Runtime by {d} (max |y| {m})");
+    eprintln!(
+        "{name}: {on} of {all} ops on onednn; max |onednn - onnxruntime| = {d:e} (max |y| {m:e})"
+    );
+    assert!(
+        d <= tol * m.max(1.0),
+        "{name}: differs from ONNX Runtime by {d} (max |y| {m})"
+    );
 }
 
 #[test]
@@ -121,7 +126,12 @@ fn digits_cnn_matches_onnx_runtime() {
 #[test]
 fn tiny_transformer_matches_onnx_runtime() {
     if onednn_here("tiny_transformer_matches_onnx_runtime") {
-        check_model(&committed("tiny_transformer"), "tiny_transformer", 0.5, 1e-4);
+        check_model(
+            &committed("tiny_transformer"),
+            "tiny_transformer",
+            0.5,
+            1e-4,
+        );
     }
 }
 
@@ -166,11 +176,18 @@ fn the_binary_lists_compiles_runs_benches_and_inspects() {
         .arg(&pkg)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = nart().arg("inspect").arg(&pkg).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     let version = nart_onednn_rt::availability().unwrap();
-    assert!(text.contains(&version), "inspect names the SDK version {version}:\n{text}");
+    assert!(
+        text.contains(&version),
+        "inspect names the SDK version {version}:\n{text}"
+    );
     let outputs = tmp("bin-digits_cnn-out");
     let out = nart()
         .args(["run", "--package"])
@@ -181,19 +198,46 @@ fn the_binary_lists_compiles_runs_benches_and_inspects() {
         .arg(&outputs)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let bytes = std::fs::read(outputs.join("output_0.pb")).unwrap();
     let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
     let got = nart_cli::tensor_io::tensor_from_proto(&p).unwrap();
     let (d, m) = max_diff(&[got], &ort_outputs(&dir, 1));
-    assert!(d <= 1e-4 * m.max(1.0), "nart run --package differs from ONNX Runtime by {d}");
+    assert!(
+        d <= 1e-4 * m.max(1.0),
+        "nart run --package differs from ONNX Runtime by {d}"
+    );
     let out = nart()
         .args(["bench", "--package"])
         .arg(&pkg)
         .args(["--runs", "5", "--json", "--dim", "N=2"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let line = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(line.contains("median"), "{line}");
+}
+
+/// Without oneDNN the target stays listed, and `nart targets` says why it is unavailable.
+#[test]
+fn an_unavailable_onednn_is_listed_with_the_reason() {
+    let mut r = nart_target::TargetRegistry::builtin();
+    r.register(Box::new(nart_target_onednn::OnednnTarget::unavailable(
+        "cannot load oneDNN (libdnnl.so.2: cannot open shared object file)",
+    )));
+    let table = nart_cli::partition::targets_table(&r);
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(lines[2].starts_with("onednn  op  "), "{table}");
+    assert_eq!(
+        lines.last(),
+        Some(&"onednn is unavailable: cannot load oneDNN (libdnnl.so.2: cannot open shared object file)")
+    );
 }

@@ -17,7 +17,7 @@ use nart_target_rt::RtError;
 use nart_tensor::{DType, Tensor};
 
 use crate::ffi::{self, Api, Dims, ExecArg, MemoryDesc, OpDesc, MAX_NDIMS};
-use crate::program::{BinaryAlg, Eltwise, OpKind, Operand, PoolAlg, Program, ValueKind};
+use crate::program::{BinaryAlg, Eltwise, OpKind, Operand, PoolAlg, PostOp, Program, ValueKind};
 use crate::NAME;
 
 type H = *mut c_void;
@@ -50,6 +50,40 @@ fn seen(dims: &[i64]) -> Vec<i64> {
         vec![1]
     } else {
         dims.to_vec()
+    }
+}
+
+/// oneDNN's element-wise algorithm for `alg`.
+fn eltwise_alg(alg: Eltwise) -> c_int {
+    use ffi::eltwise as e;
+    match alg {
+        Eltwise::Relu => e::RELU,
+        Eltwise::Tanh => e::TANH,
+        Eltwise::Elu => e::ELU,
+        Eltwise::Abs => e::ABS,
+        Eltwise::Sqrt => e::SQRT,
+        Eltwise::Linear => e::LINEAR,
+        Eltwise::Logistic => e::LOGISTIC,
+        Eltwise::Exp => e::EXP,
+        Eltwise::Log => e::LOG,
+        Eltwise::Clip => e::CLIP_V2,
+        Eltwise::GeluErf => e::GELU_ERF,
+        Eltwise::GeluTanh => e::GELU_TANH,
+        Eltwise::HardSwish => e::HARDSWISH,
+        Eltwise::Mish => e::MISH,
+    }
+}
+
+/// oneDNN's binary algorithm for `alg`.
+fn binary_alg(alg: BinaryAlg) -> c_int {
+    use ffi::binary as b;
+    match alg {
+        BinaryAlg::Add => b::ADD,
+        BinaryAlg::Sub => b::SUB,
+        BinaryAlg::Mul => b::MUL,
+        BinaryAlg::Div => b::DIV,
+        BinaryAlg::Max => b::MAX,
+        BinaryAlg::Min => b::MIN,
     }
 }
 
@@ -173,9 +207,10 @@ impl Loaded {
         };
         // SAFETY: out-pointers to handles owned by `l`, destroyed by its Drop.
         unsafe {
-            check((api.engine_create)(&mut l.engine, ffi::ENGINE_CPU, 0), || {
-                "create a CPU engine".into()
-            })?;
+            check(
+                (api.engine_create)(&mut l.engine, ffi::ENGINE_CPU, 0),
+                || "create a CPU engine".into(),
+            )?;
             check(
                 (api.stream_create)(&mut l.stream, l.engine, ffi::STREAM_DEFAULT),
                 || "create a stream".into(),
@@ -205,7 +240,15 @@ impl Loaded {
             });
         }
         for (k, op) in program.ops.iter().enumerate() {
-            l.add_op(&mut places, k, &op.kind, &op.inputs, &op.outputs[0])?;
+            let own = op.own_inputs();
+            l.add_op(
+                &mut places,
+                k,
+                &op.kind,
+                &op.inputs[..own],
+                &op.outputs[0],
+                (&op.post, &op.inputs[own..]),
+            )?;
         }
         let dims = |v: u32| -> Vec<usize> {
             program.values[v as usize]
@@ -315,13 +358,17 @@ impl Loaded {
     }
 
     fn primitive_desc(&self, desc: &OpDesc, what: &str) -> Result<H, RtError> {
+        self.primitive_desc_with(desc, what, self.attr)
+    }
+
+    fn primitive_desc_with(&self, desc: &OpDesc, what: &str, attr: H) -> Result<H, RtError> {
         let mut pd = ptr::null_mut();
         // SAFETY: `desc` was initialised by a `_desc_init` function.
         let st = unsafe {
             (self.api.primitive_desc_create)(
                 &mut pd,
                 desc,
-                self.attr.cast_const(),
+                attr.cast_const(),
                 self.engine,
                 ptr::null(),
             )
@@ -401,7 +448,12 @@ impl Loaded {
 
     /// Adds a step copying buffer `from` (laid out as `src`) into a new buffer laid out as
     /// `dst`, and returns that buffer.
-    fn reorder_step(&mut self, from: usize, src: &MemoryDesc, dst: &MemoryDesc) -> Result<usize, RtError> {
+    fn reorder_step(
+        &mut self,
+        from: usize,
+        src: &MemoryDesc,
+        dst: &MemoryDesc,
+    ) -> Result<usize, RtError> {
         let to = self.buffer_for(dst);
         let (prim, scratch) = self.reorder(src, dst)?;
         let a = self.memory_in(from, src)?;
@@ -437,7 +489,12 @@ impl Loaded {
     }
 
     /// The buffer holding value `v` laid out as `want`, adding a reorder when it is not.
-    fn laid_out(&mut self, places: &mut Places<'_>, v: u32, want: &MemoryDesc) -> Result<usize, RtError> {
+    fn laid_out(
+        &mut self,
+        places: &mut Places<'_>,
+        v: u32,
+        want: &MemoryDesc,
+    ) -> Result<usize, RtError> {
         let p = places.get(v)?;
         let now = self.current(places, v)?;
         if self.same(&now, want) {
@@ -452,7 +509,12 @@ impl Loaded {
     /// How an op reads operand `o`: its layout and buffer. An op that takes any layout
     /// (`any_layout`) reads the value as it is when it sees the whole value; everything else
     /// reads the row-major copy through the operand's dims and strides.
-    fn operand(&mut self, places: &mut Places<'_>, o: &Operand, any_layout: bool) -> Result<(MemoryDesc, usize), RtError> {
+    fn operand(
+        &mut self,
+        places: &mut Places<'_>,
+        o: &Operand,
+        any_layout: bool,
+    ) -> Result<(MemoryDesc, usize), RtError> {
         if any_layout && places.whole(o) {
             let md = self.current(places, o.value)?;
             Ok((md, places.get(o.value)?.buf))
@@ -464,7 +526,12 @@ impl Loaded {
 
     /// Memory for constant weights `w` in the layout `want` the primitive prefers: the
     /// weights' own buffer when it is that layout, else a copy reordered once, now.
-    fn weights(&mut self, places: &mut Places<'_>, w: &Operand, want: &MemoryDesc) -> Result<H, RtError> {
+    fn weights(
+        &mut self,
+        places: &mut Places<'_>,
+        w: &Operand,
+        want: &MemoryDesc,
+    ) -> Result<H, RtError> {
         let user = self.md(w)?;
         let b = self.plain(places, w.value)?;
         if self.same(want, &user) {
@@ -495,7 +562,9 @@ impl Loaded {
                 (self.api.primitive_execute)(prim, self.stream, args.len() as c_int, args.as_ptr()),
                 || "reorder weights".into(),
             )?;
-            check((self.api.stream_wait)(self.stream), || "reorder weights".into())?;
+            check((self.api.stream_wait)(self.stream), || {
+                "reorder weights".into()
+            })?;
         }
         Ok(dst)
     }
@@ -508,7 +577,12 @@ impl Loaded {
     }
 
     /// Sets the place of the op's result: a new buffer laid out as `md` (row-major when it is).
-    fn result(&mut self, places: &mut Places<'_>, out: &Operand, md: &MemoryDesc) -> Result<usize, RtError> {
+    fn result(
+        &mut self,
+        places: &mut Places<'_>,
+        out: &Operand,
+        md: &MemoryDesc,
+    ) -> Result<usize, RtError> {
         let buf = self.buffer_for(md);
         let plain = self.md_plain(&places.dims(out.value))?;
         let seen_plain = self.md(out)?;
@@ -521,6 +595,92 @@ impl Loaded {
         Ok(buf)
     }
 
+    /// Primitive attributes holding `post` (with the scratchpad the caller's), the arguments
+    /// of its binary post-ops (`extra`, in order), and the layout a full-size one has (the
+    /// result then takes that layout, which every implementation reads).
+    #[allow(clippy::type_complexity)]
+    fn post_ops(
+        &mut self,
+        places: &mut Places<'_>,
+        post: &[PostOp],
+        extra: &[Operand],
+        out: &Operand,
+        any_layout: bool,
+    ) -> Result<(H, Vec<(c_int, H)>, Option<MemoryDesc>), RtError> {
+        let api = self.api;
+        let mut attr = ptr::null_mut();
+        let mut po = ptr::null_mut();
+        // SAFETY: out-pointers; the attributes are destroyed by the caller, the post-ops list
+        // below once the attributes hold a copy.
+        unsafe {
+            check((api.primitive_attr_create)(&mut attr), || {
+                "create attributes".into()
+            })?;
+            check(
+                (api.primitive_attr_set_scratchpad_mode)(attr, ffi::SCRATCHPAD_USER),
+                || "set the scratchpad mode".into(),
+            )?;
+            check((api.post_ops_create)(&mut po), || "create post-ops".into())?;
+        }
+        let mut args = Vec::new();
+        let mut hint = None;
+        let mut operands = extra.iter();
+        let mut result = Ok(());
+        for (i, p) in post.iter().enumerate() {
+            let st = match p {
+                // SAFETY: `po` is valid.
+                PostOp::Eltwise { alg, alpha, beta } => unsafe {
+                    (api.post_ops_append_eltwise)(po, 1.0, eltwise_alg(*alg), *alpha, *beta)
+                },
+                PostOp::Binary { alg } => {
+                    let Some(o) = operands.next() else {
+                        result = Err(RtError::corrupt(NAME, "a binary post-op lacks its operand"));
+                        break;
+                    };
+                    let full = any_layout && places.whole(o) && seen(&o.dims) == seen(&out.dims);
+                    let (md, b) = match self.operand(places, o, full) {
+                        Ok(x) => x,
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    };
+                    if full && hint.is_none() {
+                        hint = Some(md);
+                    }
+                    match self.memory_in(b, &md) {
+                        Ok(m) => args.push((ffi::arg_post_op(i) | ffi::ARG_SRC_1, m)),
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    }
+                    // SAFETY: `po` is valid, `md` initialised.
+                    unsafe { (api.post_ops_append_binary)(po, binary_alg(*alg), &md) }
+                }
+            };
+            if st != ffi::SUCCESS {
+                result = check(st, || "append a post-op".into());
+                break;
+            }
+        }
+        // SAFETY: `attr` and `po` are valid; the attributes copy the list.
+        unsafe {
+            if result.is_ok() {
+                result = check((api.primitive_attr_set_post_ops)(attr, po), || {
+                    "set post-ops".into()
+                });
+            }
+            (api.post_ops_destroy)(po);
+        }
+        if let Err(e) = result {
+            // SAFETY: created above, not used again.
+            unsafe { (api.primitive_attr_destroy)(attr) };
+            return Err(e);
+        }
+        Ok((attr, args, hint))
+    }
+
     fn add_op(
         &mut self,
         places: &mut Places<'_>,
@@ -528,6 +688,40 @@ impl Loaded {
         kind: &OpKind,
         ins: &[Operand],
         out: &Operand,
+        (post, extra): (&[PostOp], &[Operand]),
+    ) -> Result<(), RtError> {
+        let api = self.api;
+        // Fused post-ops (convolutions and matmuls) go in attributes of their own.
+        let (op_attr, post_args, dst_hint) = if post.is_empty() {
+            (self.attr, Vec::new(), None)
+        } else {
+            self.post_ops(
+                places,
+                post,
+                extra,
+                out,
+                matches!(kind, OpKind::Conv { .. }),
+            )?
+        };
+        let r = self.add_op_with(places, k, kind, ins, out, op_attr, dst_hint, post_args);
+        if op_attr != self.attr {
+            // SAFETY: created by `post_ops`; the primitive descriptor keeps its own copy.
+            unsafe { (api.primitive_attr_destroy)(op_attr) };
+        }
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn add_op_with(
+        &mut self,
+        places: &mut Places<'_>,
+        k: usize,
+        kind: &OpKind,
+        ins: &[Operand],
+        out: &Operand,
+        op_attr: H,
+        dst_hint: Option<MemoryDesc>,
+        post_args: Vec<(c_int, H)>,
     ) -> Result<(), RtError> {
         let api = self.api;
         let what = format!("{} (op {k})", kind.name());
@@ -554,7 +748,9 @@ impl Loaded {
             } => {
                 let n = strides.len();
                 if ins[0].dims.len() != n + 2
-                    || [dilations, pads_begin, pads_end].iter().any(|v| v.len() != n)
+                    || [dilations, pads_begin, pads_end]
+                        .iter()
+                        .any(|v| v.len() != n)
                     || *groups < 1
                     || ins[1].dims.len() != n + 2 + usize::from(*groups > 1)
                 {
@@ -571,7 +767,10 @@ impl Loaded {
                     Some(b) => self.md(b)?,
                     None => MemoryDesc::zeroed(),
                 };
-                let dst_any = self.md_any(&out.dims)?;
+                let dst_any = match dst_hint {
+                    Some(md) => md,
+                    None => self.md_any(&out.dims)?,
+                };
                 let dil: Vec<i64> = dilations.iter().map(|d| d - 1).collect();
                 // SAFETY: every descriptor is initialised; the arrays hold MAX_NDIMS entries.
                 let st = unsafe {
@@ -590,7 +789,7 @@ impl Loaded {
                     )
                 };
                 check(st, || format!("describe {what}"))?;
-                let pd = self.primitive_desc(&desc, &what)?;
+                let pd = self.primitive_desc_with(&desc, &what, op_attr)?;
                 let src_md = self.query(pd, QUERY_SRC_MD)?;
                 let x = self.laid_out(places, ins[0].value, &src_md)?;
                 args.push((ffi::ARG_SRC, self.memory_in(x, &src_md)?));
@@ -624,7 +823,7 @@ impl Loaded {
                 // SAFETY: as above.
                 let st = unsafe { (api.matmul_desc_init)(&mut *desc, &src, &w_md, &bias, &dst) };
                 check(st, || format!("describe {what}"))?;
-                let pd = self.primitive_desc(&desc, &what)?;
+                let pd = self.primitive_desc_with(&desc, &what, op_attr)?;
                 args.push((ffi::ARG_SRC, self.memory_in(xb, &src)?));
                 let w = if w_const {
                     let want = self.query(pd, ffi::QUERY_WEIGHTS_MD)?;
@@ -689,23 +888,7 @@ impl Loaded {
                     return Err(bad("operand and result differ in dims"));
                 }
                 let (src, xb) = self.operand(places, &ins[0], true)?;
-                use ffi::eltwise as e;
-                let alg = match alg {
-                    Eltwise::Relu => e::RELU,
-                    Eltwise::Tanh => e::TANH,
-                    Eltwise::Elu => e::ELU,
-                    Eltwise::Abs => e::ABS,
-                    Eltwise::Sqrt => e::SQRT,
-                    Eltwise::Linear => e::LINEAR,
-                    Eltwise::Logistic => e::LOGISTIC,
-                    Eltwise::Exp => e::EXP,
-                    Eltwise::Log => e::LOG,
-                    Eltwise::Clip => e::CLIP_V2,
-                    Eltwise::GeluErf => e::GELU_ERF,
-                    Eltwise::GeluTanh => e::GELU_TANH,
-                    Eltwise::HardSwish => e::HARDSWISH,
-                    Eltwise::Mish => e::MISH,
-                };
+                let alg = eltwise_alg(*alg);
                 // SAFETY: as above.
                 let st = unsafe {
                     (api.eltwise_forward_desc_init)(
@@ -801,26 +984,24 @@ impl Loaded {
                 let (a, ab) = self.operand(places, &ins[0], true)?;
                 // The second operand in the first's layout when it is the same size; a
                 // broadcast one row-major.
-                let (b, bb) = if places.whole(&ins[1]) && ins[1].dims == ins[0].dims && places.whole(&ins[0]) {
-                    let bb = self.laid_out(places, ins[1].value, &a)?;
-                    (a, bb)
+                let (b, bb) =
+                    if places.whole(&ins[1]) && ins[1].dims == ins[0].dims && places.whole(&ins[0])
+                    {
+                        let bb = self.laid_out(places, ins[1].value, &a)?;
+                        (a, bb)
+                    } else {
+                        self.operand(places, &ins[1], false)?
+                    };
+                let dst = if ins[0].dims == out.dims {
+                    a
                 } else {
-                    self.operand(places, &ins[1], false)?
+                    self.md(out)?
                 };
-                let dst = if ins[0].dims == out.dims { a } else { self.md(out)? };
-                use ffi::binary as b_;
-                let alg = match alg {
-                    BinaryAlg::Add => b_::ADD,
-                    BinaryAlg::Sub => b_::SUB,
-                    BinaryAlg::Mul => b_::MUL,
-                    BinaryAlg::Div => b_::DIV,
-                    BinaryAlg::Max => b_::MAX,
-                    BinaryAlg::Min => b_::MIN,
-                };
+                let alg = binary_alg(*alg);
                 // SAFETY: as above.
                 let st = unsafe { (api.binary_desc_init)(&mut *desc, alg, &a, &b, &dst) };
                 check(st, || format!("describe {what}"))?;
-                let pd = self.primitive_desc(&desc, &what)?;
+                let pd = self.primitive_desc_with(&desc, &what, op_attr)?;
                 args.push((ffi::ARG_SRC, self.memory_in(ab, &a)?));
                 args.push((ffi::ARG_SRC_1, self.memory_in(bb, &b)?));
                 (dst, pd)
@@ -850,6 +1031,7 @@ impl Loaded {
         };
         let buf = self.result(places, out, &dst_md)?;
         args.push((ffi::ARG_DST, self.memory_in(buf, &dst_md)?));
+        args.extend(post_args);
         let (prim, scratch) = self.primitive(pd, &what)?;
         self.step(prim, scratch, args);
         Ok(())

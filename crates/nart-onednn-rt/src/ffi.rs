@@ -116,6 +116,10 @@ pub const QUERY_SCRATCHPAD_MD: c_int = 136;
 pub const SCRATCHPAD_USER: c_int = 1;
 /// `DNNL_ARG_SCRATCHPAD`.
 pub const ARG_SCRATCHPAD: c_int = 80;
+/// `DNNL_ARG_ATTR_MULTIPLE_POST_OP(i)`: the arguments of post-op `i`.
+pub const fn arg_post_op(i: usize) -> c_int {
+    16384 * (i as c_int + 1)
+}
 /// `DNNL_ARG_SRC` (also `DNNL_ARG_FROM`).
 pub const ARG_SRC: c_int = 1;
 /// `DNNL_ARG_SRC_1`.
@@ -253,6 +257,11 @@ pub struct Api {
     pub primitive_attr_create: unsafe extern "C" fn(*mut H) -> Status,
     pub primitive_attr_destroy: unsafe extern "C" fn(H) -> Status,
     pub primitive_attr_set_scratchpad_mode: unsafe extern "C" fn(H, c_int) -> Status,
+    pub primitive_attr_set_post_ops: unsafe extern "C" fn(H, H) -> Status,
+    pub post_ops_create: unsafe extern "C" fn(*mut H) -> Status,
+    pub post_ops_destroy: unsafe extern "C" fn(H) -> Status,
+    pub post_ops_append_eltwise: unsafe extern "C" fn(H, f32, c_int, f32, f32) -> Status,
+    pub post_ops_append_binary: unsafe extern "C" fn(H, c_int, Cmd) -> Status,
 }
 
 /// The library names tried, in order.
@@ -275,12 +284,8 @@ impl Api {
                 Err(e) => errors.push(format!("{name}: {e}")),
             }
         }
-        let lib = lib.ok_or_else(|| {
-            format!(
-                "cannot load oneDNN ({}); {INSTALL_HINT}",
-                errors.join("; ")
-            )
-        })?;
+        let lib = lib
+            .ok_or_else(|| format!("cannot load oneDNN ({}); {INSTALL_HINT}", errors.join("; ")))?;
         macro_rules! sym {
             ($name:literal) => {{
                 // SAFETY: the symbol's type is the one `dnnl.h` (2.6) declares for it.
@@ -326,6 +331,11 @@ impl Api {
             primitive_attr_create: sym!("dnnl_primitive_attr_create"),
             primitive_attr_destroy: sym!("dnnl_primitive_attr_destroy"),
             primitive_attr_set_scratchpad_mode: sym!("dnnl_primitive_attr_set_scratchpad_mode"),
+            primitive_attr_set_post_ops: sym!("dnnl_primitive_attr_set_post_ops"),
+            post_ops_create: sym!("dnnl_post_ops_create"),
+            post_ops_destroy: sym!("dnnl_post_ops_destroy"),
+            post_ops_append_eltwise: sym!("dnnl_post_ops_append_eltwise"),
+            post_ops_append_binary: sym!("dnnl_post_ops_append_binary"),
             _lib: lib,
         };
         // SAFETY: dnnl_version returns a pointer to a static struct.

@@ -75,7 +75,8 @@ pub fn load(artifact: &Artifact) -> Result<OnednnExecutable, RtError> {
     }
     let program = program::Program::decode(&artifact.bytes)
         .map_err(|e| RtError::corrupt(NAME, e.to_string()))?;
-    let api = ffi::api().map_err(|e| RtError::run(format!("the onednn target is unavailable: {e}")))?;
+    let api =
+        ffi::api().map_err(|e| RtError::run(format!("the onednn target is unavailable: {e}")))?;
     let first = exec::Loaded::new(api, &program.specialize(1))?;
     Ok(OnednnExecutable {
         api,

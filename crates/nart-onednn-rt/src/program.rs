@@ -207,15 +207,50 @@ pub enum OpKind {
     View,
 }
 
+/// An operation fused into a convolution or matmul, applied to its result in order (oneDNN's
+/// post-ops).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PostOp {
+    /// An element-wise function.
+    Eltwise {
+        /// Which.
+        alg: Eltwise,
+        /// Its first parameter.
+        alpha: f32,
+        /// Its second parameter.
+        beta: f32,
+    },
+    /// A binary function with the next of the op's extra operands (which may broadcast).
+    Binary {
+        /// Which.
+        alg: BinaryAlg,
+    },
+}
+
 /// One op: what it does, what it reads, what it writes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpDef {
     /// The operation.
     pub kind: OpKind,
-    /// What it reads.
+    /// What it reads: its own operands, then one per binary post-op.
     pub inputs: Vec<Operand>,
     /// What it writes (computed values, row-major).
     pub outputs: Vec<Operand>,
+    /// What is fused after it (convolutions and matmuls; element-wise functions after binary
+    /// ops).
+    pub post: Vec<PostOp>,
+}
+
+impl OpDef {
+    /// How many of the inputs are the operation's own (the rest feed binary post-ops).
+    pub fn own_inputs(&self) -> usize {
+        let extra = self
+            .post
+            .iter()
+            .filter(|p| matches!(p, PostOp::Binary { .. }))
+            .count();
+        self.inputs.len().saturating_sub(extra)
+    }
 }
 
 /// A compiled segment.
@@ -366,8 +401,8 @@ fn pool_alg(t: u8) -> Result<PoolAlg, DecodeError> {
 fn eltwise_alg(t: u8) -> Result<Eltwise, DecodeError> {
     use Eltwise::*;
     const ALL: [Eltwise; 14] = [
-        Relu, Tanh, Elu, Abs, Sqrt, Linear, Logistic, Exp, Log, Clip, GeluErf, GeluTanh,
-        HardSwish, Mish,
+        Relu, Tanh, Elu, Abs, Sqrt, Linear, Logistic, Exp, Log, Clip, GeluErf, GeluTanh, HardSwish,
+        Mish,
     ];
     ALL.get(t as usize)
         .copied()
@@ -543,6 +578,21 @@ impl Program {
                     w.operand(o);
                 }
             }
+            w.len(op.post.len());
+            for p in &op.post {
+                match p {
+                    PostOp::Eltwise { alg, alpha, beta } => {
+                        w.u8(0);
+                        w.u8(*alg as u8);
+                        w.f32(*alpha);
+                        w.f32(*beta);
+                    }
+                    PostOp::Binary { alg } => {
+                        w.u8(1);
+                        w.u8(*alg as u8);
+                    }
+                }
+            }
         }
         w.0
     }
@@ -597,17 +647,30 @@ impl Program {
                 }
             }
             let [inputs, outputs] = lists;
+            let n = r.count(2)?;
+            let mut post = Vec::new();
+            for _ in 0..n {
+                post.push(match r.u8()? {
+                    0 => PostOp::Eltwise {
+                        alg: eltwise_alg(r.u8()?)?,
+                        alpha: r.f32()?,
+                        beta: r.f32()?,
+                    },
+                    1 => PostOp::Binary {
+                        alg: binary_alg(r.u8()?)?,
+                    },
+                    t => return err(format!("unknown post-op {t}")),
+                });
+            }
             p.ops.push(OpDef {
                 kind,
                 inputs,
                 outputs,
+                post,
             });
         }
         if r.at != bytes.len() {
-            return err(format!(
-                "{} bytes after the op list",
-                bytes.len() - r.at
-            ));
+            return err(format!("{} bytes after the op list", bytes.len() - r.at));
         }
         p.check()?;
         Ok(p)
@@ -694,7 +757,21 @@ impl Program {
         }
         for (k, op) in self.ops.iter().enumerate() {
             let (lo, hi) = op.kind.arity();
-            if op.inputs.len() < lo || op.inputs.len() > hi || op.outputs.len() != 1 {
+            let own = op.own_inputs();
+            let hosts = match op.kind {
+                OpKind::Conv { .. } | OpKind::MatMul => true,
+                OpKind::Binary { .. } => {
+                    op.post.iter().all(|p| matches!(p, PostOp::Eltwise { .. }))
+                }
+                _ => op.post.is_empty(),
+            };
+            if !hosts {
+                return err(format!(
+                    "op {k} ({}) cannot hold its post-ops",
+                    op.kind.name()
+                ));
+            }
+            if own < lo || own > hi || op.outputs.len() != 1 {
                 return err(format!(
                     "op {k} ({}) has {} operands and {} results",
                     op.kind.name(),
@@ -744,7 +821,10 @@ impl Program {
                         return err(format!("value {} is defined twice", o.value));
                     }
                 } else if !defined[o.value as usize] {
-                    return err(format!("op {k} reads value {} before it is defined", o.value));
+                    return err(format!(
+                        "op {k} reads value {} before it is defined",
+                        o.value
+                    ));
                 }
             }
             for o in &op.outputs {

@@ -16,7 +16,9 @@
 use std::collections::HashMap;
 
 use nart_ir::{Context, Diagnostic, Op, Trait, Value};
-use nart_onednn_rt::program::{OpDef, OpKind, Operand, Program, ValueDef, ValueKind};
+use nart_onednn_rt::program::{
+    BinaryAlg, OpDef, OpKind, Operand, PostOp, Program, ValueDef, ValueKind,
+};
 use nart_onednn_rt::{OnednnRuntime, FORMAT, NAME};
 use nart_target::rt::{Artifact, TargetRuntime};
 use nart_target::{value_bytes, Level, Refusal, Support, Target, TargetRegistry, Throughput};
@@ -215,13 +217,195 @@ pub fn program_of(ctx: &Context, segment: Op) -> Result<Program, Diagnostic> {
             kind: l.kind,
             inputs,
             outputs: vec![Operand::new(id, l.out_dims)],
+            post: Vec::new(),
         });
     }
     for &v in ctx.operands(yield_op) {
         let id = value_id(&mut p, &mut ids, v, yield_op)?;
         p.outputs.push(id);
     }
+    fold_batch_norms(&mut p);
+    fuse(&mut p);
     p.check()
         .map_err(|e| ctx.op_error(segment, format!("onednn: internal error: {e}")))?;
     Ok(p)
+}
+
+/// The data of value `v` if it is a constant.
+fn constant_data(p: &Program, v: u32) -> Option<std::sync::Arc<Vec<f32>>> {
+    match &p.values[v as usize].kind {
+        ValueKind::Constant(d) => Some(d.clone()),
+        _ => None,
+    }
+}
+
+/// The single op reading value `v` (and at which operand), if exactly one does and `v` is not
+/// a segment result.
+fn single_user(p: &Program, v: u32) -> Option<(usize, usize)> {
+    if p.outputs.contains(&v) {
+        return None;
+    }
+    let mut users = p.ops.iter().enumerate().flat_map(|(j, op)| {
+        op.inputs
+            .iter()
+            .enumerate()
+            .filter(move |(_, o)| o.value == v)
+            .map(move |(i, _)| (j, i))
+    });
+    let first = users.next()?;
+    users.next().is_none().then_some(first)
+}
+
+/// Folds an inference batch normalization into the convolution before it, when the
+/// convolution's weights (and bias) and the normalization's parameters are constants and
+/// nothing else reads the convolution's result: with `f = scale / sqrt(var + eps)` per output
+/// channel, `w' = w·f` and `b' = (b − mean)·f + shift`, computed in `f64` (as ONNX Runtime's
+/// optimizer does, the result differs from the unfolded one by rounding).
+pub fn fold_batch_norms(p: &mut Program) {
+    let mut k = 0;
+    while k < p.ops.len() {
+        let folded = (|| {
+            let op = &p.ops[k];
+            if !matches!(op.kind, OpKind::Conv { .. }) || !op.post.is_empty() {
+                return None;
+            }
+            let out = &op.outputs[0];
+            let (j, 0) = single_user(p, out.value)? else {
+                return None;
+            };
+            let bn = &p.ops[j];
+            let OpKind::BatchNorm { epsilon } = bn.kind else {
+                return None;
+            };
+            if bn.inputs[0].dims != out.dims || bn.inputs[0].strides.is_some() {
+                return None;
+            }
+            let w = constant_data(p, op.inputs[1].value)?;
+            let bias = match op.inputs.get(2) {
+                Some(b) => Some(constant_data(p, b.value)?),
+                None => None,
+            };
+            let params: Vec<_> = bn.inputs[1..]
+                .iter()
+                .map(|o| constant_data(p, o.value))
+                .collect::<Option<_>>()?;
+            let channels = params[0].len();
+            if channels == 0
+                || w.len() % channels != 0
+                || params.iter().any(|v| v.len() != channels)
+            {
+                return None;
+            }
+            let per = w.len() / channels;
+            let f: Vec<f64> = (0..channels)
+                .map(|c| {
+                    f64::from(params[0][c]) / (f64::from(params[3][c]) + f64::from(epsilon)).sqrt()
+                })
+                .collect();
+            let w2: Vec<f32> = w
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| (f64::from(x) * f[i / per]) as f32)
+                .collect();
+            let b2: Vec<f32> = (0..channels)
+                .map(|c| {
+                    let b = bias.as_ref().map_or(0.0, |b| f64::from(b[c]));
+                    ((b - f64::from(params[2][c])) * f[c] + f64::from(params[1][c])) as f32
+                })
+                .collect();
+            Some((j, w2, b2, channels))
+        })();
+        if let Some((j, w2, b2, channels)) = folded {
+            let wv = p.values.len() as u32;
+            let wdims = p.values[p.ops[k].inputs[1].value as usize].dims.clone();
+            p.values.push(ValueDef {
+                dims: wdims,
+                kind: ValueKind::Constant(std::sync::Arc::new(w2)),
+            });
+            let bv = p.values.len() as u32;
+            p.values.push(ValueDef {
+                dims: vec![channels as i64],
+                kind: ValueKind::Constant(std::sync::Arc::new(b2)),
+            });
+            let new_out = p.ops[j].outputs[0].clone();
+            let op = &mut p.ops[k];
+            op.inputs[1].value = wv;
+            op.inputs.truncate(2);
+            op.inputs.push(Operand::new(bv, vec![channels as i64]));
+            op.outputs[0] = new_out;
+            p.ops.remove(j);
+        }
+        k += 1;
+    }
+}
+
+/// Whether value `v` is ready before op `k` runs: an input, a constant, or a result of an
+/// earlier op.
+fn ready_before(p: &Program, v: u32, k: usize) -> bool {
+    !matches!(p.values[v as usize].kind, ValueKind::Computed)
+        || p.ops[..k]
+            .iter()
+            .any(|op| op.outputs.iter().any(|o| o.value == v))
+}
+
+/// Fuses into each convolution, matmul and binary op the element-wise ops that alone read its
+/// result, and into each convolution and matmul the binary ops with a broadcast operand (a
+/// bias) that alone read it: oneDNN's post-ops (`MatMul → Add(bias) → Gelu` becomes one
+/// primitive). A binary op fuses when the result is its full-size operand (the first, or
+/// either for the ops that commute) and its other operand is ready before the host runs.
+/// Full-size binary post-ops (a residual `Add`) are left alone: oneDNN 2.6's optimized
+/// convolutions do not take them and fall back to its reference one.
+pub fn fuse(p: &mut Program) {
+    let mut k = 0;
+    while k < p.ops.len() {
+        let binary_host = matches!(p.ops[k].kind, OpKind::Binary { .. });
+        if !binary_host && !matches!(p.ops[k].kind, OpKind::Conv { .. } | OpKind::MatMul) {
+            k += 1;
+            continue;
+        }
+        loop {
+            let out = p.ops[k].outputs[0].clone();
+            let Some((j, i)) = single_user(p, out.value) else {
+                break;
+            };
+            let c = &p.ops[j];
+            let as_is = c.inputs[i].dims == out.dims
+                && c.inputs[i].strides.is_none()
+                && c.outputs[0].dims == out.dims;
+            if !as_is || !c.post.is_empty() {
+                break;
+            }
+            let (post, extra) = match &c.kind {
+                OpKind::Eltwise { alg, alpha, beta } => (
+                    PostOp::Eltwise {
+                        alg: *alg,
+                        alpha: *alpha,
+                        beta: *beta,
+                    },
+                    None,
+                ),
+                OpKind::Binary { alg } if !binary_host => {
+                    let commutes = !matches!(alg, BinaryAlg::Sub | BinaryAlg::Div);
+                    let other = c.inputs[1 - i].clone();
+                    if (i == 1 && !commutes)
+                        || other.strides.is_some()
+                        || other.dims == out.dims
+                        || other.value == out.value
+                        || !ready_before(p, other.value, k)
+                    {
+                        break;
+                    }
+                    (PostOp::Binary { alg: *alg }, Some(other))
+                }
+                _ => break,
+            };
+            let new_out = p.ops[j].outputs[0].clone();
+            let op = &mut p.ops[k];
+            op.post.push(post);
+            op.inputs.extend(extra);
+            op.outputs[0] = new_out;
+            p.ops.remove(j);
+        }
+        k += 1;
+    }
 }

@@ -75,7 +75,7 @@ pub fn f32_dims(ctx: &Context, v: Value, what: &str) -> Result<Vec<i64>, Refusal
     }
     let shape = ctx.shape_of(ty).filter(|_| is_tensor);
     match shape {
-        Some(s) if s.iter().all(|&d| d >= 1 || d < 0) && s.len() <= MAX_RANK => {
+        Some(s) if s.iter().all(|&d| d != 0) && s.len() <= MAX_RANK => {
             Ok(s.iter().map(|&d| if d < 0 { DYN } else { d }).collect())
         }
         _ => Err(Refusal::Shape {
@@ -96,10 +96,7 @@ fn static_at(dims: &[i64], at: std::ops::Range<usize>, what: &str) -> Result<(),
     if dims[at.clone()].contains(&DYN) {
         return Err(Refusal::Shape {
             value: what.to_string(),
-            shape: format!(
-                "{} (dynamic where oneDNN needs a static size)",
-                show(dims)
-            ),
+            shape: format!("{} (dynamic where oneDNN needs a static size)", show(dims)),
         });
     }
     Ok(())
@@ -214,7 +211,9 @@ fn only_first_result(ctx: &Context, op: Op) -> Result<(), Refusal> {
 }
 
 fn auto_pad_pads(n: &Node, len: usize) -> Result<(Vec<i64>, Vec<i64>), Refusal> {
-    let auto = n.str_or("auto_pad", "NOTSET").map_err(|_| bad_attr("auto_pad"))?;
+    let auto = n
+        .str_or("auto_pad", "NOTSET")
+        .map_err(|_| bad_attr("auto_pad"))?;
     match auto.as_str() {
         "NOTSET" => {
             let pads = ints(n, "pads", 2 * len, 0)?;
@@ -646,7 +645,9 @@ pub fn lower(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
                 });
             }
             static_at(&x, 1..2, "operand #0")?;
-            let eps = n.float_or("epsilon", 1e-5).map_err(|_| bad_attr("epsilon"))?;
+            let eps = n
+                .float_or("epsilon", 1e-5)
+                .map_err(|_| bad_attr("epsilon"))?;
             let mut inputs = vec![input(0, x.clone())];
             for i in 1..5 {
                 let d = dims_of(i)?;
@@ -676,7 +677,9 @@ pub fn lower(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
                     "normalizes from axis {axis} of a rank-{r} tensor (oneDNN: the last axis only)"
                 )));
             }
-            let eps = n.float_or("epsilon", 1e-5).map_err(|_| bad_attr("epsilon"))?;
+            let eps = n
+                .float_or("epsilon", 1e-5)
+                .map_err(|_| bad_attr("epsilon"))?;
             static_at(&x, x.len() - 1..x.len(), "operand #0")?;
             let c = x[x.len() - 1];
             let mut inputs = vec![input(0, x.clone())];
@@ -716,7 +719,11 @@ pub fn lower(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
     {
         return Err(Refusal::Shape {
             value: "result #0".into(),
-            shape: format!("{} where the operation gives {}", show(&y), show(&lowered.out_dims)),
+            shape: format!(
+                "{} where the operation gives {}",
+                show(&y),
+                show(&lowered.out_dims)
+            ),
         });
     }
     Ok(lowered)

@@ -4,7 +4,10 @@
 
 mod common;
 
-use common::{assert_close, constant, interpret, on_onednn, onednn_here, ty, Rng};
+use common::{
+    assert_close, constant, interpret, on_onednn, on_onednn_with_program, onednn_here, ty, Rng,
+};
+use nart_onednn_rt::program::{OpKind, PostOp};
 use nart_tensor::Tensor;
 
 /// An operand of the op under test.
@@ -122,7 +125,8 @@ fn conv_random() {
         };
         let mut x = vec![n, cin];
         let mut w = vec![cout, cin / g];
-        let (mut k, mut s, mut d, mut pb, mut pe, mut y) = (vec![], vec![], vec![], vec![], vec![], vec![n, cout]);
+        let (mut k, mut s, mut d, mut pb, mut pe, mut y) =
+            (vec![], vec![], vec![], vec![], vec![], vec![n, cout]);
         for _ in 0..sp {
             let len = rng.int(if sp == 3 { 3 } else { 4 }, if sp == 3 { 6 } else { 11 });
             let kk = rng.int(1, 3);
@@ -147,7 +151,11 @@ fn conv_random() {
         let bias = rng.int(0, 1) == 1;
         let xt = rng.tensor(&x, -1.0, 1.0);
         let wt = rng.tensor(&w, -1.0, 1.0);
-        let wa = if rng.int(0, 4) == 0 { Arg::In(wt) } else { Arg::Const(wt) };
+        let wa = if rng.int(0, 4) == 0 {
+            Arg::In(wt)
+        } else {
+            Arg::Const(wt)
+        };
         let mut args = vec![Arg::In(xt), wa];
         args.push(if bias {
             Arg::Const(rng.tensor(&[cout], -1.0, 1.0))
@@ -161,7 +169,12 @@ fn conv_random() {
             arr(&d),
             arr(&pads)
         );
-        check(&format!("conv case {done}"), single_op("Conv", args, &attrs, &y), 1e-4, 1e-4);
+        check(
+            &format!("conv case {done}"),
+            single_op("Conv", args, &attrs, &y),
+            1e-4,
+            1e-4,
+        );
         done += 1;
     }
 }
@@ -178,10 +191,22 @@ fn matmul_and_gemm_random() {
         let rb = rng.int(1, 4) as usize;
         let batch: Vec<i64> = (0..4).map(|_| rng.int(1, 3)).collect();
         let mut a: Vec<i64> = (0..ra.saturating_sub(2))
-            .map(|i| if rng.int(0, 2) == 0 { 1 } else { batch[i + 4 - ra] })
+            .map(|i| {
+                if rng.int(0, 2) == 0 {
+                    1
+                } else {
+                    batch[i + 4 - ra]
+                }
+            })
             .collect();
         let mut b: Vec<i64> = (0..rb.saturating_sub(2))
-            .map(|i| if rng.int(0, 2) == 0 { 1 } else { batch[i + 4 - rb] })
+            .map(|i| {
+                if rng.int(0, 2) == 0 {
+                    1
+                } else {
+                    batch[i + 4 - rb]
+                }
+            })
             .collect();
         let r = ra.max(rb).max(2);
         let pa = [vec![1; r - 2 - a.len().min(r - 2)], a.clone()].concat();
@@ -201,7 +226,11 @@ fn matmul_and_gemm_random() {
         }
         let at = rng.tensor(&a, -1.0, 1.0);
         let bt = rng.tensor(&b, -1.0, 1.0);
-        let bb = if case % 2 == 0 { Arg::Const(bt) } else { Arg::In(bt) };
+        let bb = if case % 2 == 0 {
+            Arg::Const(bt)
+        } else {
+            Arg::In(bt)
+        };
         check(
             &format!("matmul {a:?} x {b:?}"),
             single_op("MatMul", vec![Arg::In(at), bb], "", &y),
@@ -246,7 +275,12 @@ fn pooling_random() {
     let mut rng = Rng::new(3);
     let mut done = 0;
     while done < 40 {
-        let op = *rng.pick(&["MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"]);
+        let op = *rng.pick(&[
+            "MaxPool",
+            "AveragePool",
+            "GlobalAveragePool",
+            "GlobalMaxPool",
+        ]);
         let sp = *rng.pick(&[1usize, 2, 2, 3]);
         let mut x = vec![rng.int(1, 2), rng.int(1, 5)];
         for _ in 0..sp {
@@ -265,8 +299,13 @@ fn pooling_random() {
             continue;
         }
         let ceil = rng.int(0, 1);
-        let include = if op == "AveragePool" && ceil == 0 { rng.int(0, 1) } else { 0 };
-        let (mut k, mut s, mut pb, mut pe, mut y) = (vec![], vec![], vec![], vec![], x[..2].to_vec());
+        let include = if op == "AveragePool" && ceil == 0 {
+            rng.int(0, 1)
+        } else {
+            0
+        };
+        let (mut k, mut s, mut pb, mut pe, mut y) =
+            (vec![], vec![], vec![], vec![], x[..2].to_vec());
         for i in 0..sp {
             let kk = rng.int(1, 3);
             let ss = rng.int(1, 2);
@@ -352,11 +391,28 @@ fn eltwise_random() {
         let lo = Tensor::from_vec(vec![], vec![rng.float(-2.0, 0.0)]).unwrap();
         let hi = Tensor::from_vec(vec![], vec![rng.float(0.0, 2.0)]).unwrap();
         let args = match case % 3 {
-            0 => vec![Arg::In(rng.tensor(&d, -3.0, 3.0)), Arg::Const(lo), Arg::Const(hi)],
-            1 => vec![Arg::In(rng.tensor(&d, -3.0, 3.0)), Arg::None, Arg::Const(hi)],
-            _ => vec![Arg::In(rng.tensor(&d, -3.0, 3.0)), Arg::Const(lo), Arg::None],
+            0 => vec![
+                Arg::In(rng.tensor(&d, -3.0, 3.0)),
+                Arg::Const(lo),
+                Arg::Const(hi),
+            ],
+            1 => vec![
+                Arg::In(rng.tensor(&d, -3.0, 3.0)),
+                Arg::None,
+                Arg::Const(hi),
+            ],
+            _ => vec![
+                Arg::In(rng.tensor(&d, -3.0, 3.0)),
+                Arg::Const(lo),
+                Arg::None,
+            ],
         };
-        check(&format!("Clip {d:?}"), single_op("Clip", args, "", &d), 1e-6, 0.0);
+        check(
+            &format!("Clip {d:?}"),
+            single_op("Clip", args, "", &d),
+            1e-6,
+            0.0,
+        );
     }
 }
 
@@ -398,7 +454,12 @@ fn softmax_and_norms_random() {
         let eps = rng.float(1e-5, 1e-2);
         check(
             &format!("BatchNormalization {d:?}"),
-            single_op("BatchNormalization", args, &format!("epsilon = {eps:e} : f32"), &d),
+            single_op(
+                "BatchNormalization",
+                args,
+                &format!("epsilon = {eps:e} : f32"),
+                &d,
+            ),
             1e-5,
             1e-4,
         );
@@ -451,7 +512,11 @@ fn binary_broadcast_random() {
             };
             let (lo, hi) = if op == "Div" { (0.5, 2.0) } else { (-2.0, 2.0) };
             let bt = rng.tensor(&b, lo, hi);
-            let barg = if case % 3 == 0 { Arg::Const(bt) } else { Arg::In(bt) };
+            let barg = if case % 3 == 0 {
+                Arg::Const(bt)
+            } else {
+                Arg::In(bt)
+            };
             check(
                 &format!("{op} {a:?} {b:?}"),
                 single_op(op, vec![Arg::In(rng.tensor(&a, lo, hi)), barg], "", &y),
@@ -513,6 +578,81 @@ fn transpose_and_views_random() {
             0.0,
             0.0,
         );
+    }
+}
 
+/// Conv → BatchNormalization → Add(residual) → Relu compiles into a convolution (the
+/// normalization folded into its weights) and an Add with the Relu fused, MatMul → Add(bias) →
+/// Gelu into one matmul with two post-ops; both compute what the interpreter computes.
+#[test]
+fn fused_chains_random() {
+    if !onednn_here("fused_chains_random") {
+        return;
+    }
+    let mut rng = Rng::new(8);
+    for case in 0..8 {
+        let (n, ci, co, h) = (rng.int(1, 2), rng.int(1, 6), rng.int(1, 20), rng.int(4, 9));
+        let x = [n, ci, h, h];
+        let y = [n, co, h, h];
+        let mut body = String::new();
+        body.push_str(&constant("w", &rng.tensor(&[co, ci, 3, 3], -1.0, 1.0)));
+        body.push_str(&constant("b", &rng.tensor(&[co], -1.0, 1.0)));
+        for (name, lo, hi) in [
+            ("s", 0.5, 1.5),
+            ("sh", -1.0, 1.0),
+            ("m", -1.0, 1.0),
+            ("v", 0.1, 2.0),
+        ] {
+            body.push_str(&constant(name, &rng.tensor(&[co], lo, hi)));
+        }
+        let c = ty(&[co]);
+        let text = format!(
+            "func.func @main(%x: {tx}, %r: {ty}) -> {ty} {{
+{body}  %c = \"graph.Conv\"(%x, %w, %b) <{{pads = array<i64: 1, 1, 1, 1>}}> : ({tx}, {tw}, {c}) -> {ty}
+  %n:3 = \"graph.BatchNormalization\"(%c, %s, %sh, %m, %v) <{{epsilon = 1.0e-03 : f32}}> : ({ty}, {c}, {c}, {c}, {c}) -> ({ty}, none, none)
+  %a = \"graph.Add\"(%n#0, %r) : ({ty}, {ty}) -> {ty}
+  %y = \"graph.Relu\"(%a) : ({ty}) -> {ty}
+  return %y : {ty}
+}}
+",
+            tx = ty(&x),
+            ty = ty(&y),
+            tw = ty(&[co, ci, 3, 3]),
+        );
+        let inputs = vec![rng.tensor(&x, -1.0, 1.0), rng.tensor(&y, -1.0, 1.0)];
+        let want = interpret(&text, &inputs);
+        let (got, program) = on_onednn_with_program(&text, &inputs).unwrap();
+        assert_close(&format!("case {case}\n{text}"), &got, &want, 1e-4, 1e-4);
+        // The normalization folds into the convolution; the residual Add (full-size) stays a
+        // binary op, which the Relu fuses into.
+        assert_eq!(program.ops.len(), 2, "{:?}", program.ops);
+        assert!(matches!(program.ops[0].kind, OpKind::Conv { .. }));
+        assert!(program.ops[0].post.is_empty());
+        assert!(matches!(program.ops[1].kind, OpKind::Binary { .. }));
+        assert!(matches!(program.ops[1].post[..], [PostOp::Eltwise { .. }]));
+    }
+    for case in 0..8 {
+        let (b, m, k, n) = (rng.int(1, 3), rng.int(1, 9), rng.int(1, 17), rng.int(1, 9));
+        let (tx, ty_) = (ty(&[b, m, k]), ty(&[b, m, n]));
+        let mut body = String::new();
+        body.push_str(&constant("w", &rng.tensor(&[k, n], -1.0, 1.0)));
+        body.push_str(&constant("bias", &rng.tensor(&[n], -1.0, 1.0)));
+        let text = format!(
+            "func.func @main(%x: {tx}) -> {ty_} {{
+{body}  %p = \"graph.MatMul\"(%x, %w) : ({tx}, {tw}) -> {ty_}
+  %a = \"graph.Add\"(%p, %bias) : ({ty_}, {tb}) -> {ty_}
+  %y = \"graph.Gelu\"(%a) : ({ty_}) -> {ty_}
+  return %y : {ty_}
+}}
+",
+            tw = ty(&[k, n]),
+            tb = ty(&[n]),
+        );
+        let inputs = vec![rng.tensor(&[b, m, k], -1.0, 1.0)];
+        let want = interpret(&text, &inputs);
+        let (got, program) = on_onednn_with_program(&text, &inputs).unwrap();
+        assert_close(&format!("case {case}\n{text}"), &got, &want, 1e-4, 1e-4);
+        assert_eq!(program.ops.len(), 1, "{:?}", program.ops);
+        assert_eq!(program.ops[0].post.len(), 2);
     }
 }

@@ -60,12 +60,7 @@ fn every_refusal_has_its_reason() {
             let n = ctx.op_name_str(op);
             n != "graph.constant" && n != "graph.none" && n != "func.return"
         })
-        .map(|&op| {
-            (
-                ctx.op_name_str(op).to_string(),
-                lower(&ctx, op).map(|_| ()),
-            )
-        })
+        .map(|&op| (ctx.op_name_str(op).to_string(), lower(&ctx, op).map(|_| ())))
         .collect();
     let want: Vec<(&str, Result<(), Refusal>)> = vec![
         ("graph.Conv", Err(attr("auto_pad", "SAME_UPPER"))),
@@ -114,7 +109,9 @@ fn every_refusal_has_its_reason() {
         ),
         (
             "graph.Max",
-            Err(Refusal::Other("3 operands (oneDNN's binary takes 2)".into())),
+            Err(Refusal::Other(
+                "3 operands (oneDNN's binary takes 2)".into(),
+            )),
         ),
         (
             "graph.Add",
@@ -174,7 +171,9 @@ func.func @main(%x: tensor<1x3x8x8x!quant.uniform<u8:f32, 0.02:128>>, %w: tensor
     for &op in &ctx.block_ops(body)[..2] {
         assert_eq!(
             lower(&ctx, op),
-            Err(Refusal::Other(nart_target_onednn::lower::INT8_REASON.into())),
+            Err(Refusal::Other(
+                nart_target_onednn::lower::INT8_REASON.into()
+            )),
             "{}",
             ctx.op_name_str(op)
         );

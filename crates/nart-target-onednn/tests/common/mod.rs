@@ -76,7 +76,9 @@ pub fn constant(name: &str, t: &Tensor) -> String {
         .map(|b| format!("{b:02X}"))
         .collect();
     let ty = ty(&dims);
-    format!("  %{name} = \"graph.constant\"() <{{value = dense<\"0x{hex}\"> : {ty}}}> : () -> {ty}\n")
+    format!(
+        "  %{name} = \"graph.constant\"() <{{value = dense<\"0x{hex}\"> : {ty}}}> : () -> {ty}\n"
+    )
 }
 
 pub fn context() -> Context {
@@ -106,6 +108,14 @@ pub fn interpret(text: &str, inputs: &[Tensor]) -> Vec<Tensor> {
 /// `Ok(results)` when every op went to onednn and ran there, `Err(the placement reasons)`
 /// otherwise.
 pub fn on_onednn(text: &str, inputs: &[Tensor]) -> Result<Vec<Tensor>, String> {
+    on_onednn_with_program(text, inputs).map(|(out, _)| out)
+}
+
+/// [`on_onednn`], with the op list the segment compiled into.
+pub fn on_onednn_with_program(
+    text: &str,
+    inputs: &[Tensor],
+) -> Result<(Vec<Tensor>, nart_onednn_rt::program::Program), String> {
     let mut ctx = context();
     let m = nart_ir::parser::parse_source(&mut ctx, "case.mlir", text).unwrap();
     let func = main_func(&ctx, m);
@@ -126,14 +136,24 @@ pub fn on_onednn(text: &str, inputs: &[Tensor]) -> Result<Vec<Tensor>, String> {
     assert_eq!(parts.segment_ops.len(), 1, "{text}");
     let seg = parts.segment_ops[0];
     // The segment reads function arguments; feed each its input.
-    let args = ctx.block_args(ctx.region_blocks(ctx.region(func, 0))[0]).to_vec();
+    let args = ctx
+        .block_args(ctx.region_blocks(ctx.region(func, 0))[0])
+        .to_vec();
     let seg_inputs: Vec<Tensor> = ctx
         .operands(seg)
         .iter()
-        .map(|v| inputs[args.iter().position(|a| a == v).expect("segment reads an argument")].clone())
+        .map(|v| {
+            inputs[args
+                .iter()
+                .position(|a| a == v)
+                .expect("segment reads an argument")]
+            .clone()
+        })
         .collect();
     let target = OnednnTarget::new();
-    let artifact = target.compile(&mut ctx, seg).map_err(|d| d.message.clone())?;
+    let artifact = target
+        .compile(&mut ctx, seg)
+        .map_err(|d| d.message.clone())?;
     let again = target.compile(&mut ctx, seg).unwrap();
     assert_eq!(artifact, again, "compiling is deterministic");
     let exe = nart_onednn_rt::load(&artifact).map_err(|e| e.to_string())?;
@@ -141,7 +161,8 @@ pub fn on_onednn(text: &str, inputs: &[Tensor]) -> Result<Vec<Tensor>, String> {
     // A second run on the same primitives gives the same results.
     let out2 = nart_target::rt::Executable::run(&exe, &seg_inputs).unwrap();
     assert_eq!(out, out2);
-    Ok(out)
+    let program = nart_onednn_rt::program::Program::decode(&artifact.bytes).unwrap();
+    Ok((out, program))
 }
 
 /// Asserts `got` equals `want` within `atol + rtol * |want|` per element.
