@@ -152,8 +152,8 @@ fn the_binary_rejects_bad_command_lines() {
     let dir = model("digits_cnn").parent().unwrap().display().to_string();
     for (args, want) in [
         (
-            vec!["partition", &cnn, "--targets", "onednn"],
-            "error: unknown target 'onednn' (known targets: interp)",
+            vec!["partition", &cnn, "--targets", "gpu"],
+            "error: unknown target 'gpu' (known targets: interp, onednn, openvino)",
         ),
         (
             vec!["partition", &cnn, "--targets", "interp,interp"],
@@ -165,7 +165,7 @@ fn the_binary_rejects_bad_command_lines() {
         ),
         (
             vec!["partition", &cnn, "--place", "conv1=npu"],
-            "error: unknown target 'npu' (known targets: interp)",
+            "error: unknown target 'npu' (known targets: interp, onednn, openvino)",
         ),
         (
             vec!["partition", &cnn, "--place", "nothing*=interp"],

@@ -41,7 +41,10 @@ pub fn runtimes_with_test_targets() -> RuntimeRegistry {
 mod tests {
     #[test]
     fn ships_interp() {
-        assert_eq!(super::runtimes().targets(), ["interp", "onednn", "openvino"]);
+        assert_eq!(
+            super::runtimes().targets(),
+            ["interp", "onednn", "openvino"]
+        );
         assert_eq!(
             super::runtimes_with_test_targets().targets(),
             ["test-int8", "test-f32", "interp", "onednn", "openvino"]
