@@ -137,7 +137,7 @@ pub fn load(artifact: &Artifact) -> Result<OpenvinoExecutable, RtError> {
         let f32_ = CString::new("f32").expect("no NUL");
         let hint = CString::new("PERFORMANCE_HINT").expect("no NUL");
         let latency = CString::new("LATENCY").expect("no NUL");
-        let props = [
+        let mut props = vec![
             ffi::Property {
                 key: key.as_ptr(),
                 value: f32_.as_ptr().cast(),
@@ -147,7 +147,6 @@ pub fn load(artifact: &Artifact) -> Result<OpenvinoExecutable, RtError> {
                 value: latency.as_ptr().cast(),
             },
         ];
-        let mut props = props.to_vec();
         let threads_key = CString::new("INFERENCE_NUM_THREADS").expect("no NUL");
         let threads = threads_from_env().map(|n| CString::new(n.to_string()).expect("digits"));
         if let Some(n) = &threads {
