@@ -4,7 +4,8 @@ ONNX Runtime's quantizer writes as a com.microsoft QOperator contrib op, and its
 from `quantize_static`, which `crates/nart-cli/tests/quant_onnx.rs` imports and runs against
 ONNX Runtime:
 
-- model.onnx: Conv, LeakyRelu, Conv, Add, Sigmoid, Mul, Concat, AveragePool, GlobalAveragePool,
+- float.onnx (not model.onnx, so that the zoo tests, which read every tests/models/*/model.onnx
+  with its test_data_set_0, leave it alone): Conv, LeakyRelu, Conv, Add, Sigmoid, Mul, Concat, AveragePool, GlobalAveragePool,
   Flatten, Gemm (input 1x4x8x8);
 - ort_qop.onnx: QOperator format, u8 activations, s8 per-tensor weights, MinMax over 16 seeded
   random inputs: QLinearConv plus com.microsoft QLinearLeakyRelu, QLinearAdd, QLinearSigmoid,
@@ -77,7 +78,7 @@ def main():
     rng = np.random.default_rng(20261124)
     os.makedirs(OUT, exist_ok=True)
     m = model(rng)
-    src = os.path.join(OUT, "model.onnx")
+    src = os.path.join(OUT, "float.onnx")
     onnx.save(m, src)
     xs = [rng.standard_normal((1, 4, 8, 8)).astype(np.float32) for _ in range(16)]
     with tempfile.TemporaryDirectory() as tmp:

@@ -281,26 +281,7 @@ impl Planner<'_> {
         if kernel.is_none() {
             self.unsupported.push((name.to_string(), loc.clone()));
         }
-        let mut attrs = Vec::new();
-        for na in ctx.props(op).iter().chain(ctx.attrs(op)) {
-            attrs.push((
-                ctx.str(na.name).to_string(),
-                AttrValue::from_ir(ctx, na.value),
-            ));
-        }
-        let mut node = Node::new(name, loc, attrs, schema);
-        for &v in ctx.operands(op) {
-            node.in_quant.push(quant_params(ctx, ctx.value_type(v)));
-        }
-        for &r in ctx.results(op) {
-            node.out_quant.push(quant_params(ctx, ctx.value_type(r)));
-            let info = tensor_type_info(ctx, ctx.value_type(r));
-            node.out_dtypes.push(info.as_ref().and_then(|i| i.0));
-            node.out_shapes.push(
-                info.and_then(|i| i.1)
-                    .and_then(|d| d.into_iter().collect::<Option<Vec<usize>>>()),
-            );
-        }
+        let node = node_of(ctx, op);
         let mut inputs = Vec::new();
         let mut uses = Vec::new();
         for &v in ctx.operands(op) {
@@ -349,6 +330,53 @@ impl Planner<'_> {
             uses,
         ))
     }
+}
+
+/// The interpreter's view of `op` (its name, location, attributes with the schema's defaults,
+/// result types and quantization), as plans and [`eval_op`] build it.
+pub fn node_of(ctx: &Context, op: Op) -> Node {
+    let name = ctx.op_name_str(op);
+    let loc = loc_to_string(ctx, ctx.op_loc(op));
+    let schema = nart_dialect_graph::schema::schema_of_op(name);
+    let mut attrs = Vec::new();
+    for na in ctx.props(op).iter().chain(ctx.attrs(op)) {
+        attrs.push((
+            ctx.str(na.name).to_string(),
+            AttrValue::from_ir(ctx, na.value),
+        ));
+    }
+    let mut node = Node::new(name, loc, attrs, schema);
+    for &v in ctx.operands(op) {
+        node.in_quant.push(quant_params(ctx, ctx.value_type(v)));
+    }
+    for &r in ctx.results(op) {
+        node.out_quant.push(quant_params(ctx, ctx.value_type(r)));
+        let info = tensor_type_info(ctx, ctx.value_type(r));
+        node.out_dtypes.push(info.as_ref().and_then(|i| i.0));
+        node.out_shapes.push(
+            info.and_then(|i| i.1)
+                .and_then(|d| d.into_iter().collect::<Option<Vec<usize>>>()),
+        );
+    }
+    node
+}
+
+/// Evaluates one op without regions on tensors (`None` for an absent optional operand) with its
+/// reference kernel: `None` when the op has no tensor kernel, else the kernel's results (a
+/// kernel error names the op and its location). Constant folding uses this.
+pub fn eval_op(ctx: &Context, op: Op, inputs: &[Option<&Tensor>]) -> Option<Result<Vec<Tensor>>> {
+    let Some(Kernel::Tensor(kernel)) = ctx
+        .op_interface::<dyn ops::ReferenceKernel>(op)
+        .map(|k| k.kernel())
+    else {
+        return None;
+    };
+    let node = node_of(ctx, op);
+    Some(kernel(&node, inputs).map_err(|error| InterpError::Kernel {
+        op: node.op.clone(),
+        loc: node.loc.clone(),
+        error,
+    }))
 }
 
 /// The `onnx.default` value of argument `i`, if it has one.

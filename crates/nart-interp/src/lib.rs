@@ -33,6 +33,6 @@ mod value;
 
 pub use convert::ValueKind;
 pub use error::{InterpError, Result};
-pub use interp::{InputSpec, Interpreter, Limits, Observer};
+pub use interp::{eval_op, node_of, InputSpec, Interpreter, Limits, Observer};
 pub use ops::{register, Kernel, ReferenceKernel};
 pub use value::Val;

@@ -1,4 +1,6 @@
-//! ONNX Runtime's quantized contrib ops (domain `com.microsoft`), which its quantizer writes in
+//! ONNX Runtime's contrib ops (domain `com.microsoft`) that nart reads: the fused
+//! `FusedConv`/`FusedGemm` (which `nart-opt -o X.onnx` writes for `graph.fused_conv`/`fused_gemm`),
+//! expanded into the base op and its activation, and the quantized ops its quantizer writes in
 //! the QOperator format (`quantize_static(..., quant_format=QuantFormat.QOperator)`), expanded
 //! into the standard nodes that mean the same: dequantize every quantized input, the float op,
 //! quantize the result. The importer then builds these nodes like any others, and
@@ -10,7 +12,7 @@
 //! located error naming the node and the reason (`channels_last=1`, a missing output zero point,
 //! whose absence leaves the output type undecided).
 
-use nart_onnx_proto::{attribute_proto::AttributeType, AttributeProto, NodeProto};
+use nart_onnx_proto::{attribute_proto::AttributeType, AttributeProto, NodeProto, TensorProto};
 
 /// The standard nodes for `node` when it is a contrib op this module knows, `None` otherwise.
 pub fn expand(node: &NodeProto) -> Option<Result<Vec<NodeProto>, String>> {
@@ -47,6 +49,18 @@ pub fn expand(node: &NodeProto) -> Option<Result<Vec<NodeProto>, String>> {
         }
         "QLinearConcat" => x.concat(),
         "QGemm" => x.qgemm(),
+        "FusedConv" => x.fused(
+            "Conv",
+            &[
+                "auto_pad",
+                "dilations",
+                "group",
+                "kernel_shape",
+                "pads",
+                "strides",
+            ],
+        ),
+        "FusedGemm" => x.fused("Gemm", &["alpha", "beta", "transA", "transB"]),
         _ => return None,
     };
     Some(done.map(|()| x.nodes))
@@ -252,6 +266,111 @@ impl Expander<'_> {
         self.push("Gemm", gemm_in, vec![y.clone()], attrs);
         self.quantize_to_output(y, ys, yz)
     }
+
+    /// `FusedConv` (`X, W, B, Z`: `act(conv(X, W, B) + Z)`) and `FusedGemm` (`A, B, C`): the
+    /// base op with its own attributes, the sum input, then the activation named by the
+    /// `activation` attribute, with `activation_params` (FusedConv) or
+    /// `activation_alpha`/`activation_beta` (FusedGemm) as its parameters.
+    fn fused(&mut self, base: &str, kept: &[&str]) -> Result<(), String> {
+        let op = self.node.op_type().to_string();
+        let attrs: Vec<AttributeProto> = self
+            .node
+            .attribute
+            .iter()
+            .filter(|a| kept.contains(&a.name()))
+            .cloned()
+            .collect();
+        let activation = self
+            .node
+            .attribute
+            .iter()
+            .find(|a| a.name() == "activation")
+            .and_then(|a| a.s.as_deref())
+            .map(|s| String::from_utf8_lossy(s).into_owned());
+        let params: Vec<f32> = match self
+            .node
+            .attribute
+            .iter()
+            .find(|a| a.name() == "activation_params")
+        {
+            Some(a) => a.floats.clone(),
+            None => ["activation_alpha", "activation_beta"]
+                .iter()
+                .map_while(|n| float_attr(self.node, n))
+                .collect(),
+        };
+        // X, W, B (FusedConv; its 4th input is the sum) or A, B, C (FusedGemm).
+        let mut inputs: Vec<String> = self.node.input.iter().take(3).cloned().collect();
+        while inputs.last().is_some_and(String::is_empty) {
+            inputs.pop();
+        }
+        let sum = if base == "Conv" {
+            self.input(3)
+        } else {
+            String::new()
+        };
+        let out = self.output()?;
+        let (act, act_attrs, act_inputs): (Option<&str>, Vec<AttributeProto>, Vec<f32>) =
+            match (activation.as_deref(), params.as_slice()) {
+                (None, _) | (Some(""), _) => (None, Vec::new(), Vec::new()),
+                (Some(a @ ("Relu" | "Tanh" | "Sigmoid")), _) => (Some(a), Vec::new(), Vec::new()),
+                (Some("LeakyRelu"), p) => (
+                    Some("LeakyRelu"),
+                    vec![float("alpha", p.first().copied().unwrap_or(0.01))],
+                    Vec::new(),
+                ),
+                (Some("HardSigmoid"), p) => (
+                    Some("HardSigmoid"),
+                    vec![
+                        float("alpha", p.first().copied().unwrap_or(0.2)),
+                        float("beta", p.get(1).copied().unwrap_or(0.5)),
+                    ],
+                    Vec::new(),
+                ),
+                (Some("Clip"), [lo, hi, ..]) => (Some("Clip"), Vec::new(), vec![*lo, *hi]),
+                (Some(a), _) => {
+                    return Err(format!(
+                        "{op} with activation '{a}' (and parameters {params:?}) is not supported"
+                    ));
+                }
+            };
+        let mut y = if act.is_none() && sum.is_empty() {
+            out.clone()
+        } else {
+            self.fresh(base)
+        };
+        self.push(base, inputs, vec![y.clone()], attrs);
+        if !sum.is_empty() {
+            let added = if act.is_none() {
+                out.clone()
+            } else {
+                self.fresh("sum")
+            };
+            self.push("Add", vec![y, sum], vec![added.clone()], Vec::new());
+            y = added;
+        }
+        let Some(act) = act else { return Ok(()) };
+        let mut act_in = vec![y];
+        for v in act_inputs {
+            let c = self.fresh("bound");
+            let t = TensorProto {
+                data_type: Some(1),
+                float_data: vec![v],
+                name: Some(c.clone()),
+                ..Default::default()
+            };
+            let value = AttributeProto {
+                name: Some("value".into()),
+                r#type: Some(AttributeType::Tensor as i32),
+                t: Some(t),
+                ..Default::default()
+            };
+            self.push("Constant", Vec::new(), vec![c.clone()], vec![value]);
+            act_in.push(c);
+        }
+        self.push(act, act_in, vec![out], act_attrs);
+        Ok(())
+    }
 }
 
 fn int_attr(node: &NodeProto, name: &str) -> Option<i64> {
@@ -359,6 +478,47 @@ mod tests {
         let nodes = expand(&n).unwrap().unwrap();
         assert_eq!(nodes.last().unwrap().op_type(), "Gemm");
         assert_eq!(nodes.last().unwrap().output, vec!["y".to_string()]);
+    }
+
+    #[test]
+    fn fused_ops_are_the_base_op_then_the_activation() {
+        let mut act = AttributeProto {
+            name: Some("activation".into()),
+            r#type: Some(AttributeType::String as i32),
+            s: Some(b"Clip".to_vec()),
+            ..Default::default()
+        };
+        let params = AttributeProto {
+            name: Some("activation_params".into()),
+            r#type: Some(AttributeType::Floats as i32),
+            floats: vec![0.0, 6.0],
+            ..Default::default()
+        };
+        let n = node(
+            "FusedConv",
+            &["x", "w", "b"],
+            vec![act.clone(), params, int("group", 2)],
+        );
+        let nodes = expand(&n).unwrap().unwrap();
+        assert_eq!(ops(&nodes), ["Conv", "Constant", "Constant", "Clip"]);
+        assert_eq!(int_attr(&nodes[0], "group"), Some(2));
+        assert_eq!(nodes[3].input.len(), 3);
+        assert_eq!(nodes[3].output, vec!["y".to_string()]);
+        act.s = Some(b"Relu".to_vec());
+        let n = node("FusedConv", &["x", "w", "b", "z"], vec![act.clone()]);
+        assert_eq!(ops(&expand(&n).unwrap().unwrap()), ["Conv", "Add", "Relu"]);
+        act.s = Some(b"LeakyRelu".to_vec());
+        let n = node(
+            "FusedGemm",
+            &["a", "b", "c"],
+            vec![act.clone(), float("activation_alpha", 0.2)],
+        );
+        let nodes = expand(&n).unwrap().unwrap();
+        assert_eq!(ops(&nodes), ["Gemm", "LeakyRelu"]);
+        assert_eq!(float_attr(&nodes[1], "alpha"), Some(0.2));
+        act.s = Some(b"Selu".to_vec());
+        let n = node("FusedGemm", &["a", "b"], vec![act]);
+        assert!(expand(&n).unwrap().unwrap_err().contains("'Selu'"));
     }
 
     #[test]

@@ -435,6 +435,9 @@ impl<'c> Exporter<'c> {
                         });
                     }
                 }
+                "graph.fused_conv" | "graph.fused_gemm" | "graph.fused_matmul" => {
+                    self.export_fused(op, graph)?;
+                }
                 _ => {
                     let node = self.export_op(op)?;
                     graph.node.push(node);
@@ -556,6 +559,158 @@ impl<'c> Exporter<'c> {
             op,
             "has no ONNX equivalent; only graph dialect ops can be exported",
         ))
+    }
+
+    /// A fused op (`graph.fused_*`): ONNX Runtime's `com.microsoft.FusedConv` or `FusedGemm`
+    /// where it runs that activation, else the base op, the `fused_matmul` bias `Add` and the
+    /// activation as standard nodes.
+    fn export_fused(&mut self, op: Op, graph: &mut GraphProto) -> Result<(), Diagnostic> {
+        use nart_dialect_graph::fused::Activation;
+        let ctx = self.ctx;
+        let act = Activation::of(ctx, op).map_err(|m| self.err(op, m))?;
+        let (base, contrib) = match ctx.op_name_str(op) {
+            "graph.fused_conv" => ("Conv", "FusedConv"),
+            "graph.fused_gemm" => ("Gemm", "FusedGemm"),
+            _ => ("MatMul", ""),
+        };
+        let schema = nart_dialect_graph::schema(base)
+            .ok_or_else(|| self.err(op, format!("has no ONNX schema for {base}")))?;
+        self.opset = self.opset.max(needed_opset(ctx, op, schema));
+        let mut attribute = Vec::new();
+        for na in ctx.props(op).iter().chain(ctx.attrs(op)) {
+            let an = ctx.str(na.name);
+            let Some(sa) = schema.attr(an) else { continue };
+            attribute.push(self.export_attr(op, an, sa.kind, na.value)?);
+        }
+        let mut input = self.operand_names(op);
+        let output = self.result_names(op);
+        let base_name = loc_name(ctx, ctx.op_loc(op)).unwrap_or_default();
+        // ONNX Runtime's FusedGemm has no Clip (its kernel rejects it), and FusedMatMul no
+        // activation at all.
+        let contrib_runs = !matches!(
+            (contrib, act),
+            ("", _) | (_, Activation::None) | ("FusedGemm", Activation::Clip { .. })
+        );
+        if contrib_runs {
+            let float = |name: &str, v: f32| AttributeProto {
+                name: Some(name.into()),
+                r#type: Some(1),
+                f: Some(v),
+                ..Default::default()
+            };
+            let act_name = act.onnx_name().unwrap_or("Identity");
+            attribute.push(AttributeProto {
+                name: Some("activation".into()),
+                r#type: Some(3),
+                s: Some(act_name.as_bytes().to_vec()),
+                ..Default::default()
+            });
+            let params = act.params();
+            if contrib == "FusedConv" && !params.is_empty() {
+                attribute.push(AttributeProto {
+                    name: Some("activation_params".into()),
+                    r#type: Some(6),
+                    floats: params,
+                    ..Default::default()
+                });
+            } else {
+                for (name, v) in ["activation_alpha", "activation_beta"].iter().zip(params) {
+                    attribute.push(float(name, v));
+                }
+            }
+            let domain = "com.microsoft".to_string();
+            if !self.domains.contains(&domain) {
+                self.domains.push(domain.clone());
+            }
+            graph.node.push(NodeProto {
+                input,
+                output,
+                name: Some(self.fresh_node(&base_name)),
+                op_type: Some(contrib.into()),
+                domain: Some(domain),
+                attribute,
+                ..Default::default()
+            });
+            return Ok(());
+        }
+        // Standard nodes: base, (bias Add), activation; the last one writes the op's result.
+        let bias = if base == "MatMul" && input.len() > 2 {
+            input.pop()
+        } else {
+            None
+        };
+        let mut steps: Vec<(&str, Vec<String>, Vec<AttributeProto>)> =
+            vec![(base, input, attribute)];
+        if let Some(b) = bias {
+            steps.push(("Add", vec![b], Vec::new()));
+        }
+        if let Some(name) = act.onnx_name() {
+            let mut attrs = Vec::new();
+            let mut extra = Vec::new();
+            let float = |name: &str, v: f32| AttributeProto {
+                name: Some(name.into()),
+                r#type: Some(1),
+                f: Some(v),
+                ..Default::default()
+            };
+            match act {
+                Activation::LeakyRelu { alpha } => attrs.push(float("alpha", alpha)),
+                Activation::HardSigmoid { alpha, beta } => {
+                    attrs.push(float("alpha", alpha));
+                    attrs.push(float("beta", beta));
+                }
+                Activation::Clip { min, max } => {
+                    for (k, v) in [("min", min), ("max", max)] {
+                        let out = self.fresh(&format!("{base_name}_clip_{k}"));
+                        let elem = ctx.element_type(ctx.value_type(ctx.result(op, 0)));
+                        let code = nart_dialect_graph::constraints::onnx_code(ctx, elem)
+                            .ok_or_else(|| self.err(op, "has a result ONNX cannot type"))?;
+                        let t = scalar_tensor(code, v as f64).ok_or_else(|| {
+                            self.err(op, "has a Clip bound ONNX cannot store in its type")
+                        })?;
+                        graph.node.push(NodeProto {
+                            output: vec![out.clone()],
+                            name: Some(self.fresh_node(&out)),
+                            op_type: Some("Constant".into()),
+                            attribute: vec![AttributeProto {
+                                name: Some("value".into()),
+                                r#type: Some(4),
+                                t: Some(t),
+                                ..Default::default()
+                            }],
+                            ..Default::default()
+                        });
+                        extra.push(out);
+                    }
+                }
+                _ => {}
+            }
+            steps.push((name, extra, attrs));
+        }
+        let n = steps.len();
+        let mut prev = String::new();
+        for (k, (op_type, ins, attrs)) in steps.into_iter().enumerate() {
+            let out = if k + 1 == n {
+                output.first().cloned().unwrap_or_default()
+            } else {
+                self.fresh(&format!("{base_name}_{}", op_type.to_lowercase()))
+            };
+            let input = if k == 0 {
+                ins
+            } else {
+                std::iter::once(prev.clone()).chain(ins).collect()
+            };
+            graph.node.push(NodeProto {
+                input,
+                output: vec![out.clone()],
+                name: Some(self.fresh_node(&format!("{base_name}_{}", op_type.to_lowercase()))),
+                op_type: Some(op_type.into()),
+                attribute: attrs,
+                ..Default::default()
+            });
+            prev = out;
+        }
+        Ok(())
     }
 
     fn export_region(
@@ -725,5 +880,19 @@ fn generic_kind(ctx: &Context, a: Attr) -> Option<AttrKind> {
             AttrKind::Strings
         }
         _ => return None,
+    })
+}
+
+/// A rank-0 tensor of element type `code` (float, double or float16) holding `v`.
+fn scalar_tensor(code: i32, v: f64) -> Option<nart_onnx_proto::TensorProto> {
+    let raw = match code {
+        1 => (v as f32).to_le_bytes().to_vec(),
+        11 => v.to_le_bytes().to_vec(),
+        _ => return None,
+    };
+    Some(nart_onnx_proto::TensorProto {
+        data_type: Some(code),
+        raw_data: Some(raw),
+        ..Default::default()
     })
 }

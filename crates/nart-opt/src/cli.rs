@@ -73,7 +73,7 @@ OVERVIEW: nart modular optimizer driver
 USAGE: {name} [options] <input file (.mlir or .onnx; - for stdin)>
 
 OPTIONS:
-  -o <file>                               Output file (default: stdout)
+  -o <file>                               Output file (default: stdout); a .onnx file gets an ONNX model
   --pass-pipeline=<pipeline>              A textual pass pipeline, e.g. 'builtin.module(func.func(canonicalize,cse))'
   --<pass-name>[=<options>]               Add a registered pass to the top-level pipeline (see --list-passes)
   --split-input-file                      Split the input at '// -----' lines and process each chunk independently

@@ -213,6 +213,10 @@ fn write_stdout(bytes: &[u8]) -> Result<(), String> {
 struct Output {
     w: std::io::BufWriter<Box<dyn Write>>,
     name: String,
+    /// The output file ends in `.onnx`: modules are written as ONNX models, not as text.
+    onnx: bool,
+    /// Whether a model was written already (an `.onnx` file holds one).
+    wrote_model: bool,
 }
 
 impl Output {
@@ -228,6 +232,8 @@ impl Output {
         Ok(Output {
             w: std::io::BufWriter::with_capacity(64 * 1024, w),
             name,
+            onnx: path.is_some_and(|p| p.extension().is_some_and(|e| e == "onnx")),
+            wrote_model: false,
         })
     }
 
@@ -239,8 +245,20 @@ impl Output {
         self.w.write_all(text.as_bytes()).map_err(|e| self.error(e))
     }
 
-    /// Prints `op` into the stream as it is printed.
+    /// Prints `op` into the stream as it is printed, or, for an `.onnx` output, writes it as
+    /// an ONNX model (the exporter says why a module cannot be one).
     fn print(&mut self, ctx: &Context, op: nart_ir::Op, opts: &Options) -> Result<(), String> {
+        if self.onnx {
+            if std::mem::replace(&mut self.wrote_model, true) {
+                return Err(format!(
+                    "cannot write several modules to {}: an ONNX file holds one model",
+                    self.name
+                ));
+            }
+            let bytes = nart_onnx::export_model(ctx, op)
+                .map_err(|d| SourceMgr::new().render(ctx, &d).trim_end().to_string())?;
+            return self.w.write_all(&bytes).map_err(|e| self.error(e));
+        }
         nart_ir::printer::print_op_to(ctx, op, &opts.print, &mut self.w).map_err(|e| self.error(e))
     }
 
@@ -290,7 +308,7 @@ fn run(opts: &Options, io: &Io, tool: &Tool<'_>) -> Result<bool, String> {
     };
     let mut ok = true;
     for (i, (chunk, first_line)) in chunks.iter().enumerate() {
-        if i > 0 {
+        if i > 0 && !out.onnx {
             out.write("// -----\n")?;
         }
         let chunk_ok = process_chunk(

@@ -25,8 +25,11 @@ fn main() -> ExitCode {
             // test passes, the test chips `test-int8` and `test-f32`.
             passes: vec![
                 nart_transforms::register,
+                nart_graph_opt::register,
+                nart_graph_fusion::register,
                 nart_quant::register_passes,
                 nart_target::testing::register_passes,
+                nart_egraph::register,
             ],
         },
     )

@@ -36,12 +36,15 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),
         ("nart-interp", 4),
-        ("nart-quant", 5),
+        ("nart-graph-opt", 5),
+        ("nart-quant", 6),
+        ("nart-graph-fusion", 5),
         ("nart-target", 5),
         ("nart-rt-std", 6),
         ("nart-cli", 7),
         ("nart-rt-c", 7),
-        ("nart-opt", 6),
+        ("nart-egraph", 6),
+        ("nart-opt", 7),
         // The example chip (`examples/toy-npu`), built on the public API.
         ("toy-npu", 6),
         // Dev-only (see `DEV_ONLY`): its tier only says what it may depend on.

@@ -39,5 +39,5 @@ pub use options::{
 };
 pub use pass::{Pass, PassDecl, PassFailure, PassInfo, PassState, StatisticDecl};
 pub use pipeline::{parse_pass_list, parse_pipeline, parse_structure, PipelineElement};
-pub use registry::{PassCtor, PassRegistry};
+pub use registry::{PassCtor, PassRegistry, PipelineInfo};
 pub use report::{banner, render_statistics, render_timing, StatEntry, TimingEntry};

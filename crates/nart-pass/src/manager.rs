@@ -58,6 +58,8 @@ struct PassSlot {
     pass: Box<dyn Pass>,
     stats: IndexMap<&'static str, u64>,
     time: Duration,
+    /// Phases the pass timed itself ([`PassState::add_time`]), nested under it in the report.
+    phases: IndexMap<&'static str, Duration>,
 }
 
 enum Entry {
@@ -72,6 +74,7 @@ impl Clone for Entry {
                 pass: s.pass.clone_boxed(),
                 stats: s.stats.clone(),
                 time: s.time,
+                phases: s.phases.clone(),
             }),
             Entry::Nested { pm, time } => Entry::Nested {
                 pm: pm.clone(),
@@ -135,6 +138,7 @@ impl OpPassManager {
             pass,
             stats,
             time: Duration::ZERO,
+            phases: IndexMap::new(),
         }));
         Ok(())
     }
@@ -190,7 +194,15 @@ impl OpPassManager {
                 Entry::Pass(s) => TimingEntry {
                     name: s.pass.name().to_string(),
                     time: s.time,
-                    children: Vec::new(),
+                    children: s
+                        .phases
+                        .iter()
+                        .map(|(name, time)| TimingEntry {
+                            name: name.to_string(),
+                            time: *time,
+                            children: Vec::new(),
+                        })
+                        .collect(),
                 },
                 Entry::Nested { pm, time } => TimingEntry {
                     name: format!("'{}' Pipeline", pm.anchor.as_str()),
@@ -454,6 +466,9 @@ impl Runner<'_, '_> {
         slot.time += start.elapsed();
         for (k, v) in std::mem::take(&mut state.stats) {
             *slot.stats.entry(k).or_insert(0) += v;
+        }
+        for (k, v) in std::mem::take(&mut state.phases) {
+            *slot.phases.entry(k).or_insert(Duration::ZERO) += v;
         }
         self.emitted.append(&mut state.diagnostics);
         drop(state);

@@ -67,6 +67,7 @@ pub struct PassState<'a> {
     /// Where the pass prints (`print-ir`); the pass manager's output.
     pub out: &'a mut dyn std::io::Write,
     pub(crate) stats: IndexMap<&'static str, u64>,
+    pub(crate) phases: IndexMap<&'static str, std::time::Duration>,
     pub(crate) diagnostics: Vec<Diagnostic>,
 }
 
@@ -76,6 +77,7 @@ impl<'a> PassState<'a> {
         PassState {
             out,
             stats: IndexMap::new(),
+            phases: IndexMap::new(),
             diagnostics: Vec::new(),
         }
     }
@@ -95,6 +97,17 @@ impl<'a> PassState<'a> {
     /// Adds `n` to statistic `name`.
     pub fn add_stat(&mut self, name: &'static str, n: u64) {
         *self.stats.entry(name).or_insert(0) += n;
+    }
+
+    /// Adds `time` to the phase `name` of this pass: `--mlir-timing` shows each phase nested
+    /// under the pass (as MLIR's nested timers do), summed over the ops the pass ran on.
+    pub fn add_time(&mut self, name: &'static str, time: std::time::Duration) {
+        *self.phases.entry(name).or_insert(std::time::Duration::ZERO) += time;
+    }
+
+    /// The phases timed in this run.
+    pub fn phases(&self) -> &IndexMap<&'static str, std::time::Duration> {
+        &self.phases
     }
 
     /// The statistics recorded in this run.

@@ -198,6 +198,7 @@ pub fn parse_pipeline(text: &str, registry: &PassRegistry) -> Result<OpPassManag
         anchored.inner.as_deref().unwrap_or_default(),
         text,
         registry,
+        0,
     )?;
     Ok(pm)
 }
@@ -210,8 +211,11 @@ pub fn parse_pass_list(
     registry: &PassRegistry,
 ) -> Result<(), PipelineError> {
     let elements = parse_structure(text)?;
-    add_elements(pm, &elements, text, registry)
+    add_elements(pm, &elements, text, registry, 0)
 }
+
+/// How deep pipeline aliases may expand into one another (a cycle stops here).
+const MAX_ALIAS_DEPTH: usize = 16;
 
 /// Phase two: resolves `elements` against `registry` and adds them to `pm`.
 fn add_elements(
@@ -219,6 +223,7 @@ fn add_elements(
     elements: &[PipelineElement],
     text: &str,
     registry: &PassRegistry,
+    alias_depth: usize,
 ) -> Result<(), PipelineError> {
     let err = |offset: usize, message: String| PipelineError {
         message,
@@ -234,7 +239,36 @@ fn add_elements(
                 ));
             }
             let nested = pm.nest(&e.name);
-            add_elements(nested, inner, text, registry)?;
+            add_elements(nested, inner, text, registry, alias_depth)?;
+            continue;
+        }
+        if let Some(alias) = registry.pipeline(&e.name) {
+            if let Some((_, pos)) = &e.options {
+                return Err(err(
+                    pos.saturating_sub(1),
+                    format!("pass pipeline '{}' takes no options", e.name),
+                ));
+            }
+            if alias_depth >= MAX_ALIAS_DEPTH {
+                return Err(err(
+                    e.name_pos,
+                    format!(
+                        "pass pipeline '{}' expands more than {MAX_ALIAS_DEPTH} levels deep",
+                        e.name
+                    ),
+                ));
+            }
+            let inner = parse_structure(&alias.pipeline)
+                .and_then(|els| add_elements(pm, &els, &alias.pipeline, registry, alias_depth + 1));
+            if let Err(ie) = inner {
+                // Name only the innermost alias the error is in.
+                let message = if ie.message.starts_with("in pass pipeline '") {
+                    ie.message
+                } else {
+                    format!("in pass pipeline '{}': {}", e.name, ie.message)
+                };
+                return Err(err(e.name_pos, message));
+            }
             continue;
         }
         let (opts, opts_pos) = e

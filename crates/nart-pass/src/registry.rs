@@ -10,10 +10,23 @@ use crate::pass::{Pass, PassInfo};
 /// Builds a pass with default options.
 pub type PassCtor = fn() -> Box<dyn Pass>;
 
-/// Registered passes, by argument.
+/// A named pass pipeline (MLIR's `PassPipelineRegistration`): an argument that stands for a
+/// list of passes wherever a pass may be named, in `--pass-pipeline` and as a flag.
+#[derive(Clone, Debug)]
+pub struct PipelineInfo {
+    /// The name in pipelines and on the command line (`graph-optimize`).
+    pub argument: &'static str,
+    /// One line for `--list-passes`.
+    pub summary: &'static str,
+    /// The passes it stands for, as pipeline text without an anchor (`cse,canonicalize`).
+    pub pipeline: String,
+}
+
+/// Registered passes and pass pipelines, by argument.
 #[derive(Default, Clone)]
 pub struct PassRegistry {
     passes: IndexMap<&'static str, (&'static PassInfo, PassCtor)>,
+    pipelines: IndexMap<&'static str, PipelineInfo>,
 }
 
 impl std::fmt::Debug for PassRegistry {
@@ -35,14 +48,44 @@ impl PassRegistry {
         self.passes.insert(info.argument, (info, ctor));
     }
 
+    /// Registers the pipeline alias `argument` for `pipeline` (pipeline text without an
+    /// anchor, resolved when a pipeline names it; a later registration replaces an earlier one).
+    pub fn register_pipeline(
+        &mut self,
+        argument: &'static str,
+        summary: &'static str,
+        pipeline: impl Into<String>,
+    ) {
+        self.pipelines.insert(
+            argument,
+            PipelineInfo {
+                argument,
+                summary,
+                pipeline: pipeline.into(),
+            },
+        );
+    }
+
+    /// The pipeline alias `argument`.
+    pub fn pipeline(&self, argument: &str) -> Option<&PipelineInfo> {
+        self.pipelines.get(argument)
+    }
+
+    /// Every registered pipeline alias, sorted by argument.
+    pub fn pipelines(&self) -> Vec<&PipelineInfo> {
+        let mut v: Vec<&PipelineInfo> = self.pipelines.values().collect();
+        v.sort_by_key(|p| p.argument);
+        v
+    }
+
     /// The declaration of the pass `argument`.
     pub fn lookup(&self, argument: &str) -> Option<&'static PassInfo> {
         self.passes.get(argument).map(|(i, _)| *i)
     }
 
-    /// Whether `argument` names a registered pass.
+    /// Whether `argument` names a registered pass or pipeline alias.
     pub fn contains(&self, argument: &str) -> bool {
-        self.passes.contains_key(argument)
+        self.passes.contains_key(argument) || self.pipelines.contains_key(argument)
     }
 
     /// Creates the pass `argument` with options parsed from `options` (the text between the
@@ -88,6 +131,17 @@ impl PassRegistry {
                         out.push_str(&columns(&format!("    ={}", c.name), 56, "-   ", c.help));
                     }
                 }
+            }
+        }
+        if !self.pipelines.is_empty() {
+            out.push_str("Pass Pipelines:\n");
+            for p in self.pipelines() {
+                out.push_str(&columns(
+                    &format!("  --{}", p.argument),
+                    58,
+                    "-   ",
+                    p.summary,
+                ));
             }
         }
         out

@@ -514,3 +514,117 @@ fn clone_keeps_options() {
         "builtin.module(test-trace{repeat=1 tag=q})"
     );
 }
+
+// ----- pipeline aliases -----
+
+fn registry_with_aliases() -> PassRegistry {
+    let mut r = registry();
+    r.register_pipeline(
+        "test-alias",
+        "Two traces",
+        "test-trace{tag=x},test.func(test-func-only)",
+    );
+    r.register_pipeline(
+        "test-outer",
+        "An alias of an alias",
+        "test-alias,test-trace",
+    );
+    r.register_pipeline("test-cycle", "Names itself", "test-cycle");
+    r.register_pipeline(
+        "test-broken",
+        "Names a pass nobody registered",
+        "no-such-pass",
+    );
+    r
+}
+
+#[test]
+fn pipeline_alias_expands_in_place() {
+    let reg = registry_with_aliases();
+    let pm = parse_pipeline("builtin.module(test-outer,test-trace{repeat=3})", &reg).unwrap();
+    assert_eq!(
+        pm.to_pipeline_string(),
+        "builtin.module(test-trace{repeat=1 tag=x},test.func(test-func-only),test-trace{repeat=1},test-trace{repeat=3})"
+    );
+    assert!(reg.contains("test-alias") && reg.contains("test-trace") && !reg.contains("nope"));
+    let list = reg.list_passes();
+    let at = list.find("Pass Pipelines:\n").expect("a pipelines section");
+    assert!(list[at..].contains("  --test-alias "), "{list}");
+    assert!(list[at..].contains("-   Two traces\n"), "{list}");
+    assert!(!registry().list_passes().contains("Pass Pipelines:"));
+}
+
+#[test]
+fn pipeline_alias_errors() {
+    let reg = registry_with_aliases();
+    for (text, expect) in [
+        (
+            "builtin.module(test-alias{tag=y})",
+            "pass pipeline:1:26: error: pass pipeline 'test-alias' takes no options",
+        ),
+        (
+            "builtin.module(test-cycle)",
+            "pass pipeline:1:16: error: in pass pipeline 'test-cycle': pass pipeline 'test-cycle' expands more than 16 levels deep",
+        ),
+        (
+            "builtin.module(test-broken)",
+            "pass pipeline:1:16: error: in pass pipeline 'test-broken': 'no-such-pass' does not refer to a registered pass or pass pipeline",
+        ),
+    ] {
+        let Err(e) = parse_pipeline(text, &reg) else {
+            panic!("{text} parsed");
+        };
+        let e = e.render();
+        assert!(e.starts_with(expect), "{text}:\n{e}");
+    }
+}
+crate::declare_pass! {
+    /// Times two phases of its own.
+    struct PhasedPass {
+        argument: "test-phased",
+        name: "TestPhased",
+        summary: "Report two timed phases",
+        description: "",
+    }
+}
+
+impl Pass for PhasedPass {
+    fn run(
+        &mut self,
+        _: &mut Context,
+        _: Op,
+        state: &mut PassState<'_>,
+    ) -> Result<(), PassFailure> {
+        state.add_time("first", std::time::Duration::from_millis(2));
+        state.add_time("second", std::time::Duration::from_millis(1));
+        state.add_time("first", std::time::Duration::from_millis(2));
+        Ok(())
+    }
+}
+
+/// Phases a pass times (`PassState::add_time`) nest under it in the timing report, summed
+/// over the ops it ran on, in the order first reported.
+#[test]
+fn pass_phases_nest_in_timing() {
+    let (mut ctx, m) = module();
+    let mut r = PassRegistry::new();
+    r.register(|| Box::new(PhasedPass::new()));
+    assert_eq!(
+        PhasedPass::with_options(NoOptions::default()).argument(),
+        "test-phased"
+    );
+    let mut pm = PassManager::parse("builtin.module(test.func(test-phased))", &r).unwrap();
+    pm.run(&mut ctx, m, &mut Vec::new()).unwrap();
+    let entries = pm.timing_entries();
+    let pass = &entries[0].children[0];
+    assert_eq!(pass.name, "TestPhased");
+    let phases: Vec<(&str, u128)> = pass
+        .children
+        .iter()
+        .map(|c| (c.name.as_str(), c.time.as_millis()))
+        .collect();
+    let funcs = 2; // the test module's functions
+    assert_eq!(phases, [("first", 4 * funcs), ("second", funcs)]);
+    let report = pm.timing_report();
+    assert!(report.contains("%)      first\n"), "{report}");
+}

@@ -9,13 +9,15 @@
 //! [`infer`] computes result types and shapes (one file per op family, each rule an
 //! `InferShapedTypeOpInterface` the op declares) and backs every op's verifier; [`cost`] is the
 //! default `OpCostInterface` (FLOPs and bytes from static shapes); [`fold`] folds constant
-//! subgraphs.
+//! subgraphs; [`fused`] holds the fused ops graph-level fusion produces (`graph.fused_conv`,
+//! `graph.fused_gemm`, `graph.fused_matmul`: a product and an activation).
 
 #![deny(missing_docs)]
 
 pub mod constraints;
 pub mod cost;
 pub mod fold;
+pub mod fused;
 pub mod infer;
 pub mod ops;
 #[allow(missing_docs)]
@@ -31,6 +33,7 @@ pub use schema::{schema, schema_of_op, AttrKind, Form, OnnxSchema};
 
 /// The generated ops' statics, for code that names one op (`graph::op::CONV`).
 pub mod op {
+    pub use crate::fused::{FUSED_CONV, FUSED_GEMM, FUSED_MATMUL};
     pub use crate::ops::{CONSTANT, NONE, YIELD};
     pub use crate::ops_generated::*;
 }
@@ -50,11 +53,12 @@ so every operand keeps its schema position.";
 
 static ALL: std::sync::OnceLock<Vec<&'static OpDef>> = std::sync::OnceLock::new();
 
-/// Every op of the dialect: the hand-written ones, then the generated ones.
+/// Every op of the dialect: the hand-written ones, then the generated ones, then the fused ones.
 pub fn all_ops() -> &'static [&'static OpDef] {
     ALL.get_or_init(|| {
         let mut v: Vec<&'static OpDef> = vec![&ops::CONSTANT, &ops::NONE, &ops::YIELD];
         v.extend(GENERATED_OPS.iter().copied());
+        v.extend(fused::OPS.iter().copied());
         v
     })
 }
@@ -69,10 +73,13 @@ pub fn dialect() -> DialectDef {
         ops: all_ops(),
         materialize_constant: Some(ops::materialize_constant),
         types: &types::TYPES,
-        attrs: &[],
-        enums: &[],
+        attrs: &ATTRS,
+        enums: &ENUMS,
     }
 }
+
+static ATTRS: [&nart_ir::extensible::DialectAttrDef; 1] = [&fused::ACTIVATION_ATTR];
+static ENUMS: [&nart_ir::enums::EnumDef; 1] = [&fused::ACTIVATION];
 
 static DESCRIPTION_AND_NOTES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
@@ -99,6 +106,10 @@ ONNX's, engineers search for the ONNX name, and the importer and exporter map na
 Hand-written ops that are not ONNX operators are lower case (`graph.constant`, `graph.none`, \
 `graph.yield`), so they never clash with an ONNX name (`graph.Constant` exists but the importer \
 turns it into `graph.constant`).\n\
+- **Fused ops** (`graph.fused_conv`, `graph.fused_gemm`, `graph.fused_matmul`) are hand-written \
+too: an ONNX product with its operands and attributes, then an activation given as \
+`#graph.activation<...>` and `activation_params`. Fusion passes make them; the exporter writes \
+them as ONNX Runtime's `com.microsoft` `FusedConv`/`FusedGemm`, or as standard ops.\n\
 - **Absent optional inputs are `graph.none` values**, not operand segments: operand `i` is always \
 the schema's input `i`, which keeps inference, folding and patterns index-based. Absent optional \
 outputs are results of type `none`.\n\

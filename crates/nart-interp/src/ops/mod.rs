@@ -8,7 +8,8 @@
 //! Tensor kernels only map attributes and operands onto `nart-tensor`'s functions, one file per
 //! family: `elementwise`, `nn` (convolution, pooling, normalization, reductions, ...),
 //! `attention`, `rnn`, `signal`, `text` and `shape` (shape, indexing and type operators);
-//! `control` holds the value and region kernels; `qnn` maps the qnn dialect's ops and the quant
+//! `control` holds the value and region kernels; `fused` runs the graph dialect's fused ops
+//! (base kernel, then the activation); `qnn` maps the qnn dialect's ops and the quant
 //! casts onto `nart_tensor::qnn` (their own table, by full op name).
 
 use std::sync::Arc;
@@ -26,6 +27,7 @@ use crate::value::Val;
 mod attention;
 mod control;
 mod elementwise;
+mod fused;
 mod nn;
 mod qnn;
 mod rnn;
@@ -79,6 +81,9 @@ pub fn register(ctx: &mut nart_ir::Context) {
         ctx.attach_interface::<dyn ReferenceKernel>(&name, entry);
     }
     for entry in qnn::QNN_KERNELS {
+        ctx.attach_interface::<dyn ReferenceKernel>(entry.0, entry);
+    }
+    for entry in fused::FUSED_KERNELS {
         ctx.attach_interface::<dyn ReferenceKernel>(entry.0, entry);
     }
 }

@@ -741,6 +741,7 @@ mod tests {
     pub(crate) const FAMILIES: &[(&str, Rules)] = &[
         ("control", control::RULES),
         ("conv_pool", conv_pool::RULES),
+        ("fused", crate::fused::INFER_RULES),
         ("elementwise", elementwise::RULES),
         ("generate", generate::RULES),
         ("indexing", indexing::RULES),

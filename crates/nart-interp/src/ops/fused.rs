@@ -1,0 +1,86 @@
+//! Kernels of the graph dialect's fused ops (`graph.fused_conv`, `graph.fused_gemm`,
+//! `graph.fused_matmul`): the base op's kernel, the `fused_matmul` bias, then the activation,
+//! each step the same `nart_tensor` function the unfused ops run, so a fused op computes
+//! exactly what its unfused sequence does.
+
+use nart_dialect_graph::fused::{Activation, ACTIVATION};
+use nart_tensor::elementwise::{self as ew, BinaryOp, UnaryOp};
+use nart_tensor::{KernelError, Result as KResult, Tensor};
+
+use super::{nn, opt, Kernel};
+use crate::attrs::Node;
+
+use Kernel::Tensor as T;
+
+/// The kernel of every fused op, by full op name.
+pub(crate) static FUSED_KERNELS: &[(&str, Kernel)] = &[
+    ("graph.fused_conv", T(fused_conv)),
+    ("graph.fused_gemm", T(fused_gemm)),
+    ("graph.fused_matmul", T(fused_matmul)),
+];
+
+/// The activation `n` states (`activation` as its keyword, `activation_params`).
+fn activation(op: &'static str, n: &Node) -> KResult<Activation> {
+    let kw = n.str_or("activation", "")?;
+    let kind = ACTIVATION
+        .case(&kw)
+        .ok_or_else(|| KernelError::attr(op, "activation", format!("unknown activation '{kw}'")))?
+        .value;
+    let params: Vec<f32> = n
+        .opt_floats("activation_params")?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|v| v as f32)
+        .collect();
+    Activation::from_parts(kind, &params).map_err(|m| KernelError::attr(op, "activation_params", m))
+}
+
+/// Applies `act` to `y`, as the ONNX activation operator would.
+pub(crate) fn apply(y: Tensor, act: Activation) -> KResult<Tensor> {
+    let scalar = |v: f32| Tensor::from_f64(y.dtype(), vec![], vec![v as f64]);
+    Ok(match act {
+        Activation::None => y,
+        Activation::Relu => ew::unary(UnaryOp::Relu, &y)?,
+        Activation::LeakyRelu { alpha } => ew::unary(UnaryOp::LeakyRelu { alpha }, &y)?,
+        Activation::Clip { min, max } => ew::clip(&y, Some(&scalar(min)?), Some(&scalar(max)?))?,
+        Activation::Sigmoid => ew::unary(UnaryOp::Sigmoid, &y)?,
+        Activation::Tanh => ew::unary(UnaryOp::Tanh, &y)?,
+        Activation::HardSigmoid { alpha, beta } => {
+            ew::unary(UnaryOp::HardSigmoid { alpha, beta }, &y)?
+        }
+    })
+}
+
+fn single(op: &'static str, mut out: Vec<Tensor>) -> KResult<Tensor> {
+    match out.len() {
+        1 => Ok(out.remove(0)),
+        k => Err(KernelError::Arity {
+            op,
+            msg: format!("the base kernel gave {k} results"),
+        }),
+    }
+}
+
+fn fused_conv(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    const OP: &str = "fused_conv";
+    let act = activation(OP, n)?;
+    let y = single(OP, nn::conv_k(n, i)?)?;
+    Ok(vec![apply(y, act)?])
+}
+
+fn fused_gemm(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    const OP: &str = "fused_gemm";
+    let act = activation(OP, n)?;
+    let y = single(OP, nn::gemm(n, i)?)?;
+    Ok(vec![apply(y, act)?])
+}
+
+fn fused_matmul(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    const OP: &str = "fused_matmul";
+    let act = activation(OP, n)?;
+    let mut y = single(OP, nn::matmul_k(n, i)?)?;
+    if let Some(bias) = opt(i, 2) {
+        y = ew::binary(BinaryOp::Add, &y, bias)?;
+    }
+    Ok(vec![apply(y, act)?])
+}

@@ -1,0 +1,90 @@
+//! `graph-unfuse`: every `graph.fused_*` op back to its standard ONNX ops (the base op, the
+//! `fused_matmul` bias `Add`, then the activation op), for runtimes without ONNX Runtime's
+//! contrib ops.
+
+use nart_dialect_graph::fused::Activation;
+use nart_ir::{Op, PatternRewriter, RewritePattern, Value};
+
+use crate::util;
+
+/// `graph.fused_*` → base op, bias `Add`, activation.
+pub struct Unfuse;
+
+impl RewritePattern for Unfuse {
+    fn name(&self) -> &'static str {
+        "Unfuse"
+    }
+    fn root(&self) -> Option<&'static str> {
+        None
+    }
+    fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
+        let base = match rw.op_name_str(op) {
+            "graph.fused_conv" => "Conv",
+            "graph.fused_gemm" => "Gemm",
+            "graph.fused_matmul" => "MatMul",
+            _ => return false,
+        };
+        let Ok(act) = Activation::of(rw, op) else {
+            return false;
+        };
+        let ty = rw.value_type(rw.result(op, 0));
+        let loc = rw.op_loc(op);
+        let props: Vec<(String, nart_ir::Attr)> = rw
+            .props(op)
+            .iter()
+            .chain(rw.attrs(op))
+            .map(|na| (rw.str(na.name).to_string(), na.value))
+            .filter(|(n, _)| n != "activation" && n != "activation_params")
+            .collect();
+        let mut operands = rw.operands(op).to_vec();
+        let bias = (base == "MatMul")
+            .then(|| operands.pop())
+            .flatten()
+            .filter(|b| !util::is_none(rw, *b));
+        rw.set_insertion_point_before(op);
+        let mut st = nart_ir::OperationState::new(rw.uniq(), &format!("graph.{base}"), loc)
+            .operands(&operands)
+            .results(&[ty]);
+        for (n, a) in props {
+            st = st.prop(rw.uniq(), &n, a);
+        }
+        let b = rw.create(st);
+        let mut y = rw.result(b, 0);
+        if let Some(bias) = bias {
+            let add = util::build(rw, "Add", &[y, bias], &[ty], Vec::new(), loc);
+            y = rw.result(add, 0);
+        }
+        y = activation_op(rw, act, y, loc);
+        rw.replace_op(op, &[y]);
+        true
+    }
+}
+
+/// Builds the standard op of `act` on `y` at the insertion point (`y` itself for `none`).
+pub fn activation_op(
+    rw: &mut PatternRewriter<'_>,
+    act: Activation,
+    y: Value,
+    loc: nart_ir::Location,
+) -> Value {
+    let ty = rw.value_type(y);
+    let Some(name) = act.onnx_name() else {
+        return y;
+    };
+    let mut operands = vec![y];
+    let mut props = Vec::new();
+    match act {
+        Activation::LeakyRelu { alpha } => props.push(("alpha", util::f32_attr(rw, alpha as f64))),
+        Activation::HardSigmoid { alpha, beta } => {
+            props.push(("alpha", util::f32_attr(rw, alpha as f64)));
+            props.push(("beta", util::f32_attr(rw, beta as f64)));
+        }
+        Activation::Clip { min, max } => {
+            operands.push(util::f32_constant(rw, &[], &[min as f64], loc));
+            operands.push(util::f32_constant(rw, &[], &[max as f64], loc));
+        }
+        _ => {}
+    }
+    let op = util::build(rw, name, &operands, &[ty], props, loc);
+    rw.result(op, 0)
+}

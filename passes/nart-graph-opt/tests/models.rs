@@ -1,0 +1,126 @@
+//! `graph-optimize` on the models of `tests/models`: the optimized function computes what the
+//! original computes (reference interpreter, seeded random inputs), has no more graph ops, and
+//! survives the ONNX round trip (exported, imported again, same outputs).
+//! `benches/graph/run.sh` compares the same models with ONNX Runtime, onnxslim and ORT's
+//! optimizer.
+
+use std::path::Path;
+
+use nart_interp::Interpreter;
+use nart_ir::{Context, Op};
+use nart_pass::{PassManager, PassRegistry};
+use nart_tensor::{DType, Tensor};
+
+fn context() -> Context {
+    let mut ctx = Context::new();
+    nart_onnx::register_dialects(&mut ctx);
+    nart_interp::register(&mut ctx);
+    ctx
+}
+
+/// Seeded inputs: floats in [-1, 1), integers in [0, 16), dynamic dimensions 2.
+fn inputs(interp: &Interpreter, seed: u64) -> Vec<Tensor> {
+    let mut s = seed | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    interp
+        .inputs()
+        .iter()
+        .map(|spec| {
+            let shape: Vec<usize> = spec
+                .shape
+                .as_ref()
+                .expect("model inputs are ranked")
+                .iter()
+                .map(|d| d.unwrap_or(2))
+                .collect();
+            let n: usize = shape.iter().product();
+            let dtype = spec.dtype.expect("model inputs have an element type");
+            let values: Vec<f64> = (0..n)
+                .map(|_| match dtype {
+                    DType::F32 | DType::F64 | DType::F16 => (next() % 2000) as f64 / 1000.0 - 1.0,
+                    _ => (next() % 16) as f64,
+                })
+                .collect();
+            Tensor::from_f64(dtype, shape, values).expect("an input tensor")
+        })
+        .collect()
+}
+
+fn count_graph_ops(ctx: &Context, module: Op) -> usize {
+    ctx.nested_ops(module)
+        .into_iter()
+        .filter(|&op| {
+            let n = ctx.op_name_str(op);
+            n.starts_with("graph.") && n != "graph.constant" && n != "graph.none"
+        })
+        .count()
+}
+
+fn assert_close(got: &[Tensor], want: &[Tensor], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g.shape(), w.shape(), "{what}");
+        let (g, w) = (g.to_f64_vec().unwrap(), w.to_f64_vec().unwrap());
+        for (a, b) in g.iter().zip(&w) {
+            assert!(
+                a == b || (a - b).abs() <= 1e-4 * (1.0 + b.abs()),
+                "{what}: {a} != {b}"
+            );
+        }
+    }
+}
+
+fn check_model(name: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/models")
+        .join(name)
+        .join("model.onnx");
+    let mut ctx = context();
+    let module = nart_onnx::import_file(&mut ctx, &path).expect("the model imports");
+    let before_ops = count_graph_ops(&ctx, module);
+    let interp = Interpreter::from_module(&ctx, module, None).expect("plan before");
+    let ins = inputs(&interp, 7);
+    let want = interp.run(ins.clone()).expect("run before");
+
+    let mut registry = PassRegistry::new();
+    nart_transforms::register(&mut registry);
+    nart_graph_opt::register(&mut registry);
+    let mut pm = PassManager::parse("builtin.module(graph-optimize)", &registry).unwrap();
+    pm.run(&mut ctx, module, &mut Vec::new())
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let after_ops = count_graph_ops(&ctx, module);
+    assert!(
+        after_ops <= before_ops,
+        "{name}: {before_ops} → {after_ops} ops"
+    );
+    let interp = Interpreter::from_module(&ctx, module, None).expect("plan after");
+    assert_close(&interp.run(ins.clone()).expect("run after"), &want, name);
+
+    // The ONNX round trip keeps what the optimized function computes.
+    let bytes = nart_onnx::export_model(&ctx, module).expect("the optimized model exports");
+    let mut ctx2 = context();
+    let module2 = nart_onnx::import_model(&mut ctx2, &bytes, None).expect("it imports again");
+    assert_eq!(count_graph_ops(&ctx2, module2), after_ops, "{name}");
+    let interp = Interpreter::from_module(&ctx2, module2, None).expect("plan exported");
+    assert_close(&interp.run(ins).expect("run exported"), &want, name);
+}
+
+#[test]
+fn digits_cnn() {
+    check_model("digits_cnn");
+}
+
+#[test]
+fn digits_mlp() {
+    check_model("digits_mlp");
+}
+
+#[test]
+fn tiny_transformer() {
+    check_model("tiny_transformer");
+}
