@@ -104,6 +104,7 @@ mod tests {
     fn pipeline_alias_is_listed_and_resolves() {
         let mut registry = nart_pass::PassRegistry::new();
         super::register(&mut registry);
+        nart_graph_fusion::register(&mut registry);
         let text = registry.list_passes();
         let at = text.find("Pass Pipelines:\n").expect("a pipelines section");
         assert!(text[at..].contains("  --graph-optimize "), "{text}");

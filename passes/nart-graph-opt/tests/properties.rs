@@ -63,6 +63,7 @@ fn registry() -> PassRegistry {
     let mut r = PassRegistry::new();
     nart_transforms::register(&mut r);
     nart_graph_opt::register(&mut r);
+    nart_graph_fusion::register(&mut r);
     r
 }
 
