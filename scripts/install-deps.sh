@@ -23,10 +23,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# Python oracles (ONNX, ONNX Runtime) and upstream lit, pinned.
+# Python oracles (ONNX, ONNX Runtime), upstream lit and OpenVINO (whose C library the openvino
+# target loads at run time), pinned.
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 py=python3
-if ! $py -c 'import onnx, onnxruntime, numpy, lit' 2>/dev/null \
+if ! $py -c 'import onnx, onnxruntime, numpy, lit, openvino' 2>/dev/null \
    || [ "$($py -c 'import onnx; print(onnx.__version__)' 2>/dev/null)" != "1.23.2" ]; then
   echo "install-deps: installing Python packages"
   $py -m pip install -q --disable-pip-version-check -r "$here/requirements.txt"

@@ -6,7 +6,10 @@ For each model: `nart compile` with each target list into a package, `nart bench
 OpenMP pool and ONNX Runtime's intra-op pool both at --threads), and ONNX Runtime's
 InferenceSession on the same inputs (all graph optimizations, --runs runs after one untimed
 run). Prints one row per model and target: median ms, package load ms, and the ratio to ONNX
-Runtime (below 1 is faster than ONNX Runtime).
+Runtime (below 1 is faster than ONNX Runtime). When the openvino target is available, OpenVINO's
+own Python API runs the same model too (compiled for CPU with the f32 precision hint, the latency
+hint and --threads inference threads, as nart's openvino runtime compiles its segments), and the
+`nart openvino,interp` row also gives its ratio to that.
 """
 
 import argparse
@@ -44,6 +47,25 @@ def ort_median(model, inputs, threads, runs):
     return statistics.median(times) * 1e3, load * 1e3
 
 
+def ov_median(model, inputs, threads, runs):
+    import openvino as ov
+
+    core = ov.Core()
+    config = {"INFERENCE_PRECISION_HINT": "f32", "PERFORMANCE_HINT": "LATENCY",
+              "INFERENCE_NUM_THREADS": str(threads)}
+    t0 = time.perf_counter()
+    compiled = core.compile_model(core.read_model(model), "CPU", config)
+    request = compiled.create_infer_request()
+    load = time.perf_counter() - t0
+    request.infer(inputs)
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        request.infer(inputs)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1e3, load * 1e3
+
+
 def read_inputs(data_dir):
     xs = []
     i = 0
@@ -58,7 +80,7 @@ def read_inputs(data_dir):
 
 def nart_bench(nart, model, data_dir, targets, threads, runs, tmp):
     pkg = os.path.join(tmp, f"{os.path.basename(os.path.dirname(model))}-{targets.replace(',', '+')}.nartpkg")
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), NART_OPENVINO_THREADS=str(threads))
     subprocess.run([nart, "compile", model, "--targets", targets, "-o", pkg],
                    check=True, stdout=subprocess.DEVNULL, env=env)
     out = subprocess.run([nart, "bench", "--package", pkg, "--inputs", data_dir,
@@ -75,15 +97,21 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--models", default="digits_cnn,tiny_transformer,resnet18,mobilenetv2")
+    ap.add_argument("--lists", default=None,
+                    help="the target lists to run, separated by ';' (default: every available)")
     args = ap.parse_args()
 
     cache = os.environ.get("NART_MODEL_CACHE", os.path.expanduser("~/.cache/nart/models"))
     targets = subprocess.run([args.nart, "targets"], check=True, capture_output=True,
                              text=True).stdout
     lists = ["interp", "onednn,interp"]
-    if any(l.startswith("openvino ") for l in targets.splitlines()):
-        lists.append("openvino,interp")
     unavailable = [l for l in targets.splitlines() if "unavailable" in l]
+    openvino = any(l.startswith("openvino ") for l in targets.splitlines()) and not any(
+        l.startswith("openvino ") for l in unavailable)
+    if openvino:
+        lists.append("openvino,interp")
+    if args.lists:
+        lists = args.lists.split(";")
     for l in unavailable:
         print(f"note: {l}")
 
@@ -99,11 +127,20 @@ def main():
                 print(f"{name:<18}missing (scripts/models/build_zoo.py --cache)")
                 continue
             data = os.path.join(d, "test_data_set_0")
-            ort_ms, ort_load = ort_median(model, read_inputs(data), args.threads, args.runs)
+            inputs = read_inputs(data)
+            ort_ms, ort_load = ort_median(model, inputs, args.threads, args.runs)
             print(f"{name:<18}{'onnxruntime':<18}{ort_ms:>12.3f}{ort_load:>10.1f}{1.0:>9.2f}")
+            ov_ms = None
+            if openvino:
+                ov_ms, ov_load = ov_median(model, inputs, args.threads, args.runs)
+                print(f"{'':<18}{'openvino (python)':<18}{ov_ms:>12.3f}{ov_load:>10.1f}"
+                      f"{ov_ms / ort_ms:>9.2f}")
             for t in lists:
                 ms, load = nart_bench(args.nart, model, data, t, args.threads, args.runs, tmp)
-                print(f"{'':<18}{'nart ' + t:<18}{ms:>12.3f}{load:>10.1f}{ms / ort_ms:>9.2f}")
+                extra = ""
+                if t.startswith("openvino") and ov_ms:
+                    extra = f"   {ms / ov_ms:.2f}x OpenVINO's Python API"
+                print(f"{'':<18}{'nart ' + t:<18}{ms:>12.3f}{load:>10.1f}{ms / ort_ms:>9.2f}{extra}")
             sys.stdout.flush()
 
 

@@ -20,11 +20,12 @@ use nart_ir::{Context, Diagnostic, Op};
 use nart_target::partition::{partition_function, Partitioned, Reason};
 use nart_target::{Override, Setup, TargetRegistry};
 
-/// The targets the `nart` binary knows: `interp` and `onednn` (registered whether or not
-/// oneDNN can be loaded; `nart targets` says when it cannot).
+/// The targets the `nart` binary knows: `interp`, `onednn` and `openvino` (registered whether
+/// or not their libraries can be loaded; `nart targets` says when one cannot).
 pub fn registry() -> TargetRegistry {
     let mut r = TargetRegistry::builtin();
     nart_target_onednn::register(&mut r);
+    nart_target_openvino::register(&mut r);
     r
 }
 

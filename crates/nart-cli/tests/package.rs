@@ -389,14 +389,14 @@ fn binary_rejects_broken_packages_and_wrong_inputs() {
         err.contains("holds more inputs than the model's 1"),
         "{err}"
     );
-    // The binary ships the interp and onednn runtimes: a test chip's package names what is
-    // missing.
+    // The binary ships the runtimes of nart's targets only: a test chip's package names what
+    // is missing.
     let (chip, _) = compile_zoo("digits_cnn", &["test-f32"], &[]);
     let (code, err) = run_with(&std::fs::read(chip).unwrap(), &data);
     assert_eq!(code, 1);
     assert_eq!(
         err,
-        "error: cannot load step #0 (segment on 'test-f32'): no runtime for target 'test-f32' (known: interp, onednn)\n"
+        "error: cannot load step #0 (segment on 'test-f32'): no runtime for target 'test-f32' (known: interp, onednn, openvino)\n"
     );
     let (code, err) = run_bin(&[os("inspect"), os("/nonexistent/x.nartpkg")]);
     assert_eq!(code, 1);

@@ -29,6 +29,9 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         // beside nart-rt-std.
         ("nart-onednn-rt", 3),
         ("nart-target-onednn", 6),
+        // The openvino target, split the same way.
+        ("nart-openvino-rt", 3),
+        ("nart-target-openvino", 6),
         ("nart-transforms", 4),
         ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),
@@ -187,5 +190,9 @@ fn the_runtime_depends_on_no_compiler_crate() {
     // So does the runtime half of the onednn target.
     let m = read_manifest(&root.join("crates/nart-onednn-rt/Cargo.toml"));
     assert_eq!(m.name, "nart-onednn-rt");
+    assert_eq!(m.deps, ["nart-tensor", "nart-target-rt"]);
+    // And that of the openvino target.
+    let m = read_manifest(&root.join("crates/nart-openvino-rt/Cargo.toml"));
+    assert_eq!(m.name, "nart-openvino-rt");
     assert_eq!(m.deps, ["nart-tensor", "nart-target-rt"]);
 }

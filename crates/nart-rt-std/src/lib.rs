@@ -4,8 +4,8 @@
 //! targets its packages use. This crate registers the ones nart ships: `interp`, whose
 //! artifacts are MLIR text that it parses and plans with the reference interpreter (so this
 //! crate links nart's IR, dialects and interpreter, which `nart-rt` itself does not), and
-//! `onednn` (`nart-onednn-rt`, which loads the system's oneDNN when an artifact needs it);
-//! later `openvino` and `cpu`. A deployment that runs only compiled targets links
+//! `onednn` (`nart-onednn-rt`, which loads the system's oneDNN when an artifact needs it) and
+//! `openvino` (`nart-openvino-rt`, which loads OpenVINO's C API likewise); later `cpu`. A deployment that runs only compiled targets links
 //! `nart-rt` and those targets' runtimes, without this crate.
 
 #![deny(missing_docs)]
@@ -14,13 +14,14 @@ use nart_rt::RuntimeRegistry;
 use nart_target::interp::InterpRuntime;
 
 /// The runtimes of the targets nart ships: `interp` (with the `qnn` dialect, so that
-/// integer segments load too) and `onednn`.
+/// integer segments load too), `onednn` and `openvino`.
 pub fn runtimes() -> RuntimeRegistry {
     let mut r = RuntimeRegistry::new();
     r.register(Box::new(
         InterpRuntime::new().with_registration(nart_dialect_qnn::register),
     ));
     r.register(Box::new(nart_onednn_rt::OnednnRuntime));
+    r.register(Box::new(nart_openvino_rt::OpenvinoRuntime));
     r
 }
 
@@ -32,6 +33,7 @@ pub fn runtimes_with_test_targets() -> RuntimeRegistry {
         InterpRuntime::new().with_registration(nart_dialect_qnn::register),
     ));
     r.register(Box::new(nart_onednn_rt::OnednnRuntime));
+    r.register(Box::new(nart_openvino_rt::OpenvinoRuntime));
     r
 }
 
@@ -39,10 +41,13 @@ pub fn runtimes_with_test_targets() -> RuntimeRegistry {
 mod tests {
     #[test]
     fn ships_interp() {
-        assert_eq!(super::runtimes().targets(), ["interp", "onednn"]);
+        assert_eq!(
+            super::runtimes().targets(),
+            ["interp", "onednn", "openvino"]
+        );
         assert_eq!(
             super::runtimes_with_test_targets().targets(),
-            ["test-int8", "test-f32", "interp", "onednn"]
+            ["test-int8", "test-f32", "interp", "onednn", "openvino"]
         );
     }
 }

@@ -118,6 +118,15 @@ pub fn segment_as_function(
     segment: Op,
     name: &str,
 ) -> Result<String, Diagnostic> {
+    let func = outline_segment(ctx, segment, name)?;
+    let text = print_op(ctx, func, &PrintOptions::default());
+    ctx.erase_op(func);
+    Ok(text)
+}
+
+/// A copy of the region of `segment` as a detached `func.func @name(...)`: the segment's
+/// body with its `target.yield` as `func.return`. The caller erases it when done.
+pub fn outline_segment(ctx: &mut Context, segment: Op, name: &str) -> Result<Op, Diagnostic> {
     let loc = ctx.op_loc(segment);
     let Some(&body) = ctx.region_blocks(ctx.region(segment, 0)).first() else {
         return Err(ctx.op_error(segment, "has an empty body"));
@@ -157,9 +166,7 @@ pub fn segment_as_function(
         .collect();
     let ret = nart_dialect_func::build_return(ctx, &returned, ctx.op_loc(yield_op));
     ctx.append_op(entry, ret);
-    let text = print_op(ctx, func, &PrintOptions::default());
-    ctx.erase_op(func);
-    Ok(text)
+    Ok(func)
 }
 
 /// Loads `interp` artifacts: parses the function in a context of its own (with the dialects

@@ -1,0 +1,276 @@
+//! The `openvino` target end to end: the zoo compiled with `--targets openvino,interp` into
+//! packages, run through `nart-rt`, compared with ONNX Runtime's outputs (the models'
+//! `test_data_set_0`, which ONNX Runtime wrote); the binary's targets, compile, inspect, run and
+//! bench; and a missing library (`NART_OPENVINO_LIB` at a bad path): a clear error, exit 1, no
+//! panic. ResNet-18 and MobileNetV2 come from the zoo cache with `NART_ZOO=1`. Without
+//! OpenVINO the tests that run it skip, unless `NART_REQUIRE_OPENVINO=1`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use nart_cli::package::{compile, load_package, read_package_inputs, CompileRequest};
+use nart_target::TargetRegistry;
+use nart_tensor::Tensor;
+
+fn openvino_here(test: &str) -> bool {
+    match nart_openvino_rt::availability() {
+        Ok(_) => true,
+        Err(e) => {
+            if std::env::var("NART_REQUIRE_OPENVINO").as_deref() == Ok("1") {
+                panic!("{test}: NART_REQUIRE_OPENVINO=1 but OpenVINO is unavailable: {e}");
+            }
+            eprintln!("{test}: skipped, OpenVINO is unavailable: {e}");
+            false
+        }
+    }
+}
+
+fn committed(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/models")
+        .join(name)
+}
+
+fn zoo_cache(name: &str) -> PathBuf {
+    let base = std::env::var_os("NART_MODEL_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/nart/models")
+        });
+    base.join(name)
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("openvino-tests");
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+/// Compiles the model in `dir` for openvino,interp with `registry`; returns the package path
+/// and the report.
+fn compile_openvino(dir: &Path, name: &str, registry: &TargetRegistry) -> (PathBuf, String) {
+    let out = tmp(&format!("{name}-openvino.nartpkg"));
+    let req = CompileRequest {
+        model: dir.join("model.onnx"),
+        targets: vec!["openvino".into(), "interp".into()],
+        output: out.clone(),
+        ..CompileRequest::default()
+    };
+    let mut report = Vec::new();
+    compile(&req, registry, &mut report).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+    (out, String::from_utf8(report).unwrap())
+}
+
+/// ONNX Runtime's outputs for test_data_set_0.
+fn ort_outputs(dir: &Path, n: usize) -> Vec<Tensor> {
+    (0..n)
+        .map(|i| {
+            let bytes = std::fs::read(dir.join(format!("test_data_set_0/output_{i}.pb"))).unwrap();
+            let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
+            nart_cli::tensor_io::tensor_from_proto(&p).unwrap()
+        })
+        .collect()
+}
+
+/// The largest |a - b| over all elements, and the largest |b|.
+fn max_diff(a: &[Tensor], b: &[Tensor]) -> (f32, f32) {
+    assert_eq!(a.len(), b.len());
+    let (mut d, mut m) = (0f32, 0f32);
+    for (x, y) in a.iter().zip(b) {
+        assert_eq!(x.shape(), y.shape());
+        for (p, q) in x.to_f32_vec().unwrap().iter().zip(y.to_f32_vec().unwrap()) {
+            d = d.max((p - q).abs());
+            m = m.max(q.abs());
+        }
+    }
+    (d, m)
+}
+
+/// How many ops of the placement table went to `target`, of all.
+fn placed_on(report: &str, target: &str) -> (usize, usize) {
+    let table = report.split("\n\n").next().unwrap();
+    let rows: Vec<&str> = table.lines().skip(1).collect();
+    let on = rows
+        .iter()
+        .filter(|l| l.split_whitespace().nth(2) == Some(target))
+        .count();
+    (on, rows.len())
+}
+
+fn check_model(dir: &Path, name: &str, tol: f32) {
+    let (pkg, report) = compile_openvino(dir, name, &nart_cli::partition::registry());
+    let (on, all) = placed_on(&report, "openvino");
+    assert!(
+        on * 10 >= all * 9,
+        "{name}: only {on} of {all} ops on openvino\n{report}"
+    );
+    let s = load_package(&pkg, &nart_rt_std::runtimes()).unwrap();
+    let xs = read_package_inputs(&s, &dir.join("test_data_set_0")).unwrap();
+    let got = s.run(xs).unwrap();
+    let want = ort_outputs(dir, got.len());
+    let (d, m) = max_diff(&got, &want);
+    eprintln!("{name}: {on} of {all} ops on openvino; max |openvino - onnxruntime| = {d:e} (max |y| {m:e})");
+    assert!(
+        d <= tol * m.max(1.0),
+        "{name}: differs from ONNX Runtime by {d} (max |y| {m})"
+    );
+}
+
+#[test]
+fn committed_models_match_onnx_runtime() {
+    if !openvino_here("committed_models_match_onnx_runtime") {
+        return;
+    }
+    for name in ["digits_cnn", "digits_mlp", "tiny_transformer"] {
+        check_model(&committed(name), name, 1e-4);
+    }
+}
+
+#[test]
+fn zoo_cnns_match_onnx_runtime() {
+    if !openvino_here("zoo_cnns_match_onnx_runtime") {
+        return;
+    }
+    if std::env::var_os("NART_ZOO").is_none() {
+        eprintln!("zoo: set NART_ZOO=1 to run ResNet-18 and MobileNetV2 from the zoo cache");
+        return;
+    }
+    for name in ["resnet18", "mobilenetv2"] {
+        let dir = zoo_cache(name);
+        assert!(
+            dir.join("model.onnx").exists(),
+            "NART_ZOO=1 but {} is missing (run scripts/models/build_zoo.py --cache)",
+            dir.display()
+        );
+        check_model(&dir, name, 1e-3);
+    }
+}
+
+fn nart() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_nart"))
+}
+
+#[test]
+fn the_binary_lists_compiles_runs_benches_and_inspects() {
+    if !openvino_here("the_binary_lists_compiles_runs_benches_and_inspects") {
+        return;
+    }
+    let out = nart().arg("targets").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success());
+    assert!(
+        text.lines().any(|l| l.starts_with("openvino  net")),
+        "{text}"
+    );
+    assert!(!text.contains("openvino is unavailable"), "{text}");
+
+    let dir = committed("digits_cnn");
+    let pkg = tmp("bin-digits_cnn.nartpkg");
+    let out = nart()
+        .arg("compile")
+        .arg(dir.join("model.onnx"))
+        .args(["--targets", "openvino,interp", "-o"])
+        .arg(&pkg)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = nart().arg("inspect").arg(&pkg).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let version = nart_openvino_rt::availability().unwrap();
+    assert!(
+        text.contains(&version),
+        "inspect names the SDK version {version}:\n{text}"
+    );
+    let outputs = tmp("bin-digits_cnn-out");
+    let out = nart()
+        .args(["run", "--package"])
+        .arg(&pkg)
+        .arg("--inputs")
+        .arg(dir.join("test_data_set_0"))
+        .arg("--outputs")
+        .arg(&outputs)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(outputs.join("output_0.pb")).unwrap();
+    let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
+    let got = nart_cli::tensor_io::tensor_from_proto(&p).unwrap();
+    let (d, m) = max_diff(&[got], &ort_outputs(&dir, 1));
+    assert!(
+        d <= 1e-4 * m.max(1.0),
+        "nart run --package differs from ONNX Runtime by {d}"
+    );
+    let out = nart()
+        .args(["bench", "--package"])
+        .arg(&pkg)
+        .args(["--runs", "5", "--json", "--dim", "N=2"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(line.contains("median"), "{line}");
+}
+
+/// With `NART_OPENVINO_LIB` at a path that does not exist, `nart targets` says why openvino is
+/// unavailable and what to install, and a package holding an openvino segment (compiled here
+/// by a target that needs no library) fails to load with that reason: exit 1, no panic.
+#[test]
+fn a_missing_library_is_a_clear_error() {
+    let bad = "/nonexistent/libopenvino_c.so.2641";
+    let out = nart()
+        .arg("targets")
+        .env("NART_OPENVINO_LIB", bad)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("openvino is unavailable: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains(bad) && line.contains("pip install openvino"),
+        "{line}"
+    );
+
+    let mut registry = TargetRegistry::builtin();
+    registry.register(Box::new(
+        nart_target_openvino::OpenvinoTarget::with_version("2026.4.1-test"),
+    ));
+    let dir = committed("digits_mlp");
+    let (pkg, report) = compile_openvino(&dir, "missing-lib-digits_mlp", &registry);
+    assert!(placed_on(&report, "openvino").0 > 0, "{report}");
+    let out = nart()
+        .args(["run", "--package"])
+        .arg(&pkg)
+        .arg("--inputs")
+        .arg(dir.join("test_data_set_0"))
+        .arg("--outputs")
+        .arg(tmp("missing-lib-out"))
+        .env("NART_OPENVINO_LIB", bad)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        err.contains("the openvino target is unavailable") && err.contains(bad),
+        "{err}"
+    );
+}
