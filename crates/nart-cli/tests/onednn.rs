@@ -4,116 +4,23 @@
 //! MobileNetV2 come from the zoo cache with `NART_ZOO=1`. Without oneDNN every test skips,
 //! unless `NART_REQUIRE_ONEDNN=1`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use nart_cli::package::{compile, load_package, read_package_inputs, CompileRequest};
-use nart_tensor::Tensor;
+mod common;
+
+use common::{committed, max_diff, ort_outputs, tmp, zoo_cache};
 
 fn onednn_here(test: &str) -> bool {
-    match nart_onednn_rt::availability() {
-        Ok(_) => true,
-        Err(e) => {
-            if std::env::var("NART_REQUIRE_ONEDNN").as_deref() == Ok("1") {
-                panic!("{test}: NART_REQUIRE_ONEDNN=1 but oneDNN is unavailable: {e}");
-            }
-            eprintln!("{test}: skipped, oneDNN is unavailable: {e}");
-            false
-        }
-    }
-}
-
-fn committed(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/models")
-        .join(name)
-}
-
-fn zoo_cache(name: &str) -> PathBuf {
-    let base = std::env::var_os("NART_MODEL_CACHE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/nart/models")
-        });
-    base.join(name)
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("onednn-tests");
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
-
-/// Compiles the model in `dir` for onednn,interp; returns the package and the report.
-fn compile_onednn(dir: &Path, name: &str) -> (PathBuf, String) {
-    let out = tmp(&format!("{name}-onednn.nartpkg"));
-    let req = CompileRequest {
-        model: dir.join("model.onnx"),
-        targets: vec!["onednn".into(), "interp".into()],
-        output: out.clone(),
-        ..CompileRequest::default()
-    };
-    let mut report = Vec::new();
-    compile(&req, &nart_cli::partition::registry(), &mut report)
-        .unwrap_or_else(|e| panic!("{name}: {e:#}"));
-    (out, String::from_utf8(report).unwrap())
-}
-
-/// ONNX Runtime's outputs for test_data_set_0.
-fn ort_outputs(dir: &Path, n: usize) -> Vec<Tensor> {
-    (0..n)
-        .map(|i| {
-            let bytes = std::fs::read(dir.join(format!("test_data_set_0/output_{i}.pb"))).unwrap();
-            let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
-            nart_cli::tensor_io::tensor_from_proto(&p).unwrap()
-        })
-        .collect()
-}
-
-/// The largest |a - b| over all elements, and the largest |b|.
-fn max_diff(a: &[Tensor], b: &[Tensor]) -> (f32, f32) {
-    let mut d: f32 = 0.0;
-    let mut m: f32 = 0.0;
-    for (x, y) in a.iter().zip(b) {
-        assert_eq!(x.shape(), y.shape());
-        for (p, q) in x.to_f32_vec().unwrap().iter().zip(y.to_f32_vec().unwrap()) {
-            d = d.max((p - q).abs());
-            m = m.max(q.abs());
-        }
-    }
-    (d, m)
-}
-
-/// How many ops of the placement table went to `target`.
-fn placed_on(report: &str, target: &str) -> (usize, usize) {
-    let table = report.split("\n\n").next().unwrap();
-    let rows: Vec<&str> = table.lines().skip(1).collect();
-    let on = rows
-        .iter()
-        .filter(|l| l.split_whitespace().nth(2) == Some(target))
-        .count();
-    (on, rows.len())
+    nart_target::harness::available(
+        test,
+        "NART_REQUIRE_ONEDNN",
+        nart_onednn_rt::availability().map(|_| ()),
+    )
 }
 
 fn check_model(dir: &Path, name: &str, min_share: f64, tol: f32) {
-    let (pkg, report) = compile_onednn(dir, name);
-    let (on, all) = placed_on(&report, "onednn");
-    assert!(
-        on as f64 >= min_share * all as f64,
-        "{name}: only {on} of {all} ops on onednn\n{report}"
-    );
-    let s = load_package(&pkg, &nart_rt_std::runtimes()).unwrap();
-    let xs = read_package_inputs(&s, &dir.join("test_data_set_0")).unwrap();
-    let got = s.run(xs).unwrap();
-    let want = ort_outputs(dir, got.len());
-    let (d, m) = max_diff(&got, &want);
-    eprintln!(
-        "{name}: {on} of {all} ops on onednn; max |onednn - onnxruntime| = {d:e} (max |y| {m:e})"
-    );
-    assert!(
-        d <= tol * m.max(1.0),
-        "{name}: differs from ONNX Runtime by {d} (max |y| {m})"
-    );
+    common::check_model("onednn", dir, name, min_share, tol);
 }
 
 #[test]
@@ -168,7 +75,7 @@ fn the_binary_lists_compiles_runs_benches_and_inspects() {
     assert!(!text.contains("unavailable"), "{text}");
 
     let dir = committed("digits_cnn");
-    let pkg = tmp("bin-digits_cnn.nartpkg");
+    let pkg = tmp("onednn-tests", "bin-digits_cnn.nartpkg");
     let out = nart()
         .args(["compile"])
         .arg(dir.join("model.onnx"))
@@ -188,7 +95,7 @@ fn the_binary_lists_compiles_runs_benches_and_inspects() {
         text.contains(&version),
         "inspect names the SDK version {version}:\n{text}"
     );
-    let outputs = tmp("bin-digits_cnn-out");
+    let outputs = tmp("onednn-tests", "bin-digits_cnn-out");
     let out = nart()
         .args(["run", "--package"])
         .arg(&pkg)

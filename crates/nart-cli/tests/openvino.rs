@@ -8,112 +8,26 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use nart_cli::package::{compile, load_package, read_package_inputs, CompileRequest};
 use nart_target::TargetRegistry;
-use nart_tensor::Tensor;
+
+mod common;
+
+use common::{committed, max_diff, ort_outputs, placed_on, tmp, zoo_cache};
 
 fn openvino_here(test: &str) -> bool {
-    match nart_openvino_rt::availability() {
-        Ok(_) => true,
-        Err(e) => {
-            if std::env::var("NART_REQUIRE_OPENVINO").as_deref() == Ok("1") {
-                panic!("{test}: NART_REQUIRE_OPENVINO=1 but OpenVINO is unavailable: {e}");
-            }
-            eprintln!("{test}: skipped, OpenVINO is unavailable: {e}");
-            false
-        }
-    }
+    nart_target::harness::available(
+        test,
+        "NART_REQUIRE_OPENVINO",
+        nart_openvino_rt::availability().map(|_| ()),
+    )
 }
 
-fn committed(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/models")
-        .join(name)
-}
-
-fn zoo_cache(name: &str) -> PathBuf {
-    let base = std::env::var_os("NART_MODEL_CACHE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/nart/models")
-        });
-    base.join(name)
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("openvino-tests");
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
-
-/// Compiles the model in `dir` for openvino,interp with `registry`; returns the package path
-/// and the report.
 fn compile_openvino(dir: &Path, name: &str, registry: &TargetRegistry) -> (PathBuf, String) {
-    let out = tmp(&format!("{name}-openvino.nartpkg"));
-    let req = CompileRequest {
-        model: dir.join("model.onnx"),
-        targets: vec!["openvino".into(), "interp".into()],
-        output: out.clone(),
-        ..CompileRequest::default()
-    };
-    let mut report = Vec::new();
-    compile(&req, registry, &mut report).unwrap_or_else(|e| panic!("{name}: {e:#}"));
-    (out, String::from_utf8(report).unwrap())
-}
-
-/// ONNX Runtime's outputs for test_data_set_0.
-fn ort_outputs(dir: &Path, n: usize) -> Vec<Tensor> {
-    (0..n)
-        .map(|i| {
-            let bytes = std::fs::read(dir.join(format!("test_data_set_0/output_{i}.pb"))).unwrap();
-            let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
-            nart_cli::tensor_io::tensor_from_proto(&p).unwrap()
-        })
-        .collect()
-}
-
-/// The largest |a - b| over all elements, and the largest |b|.
-fn max_diff(a: &[Tensor], b: &[Tensor]) -> (f32, f32) {
-    assert_eq!(a.len(), b.len());
-    let (mut d, mut m) = (0f32, 0f32);
-    for (x, y) in a.iter().zip(b) {
-        assert_eq!(x.shape(), y.shape());
-        for (p, q) in x.to_f32_vec().unwrap().iter().zip(y.to_f32_vec().unwrap()) {
-            d = d.max((p - q).abs());
-            m = m.max(q.abs());
-        }
-    }
-    (d, m)
-}
-
-/// How many ops of the placement table went to `target`, of all.
-fn placed_on(report: &str, target: &str) -> (usize, usize) {
-    let table = report.split("\n\n").next().unwrap();
-    let rows: Vec<&str> = table.lines().skip(1).collect();
-    let on = rows
-        .iter()
-        .filter(|l| l.split_whitespace().nth(2) == Some(target))
-        .count();
-    (on, rows.len())
+    common::compile_for("openvino", dir, name, registry)
 }
 
 fn check_model(dir: &Path, name: &str, tol: f32) {
-    let (pkg, report) = compile_openvino(dir, name, &nart_cli::partition::registry());
-    let (on, all) = placed_on(&report, "openvino");
-    assert!(
-        on * 10 >= all * 9,
-        "{name}: only {on} of {all} ops on openvino\n{report}"
-    );
-    let s = load_package(&pkg, &nart_rt_std::runtimes()).unwrap();
-    let xs = read_package_inputs(&s, &dir.join("test_data_set_0")).unwrap();
-    let got = s.run(xs).unwrap();
-    let want = ort_outputs(dir, got.len());
-    let (d, m) = max_diff(&got, &want);
-    eprintln!("{name}: {on} of {all} ops on openvino; max |openvino - onnxruntime| = {d:e} (max |y| {m:e})");
-    assert!(
-        d <= tol * m.max(1.0),
-        "{name}: differs from ONNX Runtime by {d} (max |y| {m})"
-    );
+    common::check_model("openvino", dir, name, 0.9, tol);
 }
 
 #[test]
@@ -165,7 +79,7 @@ fn the_binary_lists_compiles_runs_benches_and_inspects() {
     assert!(!text.contains("openvino is unavailable"), "{text}");
 
     let dir = committed("digits_cnn");
-    let pkg = tmp("bin-digits_cnn.nartpkg");
+    let pkg = tmp("openvino-tests", "bin-digits_cnn.nartpkg");
     let out = nart()
         .arg("compile")
         .arg(dir.join("model.onnx"))
@@ -185,7 +99,7 @@ fn the_binary_lists_compiles_runs_benches_and_inspects() {
         text.contains(&version),
         "inspect names the SDK version {version}:\n{text}"
     );
-    let outputs = tmp("bin-digits_cnn-out");
+    let outputs = tmp("openvino-tests", "bin-digits_cnn-out");
     let out = nart()
         .args(["run", "--package"])
         .arg(&pkg)
@@ -262,7 +176,7 @@ fn a_missing_library_is_a_clear_error() {
         .arg("--inputs")
         .arg(dir.join("test_data_set_0"))
         .arg("--outputs")
-        .arg(tmp("missing-lib-out"))
+        .arg(tmp("openvino-tests", "missing-lib-out"))
         .env("NART_OPENVINO_LIB", bad)
         .output()
         .unwrap();

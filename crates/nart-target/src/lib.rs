@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod compile;
+pub mod harness;
 pub mod interp;
 pub mod partition;
 pub mod pass;

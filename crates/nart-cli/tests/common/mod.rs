@@ -1,0 +1,119 @@
+//! Shared by the target tests of the `nart` crate (`onednn.rs`, `openvino.rs`): where the zoo
+//! models are, scratch paths, and the check that compiles a model for `TARGET,interp` into a
+//! package, runs it through `nart-rt` and compares it with ONNX Runtime's outputs (the model's
+//! `test_data_set_0`, which ONNX Runtime wrote).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use nart_cli::package::{compile, load_package, read_package_inputs, CompileRequest};
+use nart_target::TargetRegistry;
+use nart_tensor::Tensor;
+
+/// A model folder committed under `tests/models`.
+pub fn committed(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/models")
+        .join(name)
+}
+
+/// A model folder of the zoo cache (`NART_MODEL_CACHE`, default `~/.cache/nart/models`).
+pub fn zoo_cache(name: &str) -> PathBuf {
+    let base = std::env::var_os("NART_MODEL_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/nart/models")
+        });
+    base.join(name)
+}
+
+/// A scratch path `name` in the folder `group` of cargo's test scratch space.
+pub fn tmp(group: &str, name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(group);
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+/// Compiles the model in `dir` for `target,interp` with `registry`; returns the package path
+/// and the compile report.
+pub fn compile_for(
+    target: &str,
+    dir: &Path,
+    name: &str,
+    registry: &TargetRegistry,
+) -> (PathBuf, String) {
+    let out = tmp(
+        &format!("{target}-tests"),
+        &format!("{name}-{target}.nartpkg"),
+    );
+    let req = CompileRequest {
+        model: dir.join("model.onnx"),
+        targets: vec![target.into(), "interp".into()],
+        output: out.clone(),
+        ..CompileRequest::default()
+    };
+    let mut report = Vec::new();
+    compile(&req, registry, &mut report).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+    (out, String::from_utf8(report).unwrap())
+}
+
+/// ONNX Runtime's outputs for test_data_set_0.
+pub fn ort_outputs(dir: &Path, n: usize) -> Vec<Tensor> {
+    (0..n)
+        .map(|i| {
+            let bytes = std::fs::read(dir.join(format!("test_data_set_0/output_{i}.pb"))).unwrap();
+            let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
+            nart_cli::tensor_io::tensor_from_proto(&p).unwrap()
+        })
+        .collect()
+}
+
+/// The largest |a - b| over all elements, and the largest |b|.
+pub fn max_diff(a: &[Tensor], b: &[Tensor]) -> (f32, f32) {
+    assert_eq!(a.len(), b.len());
+    let (mut d, mut m) = (0f32, 0f32);
+    for (x, y) in a.iter().zip(b) {
+        assert_eq!(x.shape(), y.shape());
+        for (p, q) in x.to_f32_vec().unwrap().iter().zip(y.to_f32_vec().unwrap()) {
+            d = d.max((p - q).abs());
+            m = m.max(q.abs());
+        }
+    }
+    (d, m)
+}
+
+/// How many ops of the placement table went to `target`, of all.
+pub fn placed_on(report: &str, target: &str) -> (usize, usize) {
+    let table = report.split("\n\n").next().unwrap();
+    let rows: Vec<&str> = table.lines().skip(1).collect();
+    let on = rows
+        .iter()
+        .filter(|l| l.split_whitespace().nth(2) == Some(target))
+        .count();
+    (on, rows.len())
+}
+
+/// Compiles the model in `dir` for `target,interp` (with the binary's registry), checks that at
+/// least `min_share` of its ops went to `target`, runs the package and compares it with ONNX
+/// Runtime's outputs within `tol` times the largest output (at least 1).
+pub fn check_model(target: &str, dir: &Path, name: &str, min_share: f64, tol: f32) {
+    let (pkg, report) = compile_for(target, dir, name, &nart_cli::partition::registry());
+    let (on, all) = placed_on(&report, target);
+    assert!(
+        on as f64 >= min_share * all as f64,
+        "{name}: only {on} of {all} ops on {target}\n{report}"
+    );
+    let s = load_package(&pkg, &nart_rt_std::runtimes()).unwrap();
+    let xs = read_package_inputs(&s, &dir.join("test_data_set_0")).unwrap();
+    let got = s.run(xs).unwrap();
+    let want = ort_outputs(dir, got.len());
+    let (d, m) = max_diff(&got, &want);
+    eprintln!(
+        "{name}: {on} of {all} ops on {target}; max |{target} - onnxruntime| = {d:e} (max |y| {m:e})"
+    );
+    assert!(
+        d <= tol * m.max(1.0),
+        "{name}: differs from ONNX Runtime by {d} (max |y| {m})"
+    );
+}
