@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The main job on the bundled example model (a digits classifier trained on scikit-learn's digits
-# data, tests/models/digits_mlp): import the ONNX file into the graph dialect, run the
-# optimization pipeline, and print the IR; execute the model with the reference interpreter on
+# data, tests/models/digits_mlp): import the ONNX file into the graph dialect, run the graph
+# optimization pipeline (graph-optimize), and print the IR; execute the model with the reference interpreter on
 # its held-out sample and compare with the ONNX Runtime output shipped beside it; quantize it to
 # int8 under the accuracy guard (top-1 on held-out digits); compile it, quantized, into a package
-# for a target; inspect the package, run it with the runtime and compare with the float model.
+# for a target; inspect the package, run it with the runtime and compare with the float model;
+# compile the float model with --targets auto (nart picks among interp, oneDNN and OpenVINO) and
+# run that package too.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/nart/target}"
@@ -13,8 +15,8 @@ model=tests/models/digits_mlp/model.onnx
 cargo build --release -q -p nart-opt -p nart-cli
 bin="$CARGO_TARGET_DIR/release"
 
-echo "== nart-opt $model --pass-pipeline='builtin.module(func.func(canonicalize,cse))'"
-"$bin/nart-opt" "$model" --pass-pipeline='builtin.module(func.func(canonicalize,cse))' \
+echo "== nart-opt $model --pass-pipeline='builtin.module(graph-optimize)'"
+"$bin/nart-opt" "$model" --pass-pipeline='builtin.module(graph-optimize)' \
   --mlir-elide-elementsattrs-if-larger=16
 
 data=tests/models/digits_mlp/test_data_set_0
@@ -56,5 +58,19 @@ ref = numpy_helper.to_array(onnx.load_tensor(f"{sys.argv[1]}/output_0.pb")).asty
 got = numpy_helper.to_array(onnx.load_tensor(f"{sys.argv[2]}/output_0.pb")).astype(np.float64)
 sqnr = 10 * np.log10((ref ** 2).sum() / max(((ref - got) ** 2).sum(), 1e-300))
 print(f"package (int8) vs float: output SQNR {sqnr:.1f} dB, "
+      f"predicted classes agree on {(got.argmax(-1) == ref.argmax(-1)).mean() * 100:.0f}% of {got.shape[0]} samples")
+PY
+
+echo
+echo "== nart compile $model --targets auto --goal latency -o auto.nartpkg (float), then run it"
+"$bin/nart" compile "$model" --targets auto --goal latency -o "$out/auto.nartpkg"
+mkdir -p "$out/auto"
+"$bin/nart" run --package "$out/auto.nartpkg" --inputs "$data" --outputs "$out/auto"
+python3 - "$out" "$out/auto" <<'PY'
+import sys, numpy as np, onnx
+from onnx import numpy_helper
+ref = numpy_helper.to_array(onnx.load_tensor(f"{sys.argv[1]}/output_0.pb")).astype(np.float64)
+got = numpy_helper.to_array(onnx.load_tensor(f"{sys.argv[2]}/output_0.pb")).astype(np.float64)
+print(f"auto package vs the interpreter: max |diff| = {np.abs(got - ref).max():.3g}, "
       f"predicted classes agree on {(got.argmax(-1) == ref.argmax(-1)).mean() * 100:.0f}% of {got.shape[0]} samples")
 PY
