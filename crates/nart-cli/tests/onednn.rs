@@ -9,7 +9,7 @@ use std::process::Command;
 
 mod common;
 
-use common::{committed, max_diff, ort_outputs, tmp, zoo_cache};
+use common::{committed, zoo_cache};
 
 fn onednn_here(test: &str) -> bool {
     nart_target::harness::available(
@@ -74,63 +74,8 @@ fn the_binary_lists_compiles_runs_benches_and_inspects() {
     assert!(text.lines().any(|l| l.starts_with("onednn  ")), "{text}");
     assert!(!text.contains("unavailable"), "{text}");
 
-    let dir = committed("digits_cnn");
-    let pkg = tmp("onednn-tests", "bin-digits_cnn.nartpkg");
-    let out = nart()
-        .args(["compile"])
-        .arg(dir.join("model.onnx"))
-        .args(["--targets", "onednn,interp", "-o"])
-        .arg(&pkg)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out = nart().arg("inspect").arg(&pkg).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
     let version = nart_onednn_rt::availability().unwrap();
-    assert!(
-        text.contains(&version),
-        "inspect names the SDK version {version}:\n{text}"
-    );
-    let outputs = tmp("onednn-tests", "bin-digits_cnn-out");
-    let out = nart()
-        .args(["run", "--package"])
-        .arg(&pkg)
-        .arg("--inputs")
-        .arg(dir.join("test_data_set_0"))
-        .arg("--outputs")
-        .arg(&outputs)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let bytes = std::fs::read(outputs.join("output_0.pb")).unwrap();
-    let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
-    let got = nart_cli::tensor_io::tensor_from_proto(&p).unwrap();
-    let (d, m) = max_diff(&[got], &ort_outputs(&dir, 1));
-    assert!(
-        d <= 1e-4 * m.max(1.0),
-        "nart run --package differs from ONNX Runtime by {d}"
-    );
-    let out = nart()
-        .args(["bench", "--package"])
-        .arg(&pkg)
-        .args(["--runs", "5", "--json", "--dim", "N=2"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let line = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(line.contains("median"), "{line}");
+    common::binary_round_trip("onednn", &version);
 }
 
 /// Without oneDNN the target stays listed, and `nart targets` says why it is unavailable.

@@ -12,7 +12,7 @@ use nart_target::TargetRegistry;
 
 mod common;
 
-use common::{committed, max_diff, ort_outputs, placed_on, tmp, zoo_cache};
+use common::{committed, placed_on, tmp, zoo_cache};
 
 fn openvino_here(test: &str) -> bool {
     nart_target::harness::available(
@@ -78,63 +78,8 @@ fn the_binary_lists_compiles_runs_benches_and_inspects() {
     );
     assert!(!text.contains("openvino is unavailable"), "{text}");
 
-    let dir = committed("digits_cnn");
-    let pkg = tmp("openvino-tests", "bin-digits_cnn.nartpkg");
-    let out = nart()
-        .arg("compile")
-        .arg(dir.join("model.onnx"))
-        .args(["--targets", "openvino,interp", "-o"])
-        .arg(&pkg)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out = nart().arg("inspect").arg(&pkg).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
     let version = nart_openvino_rt::availability().unwrap();
-    assert!(
-        text.contains(&version),
-        "inspect names the SDK version {version}:\n{text}"
-    );
-    let outputs = tmp("openvino-tests", "bin-digits_cnn-out");
-    let out = nart()
-        .args(["run", "--package"])
-        .arg(&pkg)
-        .arg("--inputs")
-        .arg(dir.join("test_data_set_0"))
-        .arg("--outputs")
-        .arg(&outputs)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let bytes = std::fs::read(outputs.join("output_0.pb")).unwrap();
-    let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
-    let got = nart_cli::tensor_io::tensor_from_proto(&p).unwrap();
-    let (d, m) = max_diff(&[got], &ort_outputs(&dir, 1));
-    assert!(
-        d <= 1e-4 * m.max(1.0),
-        "nart run --package differs from ONNX Runtime by {d}"
-    );
-    let out = nart()
-        .args(["bench", "--package"])
-        .arg(&pkg)
-        .args(["--runs", "5", "--json", "--dim", "N=2"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let line = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(line.contains("median"), "{line}");
+    common::binary_round_trip("openvino", &version);
 }
 
 /// With `NART_OPENVINO_LIB` at a path that does not exist, `nart targets` says why openvino is

@@ -117,3 +117,62 @@ pub fn check_model(target: &str, dir: &Path, name: &str, min_share: f64, tol: f3
         "{name}: differs from ONNX Runtime by {d} (max |y| {m})"
     );
 }
+
+/// Through the `nart` binary: compiles digits_cnn for `target,interp`, checks that `nart
+/// inspect` names the SDK `version`, runs the package (`nart run --package`) against ONNX
+/// Runtime's outputs, and benches it (`nart bench --package --json` at batch 2).
+pub fn binary_round_trip(target: &str, version: &str) {
+    let nart = || std::process::Command::new(env!("CARGO_BIN_EXE_nart"));
+    let ok = |out: &std::process::Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    let group = format!("{target}-tests");
+    let dir = committed("digits_cnn");
+    let pkg = tmp(&group, "bin-digits_cnn.nartpkg");
+    let out = nart()
+        .arg("compile")
+        .arg(dir.join("model.onnx"))
+        .args(["--targets", &format!("{target},interp"), "-o"])
+        .arg(&pkg)
+        .output()
+        .unwrap();
+    ok(&out);
+    let out = nart().arg("inspect").arg(&pkg).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        text.contains(version),
+        "inspect names the SDK version {version}:\n{text}"
+    );
+    let outputs = tmp(&group, "bin-digits_cnn-out");
+    let out = nart()
+        .args(["run", "--package"])
+        .arg(&pkg)
+        .arg("--inputs")
+        .arg(dir.join("test_data_set_0"))
+        .arg("--outputs")
+        .arg(&outputs)
+        .output()
+        .unwrap();
+    ok(&out);
+    let bytes = std::fs::read(outputs.join("output_0.pb")).unwrap();
+    let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
+    let got = nart_cli::tensor_io::tensor_from_proto(&p).unwrap();
+    let (d, m) = max_diff(&[got], &ort_outputs(&dir, 1));
+    assert!(
+        d <= 1e-4 * m.max(1.0),
+        "nart run --package differs from ONNX Runtime by {d}"
+    );
+    let out = nart()
+        .args(["bench", "--package"])
+        .arg(&pkg)
+        .args(["--runs", "5", "--json", "--dim", "N=2"])
+        .output()
+        .unwrap();
+    ok(&out);
+    let line = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(line.contains("median"), "{line}");
+}
