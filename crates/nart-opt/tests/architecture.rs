@@ -32,6 +32,8 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         // The openvino target, split the same way.
         ("nart-openvino-rt", 3),
         ("nart-target-openvino", 6),
+        // The runtime half of the code-level cpu target.
+        ("nart-cpu-rt", 3),
         ("nart-transforms", 4),
         ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),
@@ -194,5 +196,9 @@ fn the_runtime_depends_on_no_compiler_crate() {
     // And that of the openvino target.
     let m = read_manifest(&root.join("crates/nart-openvino-rt/Cargo.toml"));
     assert_eq!(m.name, "nart-openvino-rt");
+    assert_eq!(m.deps, ["nart-tensor", "nart-target-rt"]);
+    // And that of the cpu target: generated code runs without LLVM.
+    let m = read_manifest(&root.join("crates/nart-cpu-rt/Cargo.toml"));
+    assert_eq!(m.name, "nart-cpu-rt");
     assert_eq!(m.deps, ["nart-tensor", "nart-target-rt"]);
 }
