@@ -20,6 +20,7 @@ fn main() -> ExitCode {
                 nart_dialect_qnn::register,
                 nart_quant::register,
                 nart_dialect_target::register,
+                nart_dialect_bufferization::register,
             ],
             // The partitioner's passes know the builtin targets and, as mlir-opt links its
             // test passes, the test chips `test-int8` and `test-f32`.

@@ -23,6 +23,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-dialect-quant", 3),
         ("nart-dialect-qnn", 3),
         ("nart-dialect-target", 3),
+        ("nart-dialect-bufferization", 3),
         ("nart-target-rt", 2),
         ("nart-rt", 3),
         // The onednn target: its runtime half knows tensors only, its compiler half sits
@@ -35,6 +36,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         // The runtime half of the code-level cpu target.
         ("nart-cpu-rt", 3),
         ("nart-transforms", 4),
+        ("nart-bufferize", 4),
         ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),
         ("nart-interp", 4),
