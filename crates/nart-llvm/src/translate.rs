@@ -186,7 +186,10 @@ pub fn translate_module<'ll>(
     }
     // The C-interface wrappers follow every function, in the same order.
     for &f in &funcs {
-        let has_body = ir.regions(f).first().is_some_and(|&r| !ir.region_blocks(r).is_empty());
+        let has_body = ir
+            .regions(f)
+            .first()
+            .is_some_and(|&r| !ir.region_blocks(r).is_empty());
         if has_body && is_public(ir, f) && errors.is_empty() {
             if let Err(d) = t.ciface_wrapper(f) {
                 errors.push(d);
