@@ -10,6 +10,9 @@
 //! skipped; everywhere else the results must be bit-identical (any NaN matches any NaN, since
 //! neither upstream nor LLVM fixes NaN payloads).
 
+mod common;
+
+use common::{context, parse};
 use nart_dialect_arith::consts::{scalar_value, Scalar};
 use nart_ir::registry::{FoldOutcome, FoldResult};
 use nart_ir::{Attr, Context, Op, Type, WalkOrder};
@@ -272,26 +275,6 @@ fn fold_function(i: usize, c: &Case) -> String {
         params.join(", "),
         c.body
     )
-}
-
-fn context() -> Context {
-    let mut ctx = Context::new();
-    nart_dialect_func::register(&mut ctx);
-    nart_dialect_cf::register(&mut ctx);
-    nart_dialect_arith::register(&mut ctx);
-    ctx
-}
-
-fn parse(ctx: &mut Context, text: &str) -> Op {
-    let m = nart_ir::parser::parse_source(ctx, "test", text).unwrap_or_else(|d| {
-        panic!(
-            "test module does not parse: {:?}\n{text}",
-            d.first().map(|d| &d.message)
-        )
-    });
-    nart_ir::verify::verify(ctx, m)
-        .unwrap_or_else(|d| panic!("test module does not verify: {:?}", d[0].message));
-    m
 }
 
 /// A small deterministic generator (xorshift64*).
