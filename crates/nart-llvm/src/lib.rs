@@ -31,6 +31,8 @@
 
 mod arith;
 mod jit;
+mod math;
+mod scf;
 mod target;
 mod translate;
 pub mod types;
