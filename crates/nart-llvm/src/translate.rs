@@ -40,6 +40,7 @@ fn is_known_op(name: &str) -> bool {
     ) || crate::arith::is_known(name)
         || crate::scf::is_known(name)
         || crate::math::is_known(name)
+        || crate::memref::is_known(name)
 }
 
 /// Reports every op and type in `module` that the translator cannot handle, each with its
@@ -51,10 +52,10 @@ pub fn check(ir: &Context, ll: &LlContext, module: Op) -> Vec<Diagnostic> {
     };
     for &block in ir.region_blocks(body) {
         for op in ir.block_ops_iter(block) {
-            if ir.op_name_str(op) != "func.func" {
+            if !matches!(ir.op_name_str(op), "func.func" | "memref.global") {
                 errors.push(ir.op_error(
                     op,
-                    "cannot be translated to LLVM IR: only functions may stand at module level",
+                    "cannot be translated to LLVM IR: only functions and memref globals may stand at module level",
                 ));
             }
         }
@@ -116,6 +117,7 @@ pub fn check(ir: &Context, ll: &LlContext, module: Op) -> Vec<Diagnostic> {
         let extra = [
             crate::arith::check_op(ir, op),
             crate::math::check_op(ir, op),
+            crate::memref::check_op(ir, op),
         ];
         errors.extend(extra.into_iter().flatten());
     }
@@ -169,7 +171,15 @@ pub fn translate_module<'ll>(
                 .collect()
         })
         .unwrap_or_default();
+    let (globals, funcs): (Vec<Op>, Vec<Op>) = funcs
+        .into_iter()
+        .partition(|&o| ir.op_name_str(o) == "memref.global");
     let mut errors = Vec::new();
+    for &g in &globals {
+        if let Err(d) = crate::memref::declare_global(&mut t, g) {
+            errors.push(d);
+        }
+    }
     for &f in &funcs {
         if let Err(d) = t.declare(f) {
             errors.push(d);
@@ -696,6 +706,7 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
             n if crate::arith::is_known(n) => crate::arith::lower(self, op, n),
             n if crate::scf::is_known(n) => crate::scf::lower(self, op, n),
             n if crate::math::is_known(n) => crate::math::lower(self, op, n),
+            n if crate::memref::is_known(n) => crate::memref::lower(self, op, n),
             _ => Err(self.m.ir.op_error(op, "has no translation to LLVM IR")),
         }
     }
