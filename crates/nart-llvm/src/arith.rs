@@ -139,7 +139,7 @@ fn fastmath_flags(ir: &Context, op: Op) -> Option<inkwell::values::FastMathFlags
 
 /// Sets the op's flags on the instruction that computes `v` (a constant that LLVM folded
 /// has none to set).
-fn apply_flags(ir: &Context, op: Op, v: BasicValueEnum<'_>) {
+pub(crate) fn apply_flags(ir: &Context, op: Op, v: BasicValueEnum<'_>) {
     let Some(inst) = v.as_instruction_value() else {
         return;
     };

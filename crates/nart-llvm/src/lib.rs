@@ -1,9 +1,11 @@
 //! LLVM IR from nart's loop-level IR, through `inkwell` (LLVM 22): what upstream's
 //! `mlir-translate --mlir-to-llvmir` does, read directly from nart's dialects.
 //!
-//! - [`translate_module`] turns a `builtin.module` of `func.func`s whose bodies use `func`,
-//!   `arith` and `cf` into an LLVM module; [`check`] lists every op and type it cannot
-//!   translate, each with its location, and translation refuses a module that has any.
+//! - [`translate_module`] turns a `builtin.module` of `func.func`s and `memref.global`s whose
+//!   bodies use `func`, `arith`, `cf`, `scf`, `memref` and `math` into an LLVM module;
+//!   [`check`] lists every op and type it cannot translate, each with its location, and
+//!   translation refuses a module that has any. `scf` is translated directly into blocks and
+//!   phis (the result `convert-scf-to-cf` and the `cf` translation would give, in one step).
 //! - [`Machine`] is a target machine (the host's CPU and features detected at run time, or
 //!   `aarch64-unknown-linux-gnu` with NEON), which optimizes (`default<O2>`) and emits
 //!   objects and assembly; [`link_shared`] links objects into a shared library with `cc`.
@@ -31,6 +33,9 @@
 
 mod arith;
 mod jit;
+mod math;
+mod memref;
+mod scf;
 mod target;
 mod translate;
 pub mod types;

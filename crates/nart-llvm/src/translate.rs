@@ -31,11 +31,16 @@ fn is_known_op(name: &str) -> bool {
         "func.func"
             | "func.return"
             | "func.call"
+            | "func.constant"
+            | "func.call_indirect"
             | "cf.br"
             | "cf.cond_br"
             | "cf.switch"
             | "cf.assert"
     ) || crate::arith::is_known(name)
+        || crate::scf::is_known(name)
+        || crate::math::is_known(name)
+        || crate::memref::is_known(name)
 }
 
 /// Reports every op and type in `module` that the translator cannot handle, each with its
@@ -47,10 +52,10 @@ pub fn check(ir: &Context, ll: &LlContext, module: Op) -> Vec<Diagnostic> {
     };
     for &block in ir.region_blocks(body) {
         for op in ir.block_ops_iter(block) {
-            if ir.op_name_str(op) != "func.func" {
+            if !matches!(ir.op_name_str(op), "func.func" | "memref.global") {
                 errors.push(ir.op_error(
                     op,
-                    "cannot be translated to LLVM IR: only functions may stand at module level",
+                    "cannot be translated to LLVM IR: only functions and memref globals may stand at module level",
                 ));
             }
         }
@@ -109,9 +114,12 @@ pub fn check(ir: &Context, ll: &LlContext, module: Op) -> Vec<Diagnostic> {
                 ),
             ));
         }
-        if let Some(d) = crate::arith::check_op(ir, op) {
-            errors.push(d);
-        }
+        let extra = [
+            crate::arith::check_op(ir, op),
+            crate::math::check_op(ir, op),
+            crate::memref::check_op(ir, op),
+        ];
+        errors.extend(extra.into_iter().flatten());
     }
     errors
 }
@@ -163,7 +171,15 @@ pub fn translate_module<'ll>(
                 .collect()
         })
         .unwrap_or_default();
+    let (globals, funcs): (Vec<Op>, Vec<Op>) = funcs
+        .into_iter()
+        .partition(|&o| ir.op_name_str(o) == "memref.global");
     let mut errors = Vec::new();
+    for &g in &globals {
+        if let Err(d) = crate::memref::declare_global(&mut t, g) {
+            errors.push(d);
+        }
+    }
     for &f in &funcs {
         if let Err(d) = t.declare(f) {
             errors.push(d);
@@ -520,6 +536,17 @@ pub(crate) struct FnTranslator<'m, 'a, 'll> {
     ret: Option<BasicTypeEnum<'ll>>,
 }
 
+/// Turns an inkwell builder error into a diagnostic at `op` (a closure that borrows only the
+/// nart context, so that the translator stays free to change).
+pub(crate) fn builder_err(ir: &Context, op: Op) -> impl Fn(BuilderError) -> Diagnostic + Copy + '_ {
+    move |e| {
+        ir.op_error(
+            op,
+            format!("internal error while translating to LLVM IR: {e}"),
+        )
+    }
+}
+
 /// The result of translating one op.
 pub(crate) type OpResult = Result<(), Diagnostic>;
 
@@ -547,6 +574,32 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
 
     pub(crate) fn operand(&self, op: Op, i: usize) -> Result<BasicValueEnum<'ll>, Diagnostic> {
         self.value(op, self.m.ir.operand(op, i))
+    }
+
+    /// Maps a nart value (a block argument of a nested region) to an LLVM value.
+    pub(crate) fn bind(&mut self, v: Value, lv: BasicValueEnum<'ll>) {
+        self.values.insert(v, lv);
+    }
+
+    /// Translates the ops of a block nested in a structured op (`scf.for`'s body, ...) at the
+    /// builder's position, except its terminator, which is returned for the parent to handle
+    /// (`None` when the block has none, as a body that yields nothing may).
+    pub(crate) fn lower_nested_block(&mut self, block: Block) -> Result<Option<Op>, Diagnostic> {
+        let ir = self.m.ir;
+        let ops = ir.block_ops(block);
+        let term = ops.last().copied().filter(|&t| {
+            ir.op_def(t)
+                .is_some_and(|d| d.has_trait(nart_ir::Trait::Terminator))
+        });
+        let body = if term.is_some() {
+            &ops[..ops.len() - 1]
+        } else {
+            &ops[..]
+        };
+        for &op in body {
+            self.lower_op(op)?;
+        }
+        Ok(term)
     }
 
     pub(crate) fn set_result(&mut self, op: Op, i: usize, v: BasicValueEnum<'ll>) {
@@ -632,10 +685,28 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
         let name = self.m.ir.op_name_str(op).to_string();
         match name.as_str() {
             "func.return" => self.lower_return(op),
-            "func.call" => self.lower_call(op),
+            "func.call" | "func.call_indirect" => self.lower_call(op),
+            "func.constant" => {
+                let ir = self.m.ir;
+                let name = ir
+                    .attr(op, "value")
+                    .and_then(|a| ir.attr_flat_symbol(a))
+                    .ok_or_else(|| ir.op_error(op, "has no flat symbol"))?;
+                let (f, _) = *self.m.funcs.get(name).ok_or_else(|| {
+                    ir.op_error(
+                        op,
+                        format!("refers to '@{name}', which is not a function of this module"),
+                    )
+                })?;
+                self.set_result(op, 0, f.as_global_value().as_pointer_value().into());
+                Ok(())
+            }
             "cf.br" | "cf.cond_br" | "cf.switch" => self.lower_branch(op, &name),
             "cf.assert" => self.lower_assert(op),
             n if crate::arith::is_known(n) => crate::arith::lower(self, op, n),
+            n if crate::scf::is_known(n) => crate::scf::lower(self, op, n),
+            n if crate::math::is_known(n) => crate::math::lower(self, op, n),
+            n if crate::memref::is_known(n) => crate::memref::lower(self, op, n),
             _ => Err(self.m.ir.op_error(op, "has no translation to LLVM IR")),
         }
     }
@@ -669,21 +740,13 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
         Ok(())
     }
 
+    /// `func.call` and `func.call_indirect` (whose first operand is the callee).
     fn lower_call(&mut self, op: Op) -> OpResult {
         let ir = self.m.ir;
-        let callee_name = ir
-            .attr(op, "callee")
-            .and_then(|a| ir.attr_flat_symbol(a))
-            .ok_or_else(|| ir.op_error(op, "has no flat callee symbol"))?
-            .to_string();
-        let (callee, _) = *self.m.funcs.get(&callee_name).ok_or_else(|| {
-            ir.op_error(
-                op,
-                format!("calls '@{callee_name}', which is not a function of this module"),
-            )
-        })?;
+        let indirect = ir.op_name_str(op) == "func.call_indirect";
+        let first = usize::from(indirect);
         let mut args: Vec<BasicMetadataValueEnum> = Vec::new();
-        for (i, &v) in ir.operands(op).iter().enumerate() {
+        for (i, &v) in ir.operands(op).iter().enumerate().skip(first) {
             let lv = self.operand(op, i)?;
             if is_memref(ir, ir.value_type(v)) {
                 for f in self.unpack_descriptor(op, lv)? {
@@ -693,10 +756,29 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
                 args.push(lv.into());
             }
         }
-        let call = self
-            .builder
-            .build_call(callee, &args, "")
-            .map_err(|e| self.builder_error(op, e))?;
+        let call = if indirect {
+            let fty = ir.value_type(ir.operand(op, 0));
+            let sig = self
+                .m
+                .signature(fty)
+                .ok_or_else(|| ir.op_error(op, "has a callee type with no LLVM IR equivalent"))?;
+            let ptr = self.operand(op, 0)?.into_pointer_value();
+            self.builder
+                .build_indirect_call(sig.fn_type(self.m.ll), ptr, &args, "")
+        } else {
+            let callee_name = ir
+                .attr(op, "callee")
+                .and_then(|a| ir.attr_flat_symbol(a))
+                .ok_or_else(|| ir.op_error(op, "has no flat callee symbol"))?;
+            let (callee, _) = *self.m.funcs.get(callee_name).ok_or_else(|| {
+                ir.op_error(
+                    op,
+                    format!("calls '@{callee_name}', which is not a function of this module"),
+                )
+            })?;
+            self.builder.build_call(callee, &args, "")
+        }
+        .map_err(|e| self.builder_error(op, e))?;
         let n = ir.results(op).len();
         if n == 0 {
             return Ok(());

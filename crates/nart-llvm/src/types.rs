@@ -8,6 +8,7 @@
 //! | `vector<NxT>` (one fixed dimension) | `<N x T>` |
 //! | `memref<...xT>` | the descriptor `{ptr, ptr, i64, [rank x i64], [rank x i64]}` |
 //! | function results | `void`, the one result, or a literal struct of them |
+//! | `(inputs) -> results` as a value | `ptr` (to the function) |
 //!
 //! Anything else (tensors, multi-dimensional or scalable vectors, the small float formats)
 //! has no LLVM IR equivalent and is reported where it is used.
@@ -45,6 +46,13 @@ pub fn convert<'ll>(ir: &Context, ll: &'ll LlContext, ty: Type) -> Option<BasicT
                 BasicTypeEnum::FloatType(t) => Some(t.vec_type(n).into()),
                 _ => None,
             }
+        }
+        // A function value (`func.constant`, the callee of `func.call_indirect`) is a pointer.
+        TypeData::Function { inputs, results } => {
+            for &t in inputs.iter().chain(results) {
+                convert(ir, ll, t)?;
+            }
+            Some(ll.ptr_type(AddressSpace::default()).into())
         }
         TypeData::MemRef { shape, elem, .. } => {
             // The element type must itself be convertible for loads and stores.

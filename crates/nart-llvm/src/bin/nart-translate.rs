@@ -104,6 +104,9 @@ fn run(cli: &Cli) -> Result<(), String> {
     nart_dialect_func::register(&mut ctx);
     nart_dialect_cf::register(&mut ctx);
     nart_dialect_arith::register(&mut ctx);
+    nart_dialect_scf::register(&mut ctx);
+    nart_dialect_memref::register(&mut ctx);
+    nart_dialect_math::register(&mut ctx);
     let mut sm = SourceMgr::new();
     sm.add(&name, &text);
     let render = |ctx: &Context, diags: &[nart_ir::Diagnostic]| -> String {

@@ -10,6 +10,9 @@ pub fn context() -> Context {
     nart_dialect_func::register(&mut ctx);
     nart_dialect_cf::register(&mut ctx);
     nart_dialect_arith::register(&mut ctx);
+    nart_dialect_scf::register(&mut ctx);
+    nart_dialect_memref::register(&mut ctx);
+    nart_dialect_math::register(&mut ctx);
     ctx
 }
 

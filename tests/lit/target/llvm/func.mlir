@@ -50,6 +50,19 @@ func.func @first_size(%m: memref<?x4xf32>) -> index {
 }
 // CHECK-LABEL: define i64 @first_size(ptr %0, ptr %1, i64 %2, i64 %3, i64 %4, i64 %5, i64 %6)
 
+// A function value is a pointer; func.call_indirect calls through it (through a constant
+// pointer, LLVM's builder makes that a direct call).
+func.func @apply(%f: (f64) -> f64, %x: f64) -> f64 {
+  %r = func.call_indirect %f(%x) : (f64) -> f64
+  %g = func.constant @helper : (f64) -> f64
+  %s = func.call_indirect %g(%r) : (f64) -> f64
+  return %s : f64
+}
+// CHECK-LABEL: define double @apply(ptr %0, double %1)
+// CHECK-NEXT:    %[[R:.*]] = call double %0(double %1)
+// CHECK-NEXT:    %[[S:.*]] = call double @helper(double %[[R]])
+// CHECK-NEXT:    ret double %[[S]]
+
 // Wrappers come last: none for the private helper.
 // CHECK-NOT: @_mlir_ciface_helper
 // CHECK-LABEL: define void @_mlir_ciface_divmod(ptr %0, i32 %1, i32 %2)
@@ -68,3 +81,4 @@ func.func @first_size(%m: memref<?x4xf32>) -> index {
 // CHECK-NEXT:    %[[T1:.*]] = extractvalue [2 x i64] %[[STRIDES]], 1
 // CHECK-NEXT:    %[[R:.*]] = call i64 @first_size(ptr %[[ALLOC]], ptr %[[ALIGN]], i64 %[[OFF]], i64 %[[S0]], i64 %[[S1]], i64 %[[T0]], i64 %[[T1]])
 // CHECK-NEXT:    ret i64 %[[R]]
+
