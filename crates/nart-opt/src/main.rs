@@ -20,6 +20,8 @@ fn main() -> ExitCode {
                 nart_dialect_qnn::register,
                 nart_quant::register,
                 nart_dialect_target::register,
+                nart_dialect_tensor::register,
+                nart_dialect_linalg::register,
             ],
             // The partitioner's passes know the builtin targets and, as mlir-opt links its
             // test passes, the test chips `test-int8` and `test-f32`.
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
                 nart_quant::register_passes,
                 nart_target::testing::register_passes,
                 nart_egraph::register,
+                nart_dialect_linalg::register_passes,
             ],
         },
     )

@@ -23,6 +23,8 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-dialect-quant", 3),
         ("nart-dialect-qnn", 3),
         ("nart-dialect-target", 3),
+        ("nart-dialect-tensor", 3),
+        ("nart-dialect-linalg", 3),
         ("nart-target-rt", 2),
         ("nart-rt", 3),
         // The onednn target: its runtime half knows tensors only, its compiler half sits
