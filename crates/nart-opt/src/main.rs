@@ -33,6 +33,7 @@ fn main() -> ExitCode {
                 nart_target::testing::register_passes,
                 nart_egraph::register,
                 nart_dialect_linalg::register_passes,
+                nart_linalg_lowering::register,
             ],
         },
     )

@@ -43,6 +43,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-graph-opt", 5),
         ("nart-quant", 6),
         ("nart-graph-fusion", 5),
+        ("nart-linalg-lowering", 4),
         ("nart-target", 5),
         ("nart-rt-std", 6),
         ("nart-cli", 7),
