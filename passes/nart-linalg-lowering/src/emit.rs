@@ -391,3 +391,30 @@ pub fn pad(
     let op = rw.create(st);
     Ok(rw.result(op, 0))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::group_dims;
+
+    #[test]
+    fn dimensions_group_into_runs_with_unit_dimensions_joining_the_run_before() {
+        let g = |big: &[i64], small: &[i64]| group_dims(big, small);
+        assert_eq!(
+            g(&[2, 3, 4, 5], &[2, 60]),
+            Some(vec![vec![0], vec![1, 2, 3]])
+        );
+        assert_eq!(
+            g(&[3, 1, 3, 3], &[3, 3, 3]),
+            Some(vec![vec![0, 1], vec![2], vec![3]])
+        );
+        assert_eq!(g(&[1, 2, 60], &[2, 60]), Some(vec![vec![0, 1], vec![2]]));
+        assert_eq!(
+            g(&[2, 1, 3], &[2, 1, 3]),
+            Some(vec![vec![0], vec![1], vec![2]])
+        );
+        assert_eq!(g(&[4, 1], &[4]), Some(vec![vec![0, 1]]));
+        assert_eq!(g(&[1, 1], &[]), Some(vec![]));
+        assert_eq!(g(&[2, 60], &[8, 15]), None);
+        assert_eq!(g(&[6, 4], &[4, 6]), None);
+    }
+}
