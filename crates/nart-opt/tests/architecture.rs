@@ -19,6 +19,9 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-dialect-func", 3),
         ("nart-dialect-cf", 3),
         ("nart-dialect-arith", 3),
+        ("nart-dialect-scf", 3),
+        ("nart-dialect-memref", 3),
+        ("nart-dialect-math", 3),
         ("nart-dialect-graph", 3),
         ("nart-dialect-quant", 3),
         ("nart-dialect-qnn", 3),
@@ -37,6 +40,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         // The runtime half of the code-level cpu target.
         ("nart-cpu-rt", 3),
         ("nart-transforms", 4),
+        ("nart-conversion", 4),
         ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),
         ("nart-interp", 4),
