@@ -32,6 +32,7 @@ fn ctx() -> Context {
     nart_dialect_arith::register(&mut ctx);
     nart_dialect_tensor::register(&mut ctx);
     nart_dialect_linalg::register(&mut ctx);
+    nart_dialect_math::register(&mut ctx);
     nart_interp::register(&mut ctx);
     ctx
 }
@@ -219,6 +220,7 @@ impl Eval<'_> {
             "math.exp" => scalar(fl(self, 0).exp()),
             "math.tanh" => scalar(fl(self, 0).tanh()),
             "math.sqrt" => scalar(fl(self, 0).sqrt()),
+            "math.erf" => scalar(erf(fl(self, 0))),
             other => panic!("the evaluator has no rule for '{other}' ({res_ty:?})"),
         }
     }
@@ -288,6 +290,21 @@ impl Eval<'_> {
             })
             .map(|(i, _)| i)
             .collect()
+    }
+}
+
+/// The error function, by Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x < 0.0 {
+        -y
+    } else {
+        y
     }
 }
 
@@ -472,5 +489,34 @@ fn data_movement_and_batch_norm() {
 }"#;
     for seed in 0..2 {
         assert_eq!(check(text, seed), 3);
+    }
+}
+
+#[test]
+fn math_ops_and_softmax() {
+    let text = r#"func.func @f(%a: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) {
+  %0 = "graph.Sigmoid"(%a) : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %1 = "graph.Tanh"(%a) : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %2 = "graph.Exp"(%a) : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %3 = "graph.Erf"(%a) : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %4 = "graph.Softmax"(%a) : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %5 = "graph.Softmax"(%a) <{axis = 1 : i64}> : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>
+}"#;
+    for seed in 0..3 {
+        assert_eq!(check(text, seed), 6);
+    }
+}
+
+#[test]
+fn batch_norm_with_run_time_parameters() {
+    // The variance is a square, so that it is never negative.
+    let text = r#"func.func @f(%x: tensor<2x3x2xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x2xf32> {
+  %vv = "graph.Mul"(%v, %v) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %y:3 = "graph.BatchNormalization"(%x, %s, %b, %m, %vv) <{epsilon = 0.5 : f32}> : (tensor<2x3x2xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x2xf32>, none, none)
+  return %y#0 : tensor<2x3x2xf32>
+}"#;
+    for seed in 0..3 {
+        assert_eq!(check(text, seed), 1);
     }
 }

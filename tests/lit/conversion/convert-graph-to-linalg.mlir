@@ -252,3 +252,45 @@ func.func @batch_norm(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
   %y:3 = "graph.BatchNormalization"(%x, %scale, %bias, %mean, %var) <{epsilon = 0.0 : f32}> : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<1x2x3x3xf32>, none, none)
   return %y#0 : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// Through math ops: Sigmoid is 1 / (1 + exp(-x)); Tanh, Exp and Erf are one op each.
+// CHECK-LABEL: func.func @math
+// CHECK: arith.negf
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: arith.divf
+// CHECK: math.tanh
+// CHECK: math.exp
+// CHECK: math.erf
+func.func @math(%a: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = "graph.Sigmoid"(%a) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "graph.Tanh"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = "graph.Exp"(%1) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = "graph.Erf"(%2) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Softmax along axis 0: a max reduction, exp of the difference, a sum reduction, a division.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[R:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[NI:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[M0:.*]] = linalg.fill ins(%[[NI]] : f32) outs(%{{.*}} : tensor<3xf32>)
+// CHECK-NEXT: %[[M:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[R]]], iterator_types = ["reduction", "parallel"]} ins(%arg0 : tensor<2x3xf32>) outs(%[[M0]] : tensor<3xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[E:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[R]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%arg0, %[[M]] : tensor<2x3xf32>, tensor<3xf32>)
+// CHECK: arith.subf
+// CHECK-NEXT: math.exp
+// CHECK: %[[S:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[R]]], iterator_types = ["reduction", "parallel"]} ins(%[[E]] : tensor<2x3xf32>)
+// CHECK: arith.addf
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[R]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[E]], %[[S]] : tensor<2x3xf32>, tensor<3xf32>)
+// CHECK: arith.divf
+func.func @softmax(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "graph.Softmax"(%a) <{axis = 0 : i64}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
