@@ -27,6 +27,8 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-dialect-qnn", 3),
         ("nart-dialect-target", 3),
         ("nart-dialect-bufferization", 3),
+        ("nart-dialect-tensor", 3),
+        ("nart-dialect-linalg", 3),
         ("nart-target-rt", 2),
         ("nart-rt", 3),
         // The onednn target: its runtime half knows tensors only, its compiler half sits
@@ -48,6 +50,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-graph-opt", 5),
         ("nart-quant", 6),
         ("nart-graph-fusion", 5),
+        ("nart-linalg-lowering", 4),
         ("nart-target", 5),
         ("nart-rt-std", 6),
         ("nart-cli", 7),
