@@ -130,6 +130,12 @@ enum Command {
         /// What --targets auto optimizes.
         #[arg(long, value_enum, default_value_t = GoalArg::Latency)]
         goal: GoalArg,
+        /// NAME=SIZE: compile for this size of a symbolic dimension (N=1; repeatable).
+        #[arg(long = "dim", value_name = "NAME=SIZE")]
+        dims: Vec<String>,
+        /// INPUT=D0xD1x...: compile for this shape of an input, by name or index (repeatable).
+        #[arg(long = "shape", value_name = "INPUT=SHAPE")]
+        shapes: Vec<String>,
     },
     /// Print what a package holds: inputs, outputs, targets, segments.
     Inspect {
@@ -380,6 +386,8 @@ fn main() -> ExitCode {
             calib,
             output,
             goal,
+            dims,
+            shapes,
         } => nart_cli::commands::open_stdout()
             .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
             .and_then(|mut out| {
@@ -391,6 +399,8 @@ fn main() -> ExitCode {
                     calib,
                     output,
                     goal: goal.goal(),
+                    dims,
+                    shapes,
                 };
                 nart_cli::package::compile(&req, &nart_cli::partition::registry(), &mut out)
             })

@@ -45,6 +45,10 @@ pub struct CompileRequest {
     pub output: PathBuf,
     /// What `--targets auto` optimizes.
     pub goal: crate::auto::Goal,
+    /// `--dim NAME=SIZE`: sizes for symbolic dimensions, applied right after import.
+    pub dims: Vec<String>,
+    /// `--shape INPUT=D0xD1x...`: shapes for inputs, applied right after import.
+    pub shapes: Vec<String>,
 }
 
 fn render(ctx: &Context, diags: &[nart_ir::Diagnostic]) -> String {
@@ -52,6 +56,38 @@ fn render(ctx: &Context, diags: &[nart_ir::Diagnostic]) -> String {
         .iter()
         .map(|d| format!("\n{}: error: {}", loc_to_string(ctx, d.loc), d.message))
         .collect()
+}
+
+/// Runs `graph-specialize-shapes` with `dims` and `shapes` on a freshly imported module (and
+/// the verifier after it); does nothing when both are empty. Errors name the model and the
+/// location of what is wrong.
+pub fn specialize(
+    ctx: &mut Context,
+    module: Op,
+    dims: &[String],
+    shapes: &[String],
+    model: &Path,
+) -> Result<()> {
+    if dims.is_empty() && shapes.is_empty() {
+        return Ok(());
+    }
+    let mut pm = nart_pass::PassManager::new("builtin.module");
+    pm.pipeline
+        .add_pass(Box::new(nart_graph_opt::SpecializeShapesPass::with(
+            dims.to_vec(),
+            shapes.to_vec(),
+        )))
+        .map_err(|e| anyhow!("{e}"))?;
+    let mut sink = std::io::sink();
+    pm.run(ctx, module, &mut sink).map_err(|e| match e {
+        nart_pass::PassManagerError::PassFailed { diagnostics, .. }
+        | nart_pass::PassManagerError::VerifyFailed { diagnostics, .. } => anyhow!(
+            "cannot specialize the shapes of '{}':{}",
+            model.display(),
+            render(ctx, &diagnostics)
+        ),
+        other => anyhow!("cannot specialize the shapes of '{}': {other}", model.display()),
+    })
 }
 
 /// `nart compile`: import (and quantize), partition, compile, package; writes the package to
@@ -78,6 +114,7 @@ pub fn compile(
                 render(&ctx, &d)
             )
         })?;
+        specialize(&mut ctx, module, &req.dims, &req.shapes, &req.model)?;
         let func = crate::partition::main_function(&ctx, module)
             .ok_or_else(|| anyhow!("'{}' has no function to compile", req.model.display()))?;
         let d = crate::auto::decide(&mut ctx, func, registry, req.goal, req.calib.is_some())?;
@@ -109,6 +146,7 @@ pub fn compile(
                 form: crate::quantize::Form::Qnn,
                 guard: Default::default(),
             })?;
+            specialize(&mut s.ctx, s.module, &req.dims, &req.shapes, &req.model)?;
             s.calibrate()?;
             s.apply()?;
             s.lower()?;
@@ -127,6 +165,7 @@ pub fn compile(
                     render(&ctx, &d)
                 )
             })?;
+            specialize(&mut ctx, module, &req.dims, &req.shapes, &req.model)?;
             (ctx, module)
         }
     };

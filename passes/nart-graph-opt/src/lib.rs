@@ -8,6 +8,7 @@
 //! | `graph-fold-batchnorm` | inference BatchNormalization into a preceding Conv, Gemm or MatMul |
 //! | `graph-fold-pad` | a constant-zero Pad into Conv or AveragePool pads (and `-inf` Pad into MaxPool) |
 //! | `graph-transpose-opt` | sinks Transpose through elementwise ops and cancels inverse pairs |
+//! | `graph-specialize-shapes` | gives symbolic input dims fixed sizes (`dims`, `shapes`) and re-infers the types |
 //! | `graph-cost` | reports op count, FLOPs and bytes moved as statistics (changes nothing) |
 //!
 //! The passes have no anchor: they rewrite the graph ops nested in the op they run on, so
@@ -21,6 +22,7 @@ pub mod fold_batchnorm;
 pub mod fold_constants;
 pub mod fold_pad;
 pub mod simplify;
+pub mod specialize_shapes;
 pub mod transpose;
 pub mod util;
 
@@ -29,6 +31,7 @@ pub use fold_batchnorm::FoldBatchNormPass;
 pub use fold_constants::FoldConstantsPass;
 pub use fold_pad::FoldPadPass;
 pub use simplify::SimplifyPass;
+pub use specialize_shapes::SpecializeShapesPass;
 pub use transpose::TransposeOptPass;
 
 /// The passes of the `graph-optimize` pipeline, in order. Add a pass here to have
@@ -63,6 +66,7 @@ pub fn register(registry: &mut nart_pass::PassRegistry) {
     registry.register(|| Box::new(FoldPadPass::new()));
     registry.register(|| Box::new(TransposeOptPass::new()));
     registry.register(|| Box::new(CostReportPass::new()));
+    registry.register(|| Box::new(SpecializeShapesPass::new()));
     registry.register_pipeline(
         "graph-optimize",
         "Run the default graph-level optimizations (fold constants, simplify, recognize GELU/norms/attention, fold BatchNorm and Pad, sink transposes, fuse activations, canonicalize, cse)",
