@@ -86,7 +86,10 @@ pub fn specialize(
             model.display(),
             render(ctx, &diagnostics)
         ),
-        other => anyhow!("cannot specialize the shapes of '{}': {other}", model.display()),
+        other => anyhow!(
+            "cannot specialize the shapes of '{}': {other}",
+            model.display()
+        ),
     })
 }
 

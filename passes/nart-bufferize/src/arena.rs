@@ -121,7 +121,12 @@ mod tests {
     #[test]
     fn a_chain_reuses_memory() {
         // a → b → c → d: each buffer dies when the next one is written, so two slots suffice.
-        let bufs = [buf(1000, 0, 1), buf(1000, 1, 2), buf(1000, 2, 3), buf(1000, 3, 4)];
+        let bufs = [
+            buf(1000, 0, 1),
+            buf(1000, 1, 2),
+            buf(1000, 2, 3),
+            buf(1000, 3, 4),
+        ];
         let p = plan(&bufs);
         check(&bufs, &p);
         assert_eq!(p.size, 2024);
@@ -140,7 +145,13 @@ mod tests {
 
     #[test]
     fn empty_and_zero_sized() {
-        assert_eq!(plan(&[]), Plan { offsets: vec![], size: 0 });
+        assert_eq!(
+            plan(&[]),
+            Plan {
+                offsets: vec![],
+                size: 0
+            }
+        );
         let bufs = [buf(0, 0, 3), buf(64, 0, 3)];
         let p = plan(&bufs);
         check(&bufs, &p);

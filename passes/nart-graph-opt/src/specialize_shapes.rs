@@ -25,10 +25,10 @@
 //! whose inferred result contradicts its existing static type. The walk is in program order
 //! and the options are applied in the order given, so the output is deterministic.
 
-use std::collections::BTreeMap;
-
 use nart_dialect_graph::infer;
-use nart_ir::{Attr, AttrData, Context, Diagnostic, NamedAttr, Op, Type, TypeData, WalkOrder, DYNAMIC};
+use nart_ir::{
+    Attr, AttrData, Context, Diagnostic, NamedAttr, Op, Type, TypeData, WalkOrder, DYNAMIC,
+};
 use nart_pass::{Pass, PassFailure, PassState};
 
 nart_pass::pass_options! {
@@ -91,8 +91,9 @@ impl Pass for SpecializeShapesPass {
         // Errors about the options themselves are reported at the one function when there is
         // one (the usual model), else at the op the pass runs on.
         let anchor = if funcs.len() == 1 { funcs[0] } else { op };
-        let spec = Spec::parse(&self.opts)
-            .map_err(|m| PassFailure::op_error(ctx, anchor, format!("graph-specialize-shapes: {m}")))?;
+        let spec = Spec::parse(&self.opts).map_err(|m| {
+            PassFailure::op_error(ctx, anchor, format!("graph-specialize-shapes: {m}"))
+        })?;
         let mut used = Used {
             dims: vec![false; spec.dims.len()],
             shapes: vec![false; spec.shapes.len()],
@@ -188,9 +189,9 @@ impl Spec {
                 .split('x')
                 .map(|d| match d {
                     "?" => Ok(None),
-                    _ => parse_size(d).map(Some).ok_or_else(|| {
-                        format!("'{item}' in shapes: '{d}' is not a size or '?'")
-                    }),
+                    _ => parse_size(d)
+                        .map(Some)
+                        .ok_or_else(|| format!("'{item}' in shapes: '{d}' is not a size or '?'")),
                 })
                 .collect::<Result<Vec<_>, String>>()?;
             if spec.shapes.iter().any(|(k, _)| k == key) {
@@ -222,15 +223,14 @@ fn entry<'a>(ctx: &Context, entries: &'a [NamedAttr], key: &str) -> Option<&'a N
 
 /// The `graph.dim_names` of one argument or result, padded with empty names to `rank`.
 fn dim_names(ctx: &Context, entries: &[NamedAttr], rank: usize) -> Vec<String> {
-    let mut names: Vec<String> = match entry(ctx, entries, "graph.dim_names")
-        .map(|e| ctx.attr_data(e.value))
-    {
-        Some(AttrData::Array(v)) => v
-            .iter()
-            .map(|&a| ctx.attr_str(a).unwrap_or_default().to_string())
-            .collect(),
-        _ => Vec::new(),
-    };
+    let mut names: Vec<String> =
+        match entry(ctx, entries, "graph.dim_names").map(|e| ctx.attr_data(e.value)) {
+            Some(AttrData::Array(v)) => v
+                .iter()
+                .map(|&a| ctx.attr_str(a).unwrap_or_default().to_string())
+                .collect(),
+            _ => Vec::new(),
+        };
     names.resize(rank.max(names.len()), String::new());
     names
 }
@@ -298,22 +298,19 @@ fn specialize_arg(
     let mut changed = false;
     // Named dims first.
     if let Some(shape) = shape.as_mut() {
-        for (k, name) in names.iter_mut().enumerate() {
+        for (k, (name, dim)) in names.iter_mut().zip(shape.iter_mut()).enumerate() {
             let Some(at) = spec.dims.iter().position(|(n, _)| n == name) else {
                 continue;
             };
             used.dims[at] = true;
             let size = spec.dims[at].1;
-            if shape[k] != DYNAMIC && shape[k] != size {
+            if *dim != DYNAMIC && *dim != size {
                 return Err(ctx.op_error(
                     func,
-                    format!(
-                        "dims gives '{name}' the size {size}, but dimension #{k} of {what} is {}",
-                        shape[k]
-                    ),
+                    format!("dims gives '{name}' the size {size}, but dimension #{k} of {what} is {dim}"),
                 ));
             }
-            shape[k] = size;
+            *dim = size;
             name.clear();
             changed = true;
         }
@@ -390,7 +387,10 @@ fn specialize_function(
     spec: &Spec,
     used: &mut Used,
 ) -> Result<(u64, u64), Diagnostic> {
-    let Some(fty) = ctx.attr(func, "function_type").and_then(|a| ctx.attr_type(a)) else {
+    let Some(fty) = ctx
+        .attr(func, "function_type")
+        .and_then(|a| ctx.attr_type(a))
+    else {
         return Ok((0, 0));
     };
     let TypeData::Function { inputs, results } = ctx.type_data(fty).clone() else {
@@ -405,8 +405,7 @@ fn specialize_function(
     let mut new_inputs = inputs.clone();
     let mut num_args = 0;
     for (i, &ty) in inputs.iter().enumerate() {
-        let Some((new_ty, names)) =
-            specialize_arg(ctx, func, i, ty, &arg_attrs[i].clone(), spec, used)?
+        let Some((new_ty, names)) = specialize_arg(ctx, func, i, ty, &arg_attrs[i], spec, used)?
         else {
             continue;
         };
@@ -476,7 +475,10 @@ fn specialize_function(
             }
             new_results[i] = merged;
             res_changed = true;
-            let shape = ctx.shape_of(merged).map(<[i64]>::to_vec).unwrap_or_default();
+            let shape = ctx
+                .shape_of(merged)
+                .map(<[i64]>::to_vec)
+                .unwrap_or_default();
             let mut names = dim_names(ctx, &res_attrs[i], shape.len());
             for (k, name) in names.iter_mut().enumerate() {
                 if shape.get(k).is_some_and(|&d| d != DYNAMIC) {

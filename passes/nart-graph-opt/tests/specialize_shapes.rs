@@ -149,7 +149,8 @@ fn tiny_transformer() {
 /// The same options give the same printed module, run after run.
 #[test]
 fn deterministic() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/digits_cnn/model.onnx");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/digits_cnn/model.onnx");
     let print = || {
         let mut ctx = context();
         let module = nart_onnx::import_file(&mut ctx, &path).expect("the model imports");

@@ -1,5 +1,5 @@
 // RUN: nart-opt %s --split-input-file --pass-pipeline='builtin.module(graph-specialize-shapes{dims=N=2})' | filecheck %s
-// RUN: nart-opt %s --split-input-file --pass-pipeline='builtin.module(graph-specialize-shapes{dims=N=2 shapes=1=3x?,y=1x1})' | filecheck %s --check-prefix=SHAPES
+// RUN: nart-opt %s --pass-pipeline='builtin.module(graph-specialize-shapes{dims=N=2 shapes=1=3x?,y=1x1})' | filecheck %s --check-prefix=SHAPES
 // RUN: nart-opt %S/../import/onnx/Inputs/mlp.onnx --pass-pipeline='builtin.module(graph-specialize-shapes{dims=batch=1})' | filecheck %s --check-prefix=ONNX
 
 // The named batch dim becomes 2 and loses its name; every op result below it is re-inferred,
