@@ -184,8 +184,12 @@ fn wrong_names_are_located_errors() {
         ]);
         assert_eq!(code, 1, "{flag} {value}: {err}");
         assert!(err.contains(want), "{flag} {value}: {err}");
-        // Located: the model file, then the message.
-        assert!(err.contains("model.onnx"), "{err}");
+        // Located: the graph's location in the model file, then the message.
+        assert!(
+            err.contains("\"digits_cnn\" (")
+                && err.contains("model.onnx:0:0): error: 'func.func' op"),
+            "{err}"
+        );
         assert!(!pkg.exists());
     }
 }
