@@ -20,6 +20,7 @@ fn main() -> ExitCode {
                 nart_dialect_qnn::register,
                 nart_quant::register,
                 nart_dialect_target::register,
+                nart_dialect_bufferization::register,
                 nart_dialect_tensor::register,
                 nart_dialect_linalg::register,
                 nart_dialect_scf::register,
