@@ -136,6 +136,14 @@ enum Command {
         /// INPUT=D0xD1x...: compile for this shape of an input, by name or index (repeatable).
         #[arg(long = "shape", value_name = "INPUT=SHAPE")]
         shapes: Vec<String>,
+        /// Generate the cpu target's code for another machine: aarch64 (an ARM Linux device
+        /// with NEON); the package then runs there, not here.
+        #[arg(long, value_enum)]
+        cross: Option<CrossArg>,
+        /// Also write the cpu target's code of each segment: llvm (LLVM IR), asm or obj, to
+        /// OUTPUT.N.ll, .s or .o.
+        #[arg(long, value_enum)]
+        emit: Option<EmitArg>,
     },
     /// Print what a package holds: inputs, outputs, targets, segments.
     Inspect {
@@ -270,6 +278,47 @@ enum QuantForm {
     Qnn,
 }
 
+/// `--cross`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum CrossArg {
+    /// aarch64-unknown-linux-gnu, generic ARMv8-A with NEON.
+    Aarch64,
+}
+
+/// `--emit`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum EmitArg {
+    /// LLVM IR text.
+    Llvm,
+    /// Assembly.
+    Asm,
+    /// An object file.
+    Obj,
+}
+
+/// The target registry of `nart compile`: the cpu target for `--cross`'s machine, writing
+/// `--emit`'s files next to `output`.
+fn compile_registry(
+    cross: Option<CrossArg>,
+    emit: Option<EmitArg>,
+    output: &std::path::Path,
+) -> nart_target::TargetRegistry {
+    use nart_target_cpu::{CpuTarget, Emit};
+    let mut cpu = match cross {
+        None => CpuTarget::host(),
+        Some(CrossArg::Aarch64) => CpuTarget::cross_aarch64(false),
+    };
+    if let Some(e) = emit {
+        let kind = match e {
+            EmitArg::Llvm => Emit::Llvm,
+            EmitArg::Asm => Emit::Asm,
+            EmitArg::Obj => Emit::Obj,
+        };
+        cpu = cpu.with_emit(kind, output.to_path_buf());
+    }
+    nart_cli::partition::registry_with_cpu(cpu)
+}
+
 /// `--goal`.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum GoalArg {
@@ -388,6 +437,8 @@ fn main() -> ExitCode {
             goal,
             dims,
             shapes,
+            cross,
+            emit,
         } => nart_cli::commands::open_stdout()
             .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
             .and_then(|mut out| {
@@ -402,7 +453,8 @@ fn main() -> ExitCode {
                     dims,
                     shapes,
                 };
-                nart_cli::package::compile(&req, &nart_cli::partition::registry(), &mut out)
+                let registry = compile_registry(cross, emit, &req.output);
+                nart_cli::package::compile(&req, &registry, &mut out)
             })
             .map(|_| ()),
         Command::Inspect { package, json } => nart_cli::commands::open_stdout()
