@@ -130,6 +130,13 @@ enum Command {
         /// What --targets auto optimizes.
         #[arg(long, value_enum, default_value_t = GoalArg::Latency)]
         goal: GoalArg,
+        /// With --targets auto: compile, load and time every candidate here (random inputs of
+        /// the model's shapes, symbolic dims at 1) and choose on the measurements.
+        #[arg(long)]
+        measure: bool,
+        /// Timed runs per candidate with --measure (the median is kept).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        measure_runs: u64,
     },
     /// Print what a package holds: inputs, outputs, targets, segments.
     Inspect {
@@ -380,6 +387,8 @@ fn main() -> ExitCode {
             calib,
             output,
             goal,
+            measure,
+            measure_runs,
         } => nart_cli::commands::open_stdout()
             .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
             .and_then(|mut out| {
@@ -392,7 +401,16 @@ fn main() -> ExitCode {
                     output,
                     goal: goal.goal(),
                 };
-                nart_cli::package::compile(&req, &nart_cli::partition::registry(), &mut out)
+                let mut clock = nart_cli::auto::WallClock {
+                    runs: measure_runs as usize,
+                };
+                let timer = measure.then_some(&mut clock as &mut dyn nart_cli::auto::Timer);
+                nart_cli::package::compile_with(
+                    &req,
+                    &nart_cli::partition::registry(),
+                    timer,
+                    &mut out,
+                )
             })
             .map(|_| ()),
         Command::Inspect { package, json } => nart_cli::commands::open_stdout()
