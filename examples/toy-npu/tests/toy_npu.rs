@@ -327,3 +327,31 @@ fn an_add_with_zero_points_is_bit_exact_too() {
         "{got:?}"
     );
 }
+
+/// Every Rust code block of docs/tutorials/new-chip.md is verbatim from the crate (`src/` or
+/// `tests/`), so the tutorial shows the code that runs.
+#[test]
+fn the_tutorial_shows_the_crate_code() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("../../docs/tutorials/new-chip.md")).unwrap();
+    let mut code = String::new();
+    for dir in ["src", "tests"] {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for f in files {
+            code.push_str(&std::fs::read_to_string(f).unwrap());
+        }
+    }
+    let blocks: Vec<&str> = doc
+        .split("```rust\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap())
+        .collect();
+    assert!(blocks.len() >= 8, "{} rust blocks", blocks.len());
+    for b in blocks {
+        assert!(code.contains(b), "not in the crate:\n{b}");
+    }
+}
