@@ -59,6 +59,10 @@ struct Objects {
     core: ffi::Handle,
     compiled: ffi::Handle,
     request: ffi::Handle,
+    /// The imported blob: `ov_core_import_model` wraps the bytes it is given as a tensor
+    /// without copying them, and the CPU plugin's constants keep pointing into them, so they
+    /// live as long as the compiled model (dropped after it, by `Drop`).
+    blob: Vec<u8>,
 }
 
 // SAFETY: OpenVINO's core, compiled model and infer request may be used from any thread; the
@@ -388,10 +392,12 @@ fn load_blob(artifact: &Artifact) -> Result<OpenvinoExecutable, RtError> {
     }
     let fail = |e: String| RtError::run(format!("openvino: {e}"));
     let mut o = Objects::new(api);
+    o.blob = blob.blob.to_vec();
     // Import takes no properties: the precision and thread count are set on the core first.
     let props = Properties::new(&with_threads(blob.hints.clone()))?;
     let device = CString::new(DEVICE).expect("no NUL");
-    // SAFETY: every out-parameter is valid; the blob outlives the import, which copies it.
+    // SAFETY: every out-parameter is valid; the blob the import reads (and keeps referring to)
+    // is `o.blob`, which outlives the compiled model.
     unsafe {
         api.check((api.core_create)(&mut o.core), "ov_core_create")
             .map_err(fail)?;
@@ -408,8 +414,8 @@ fn load_blob(artifact: &Artifact) -> Result<OpenvinoExecutable, RtError> {
         api.check(
             (api.core_import_model)(
                 o.core,
-                blob.blob.as_ptr().cast(),
-                blob.blob.len(),
+                o.blob.as_ptr().cast(),
+                o.blob.len(),
                 device.as_ptr(),
                 &mut o.compiled,
             ),
@@ -427,6 +433,7 @@ impl Objects {
             core: std::ptr::null_mut(),
             compiled: std::ptr::null_mut(),
             request: std::ptr::null_mut(),
+            blob: Vec::new(),
         }
     }
 
