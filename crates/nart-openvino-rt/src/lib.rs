@@ -234,22 +234,16 @@ pub fn compile_blob(onnx: &[u8]) -> Result<Vec<u8>, String> {
     /// (ONNX bytes, artifact bytes), the newest last.
     static RECENT: Mutex<Vec<(Vec<u8>, Vec<u8>)>> = Mutex::new(Vec::new());
     const KEPT: usize = 16;
-    let recent = |f: &mut dyn FnMut(&mut Vec<(Vec<u8>, Vec<u8>)>)| {
-        let mut r = RECENT.lock().unwrap_or_else(|e| e.into_inner());
-        f(&mut r);
-    };
-    let mut found = None;
-    recent(&mut |r| found = r.iter().find(|(o, _)| o == onnx).map(|(_, b)| b.clone()));
-    if let Some(blob) = found {
-        return Ok(blob);
+    let lock = || RECENT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, blob)) = lock().iter().find(|(o, _)| o == onnx) {
+        return Ok(blob.clone());
     }
     let blob = compile_blob_uncached(onnx)?;
-    recent(&mut |r| {
-        if r.len() == KEPT {
-            r.remove(0);
-        }
-        r.push((onnx.to_vec(), blob.clone()));
-    });
+    let mut recent = lock();
+    if recent.len() == KEPT {
+        recent.remove(0);
+    }
+    recent.push((onnx.to_vec(), blob.clone()));
     Ok(blob)
 }
 
