@@ -687,7 +687,7 @@ fn verify_reduce(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
             ));
         }
         let last = ctx.block_last_op(block);
-        if !last.is_some_and(|t| ctx.op_name_str(t) == "scf.reduce.return") {
+        if last.is_none_or(|t| ctx.op_name_str(t) != "scf.reduce.return") {
             return Err(ctx.op_error(
                 op,
                 "reduction bodies must be terminated with an 'scf.reduce.return' op",

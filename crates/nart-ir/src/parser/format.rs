@@ -199,7 +199,7 @@ fn parse_elem(
                 let rest = if matches!(elems[0], FElem::Lit(_)) {
                     &elems[1..]
                 } else {
-                    &elems[..]
+                    elems
                 };
                 parse_elems(ap, def, rest, st, state)?;
                 if let FElem::Attr(i) = **anchor {
