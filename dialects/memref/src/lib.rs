@@ -11,13 +11,15 @@
 pub mod layout;
 pub mod ops;
 pub mod syntax;
+pub mod view;
 
 use nart_ir::registry::{DialectDef, OpDef};
 use nart_ir::{Context, Op};
 
 pub use ops::*;
+pub use view::{ViewOp, VIEW};
 
-static OPS: [&OpDef; 12] = [
+static OPS: [&OpDef; 13] = [
     &ALLOC,
     &ALLOCA,
     &CAST,
@@ -30,6 +32,7 @@ static OPS: [&OpDef; 12] = [
     &REINTERPRET_CAST,
     &STORE,
     &SUBVIEW,
+    &VIEW,
 ];
 
 /// The declaration of the dialect.
