@@ -20,6 +20,9 @@ fn main() -> ExitCode {
                 nart_dialect_qnn::register,
                 nart_quant::register,
                 nart_dialect_target::register,
+                nart_dialect_bufferization::register,
+                nart_dialect_tensor::register,
+                nart_dialect_linalg::register,
                 nart_dialect_scf::register,
                 nart_dialect_memref::register,
                 nart_dialect_math::register,
@@ -35,6 +38,8 @@ fn main() -> ExitCode {
                 nart_quant::register_passes,
                 nart_target::testing::register_passes,
                 nart_egraph::register,
+                nart_dialect_linalg::register_passes,
+                nart_linalg_lowering::register,
             ],
         },
     )

@@ -27,6 +27,9 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-dialect-quant", 3),
         ("nart-dialect-qnn", 3),
         ("nart-dialect-target", 3),
+        ("nart-dialect-bufferization", 3),
+        ("nart-dialect-tensor", 3),
+        ("nart-dialect-linalg", 3),
         ("nart-target-rt", 2),
         ("nart-rt", 3),
         // The onednn target: its runtime half knows tensors only, its compiler half sits
@@ -38,7 +41,9 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-target-openvino", 6),
         // The runtime half of the code-level cpu target.
         ("nart-cpu-rt", 3),
+        ("nart-llvm", 4),
         ("nart-transforms", 4),
+        ("nart-bufferize", 4),
         ("nart-conversion", 4),
         ("nart-tutorial-fixed-point", 4),
         ("nart-onnx", 4),
@@ -46,6 +51,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-graph-opt", 5),
         ("nart-quant", 6),
         ("nart-graph-fusion", 5),
+        ("nart-linalg-lowering", 4),
         ("nart-target", 5),
         ("nart-rt-std", 6),
         ("nart-cli", 7),
