@@ -20,6 +20,7 @@ const FILES: &[&str] = &[
     "tests/lit/conversion/scf-to-cf/while.mlir",
     "tests/lit/conversion/scf-to-cf/parallel.mlir",
     "tests/lit/conversion/scf-to-cf/execute-region.mlir",
+    "tests/lit/conversion/scf-to-cf/nested.mlir",
     "tests/lit/transforms/canonicalize.mlir",
     "tests/lit/transforms/canonicalize-constants.mlir",
     "tests/lit/transforms/canonicalize-dce.mlir",
