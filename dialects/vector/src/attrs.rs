@@ -42,11 +42,29 @@ pub static KIND: DialectAttrDef = DialectAttrDef {
     enum_def: Some(&COMBINING_KIND),
 };
 
+/// `IteratorType`: how a dimension of a contraction is iterated.
+pub static ITERATOR_TYPE_ENUM: EnumDef = EnumDef {
+    name: "::mlir::vector::IteratorType",
+    summary: "Iterator type",
+    cases: &[case("parallel", 0), case("reduction", 1)],
+    bit_separator: None,
+};
+
+/// `#vector.iterator_type<...>`.
+pub static ITERATOR_TYPE: DialectAttrDef = DialectAttrDef {
+    dialect: "vector",
+    mnemonic: "iterator_type",
+    summary: "Iterator type",
+    syntax: "#vector.iterator_type<parallel | reduction>",
+    parse: parse_enum_attr,
+    enum_def: Some(&ITERATOR_TYPE_ENUM),
+};
+
 /// Every attribute of the dialect.
-pub static ATTRS: [&DialectAttrDef; 1] = [&KIND];
+pub static ATTRS: [&DialectAttrDef; 2] = [&KIND, &ITERATOR_TYPE];
 
 /// Every enum of the dialect.
-pub static ENUMS: [&EnumDef; 1] = [&COMBINING_KIND];
+pub static ENUMS: [&EnumDef; 2] = [&COMBINING_KIND, &ITERATOR_TYPE_ENUM];
 
 /// The constraint of `kind`.
 pub const KIND_ATTR: AttrConstraint = AttrConstraint::dialect(

@@ -2,7 +2,7 @@
 //! the loop lowering): memory transfers (`transfer_read`, `transfer_write`, `load`, `store`),
 //! building and taking apart vectors (`broadcast`, `from_elements`, `extract`, `insert`,
 //! `shuffle`), and arithmetic that has no elementwise `arith` form (`fma`, `reduction`,
-//! `outerproduct`).
+//! `outerproduct`, `contract`).
 //!
 //! Ops, properties, syntax and verifier messages follow upstream MLIR's `vector` dialect, so
 //! that upstream `mlir-opt` reads what nart prints and the other way round.
@@ -18,8 +18,9 @@ use nart_ir::Context;
 
 pub use ops::*;
 
-static OPS: [&OpDef; 12] = [
+static OPS: [&OpDef; 13] = [
     &BROADCAST,
+    &CONTRACT,
     &EXTRACT,
     &FMA,
     &FROM_ELEMENTS,

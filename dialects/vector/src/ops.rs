@@ -841,3 +841,181 @@ fn verify_transfer_write(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     }
     verify_transfer(ctx, op, source, vector, t.indices(ctx).len())
 }
+
+// ----- contract -----
+
+const INDEXING_MAPS: AttrDef = AttrDef::required(
+    "indexing_maps",
+    AttrConstraint {
+        kind: AttrKind::Any,
+        desc: "AffineMap array attribute",
+        check: |ctx, a| match ctx.attr_data(a) {
+            AttrData::Array(v) => v
+                .iter()
+                .all(|&m| matches!(ctx.attr_data(m), AttrData::AffineMap(_))),
+            _ => false,
+        },
+    },
+    "How the iteration space indexes the lhs, the rhs and the accumulator.",
+);
+
+const ITERATOR_TYPES: AttrDef = AttrDef::required(
+    "iterator_types",
+    AttrConstraint {
+        kind: AttrKind::Any,
+        desc: "Iterator type should be an enum.",
+        check: |ctx, a| match ctx.attr_data(a) {
+            AttrData::Array(v) => v
+                .iter()
+                .all(|&t| ctx.enum_value(t, &crate::attrs::ITERATOR_TYPE).is_some()),
+            _ => false,
+        },
+    },
+    "Per dimension of the iteration space, `parallel` or `reduction`.",
+);
+
+#[op(
+    name = "vector.contract",
+    def = CONTRACT,
+    operands(lhs: VECTOR, rhs: VECTOR, acc: c::ANY, masks: variadic(VECTOR)),
+    results(result: c::ANY),
+    attrs(
+        indexing_maps: INDEXING_MAPS,
+        iterator_types: ITERATOR_TYPES,
+        kind: optional(KIND_DEFAULT_ADD),
+    ),
+    traits(Pure),
+    verify = verify_contract,
+    parse = syntax::parse_contract,
+    print = syntax::print_contract,
+)]
+/// vector contraction operation
+///
+/// A generalized matrix product of two vectors: `indexing_maps` say how the iteration space
+/// (one dimension per entry of `iterator_types`) indexes `lhs`, `rhs` and `acc`; products over
+/// the `reduction` dimensions the two operands share are combined into `acc` with `kind`.
+///
+/// ```mlir
+/// %c = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %acc
+///   : vector<4x8xf32>, vector<8x4xf32> into vector<4x4xf32>
+/// ```
+pub struct ContractionOp;
+
+/// The maps of `indexing_maps`, each as (number of dims, results as dim positions; `None`
+/// for a result that is not a dim).
+fn indexing_maps(ctx: &Context, op: Op) -> Vec<(usize, Vec<Option<usize>>)> {
+    let Some(AttrData::Array(maps)) = ctx.attr(op, "indexing_maps").map(|a| ctx.attr_data(a))
+    else {
+        return Vec::new();
+    };
+    maps.iter()
+        .filter_map(|&m| match ctx.attr_data(m) {
+            AttrData::AffineMap(m) => Some((
+                m.num_dims as usize,
+                m.results
+                    .iter()
+                    .map(|e| match e {
+                        nart_ir::AffineExpr::Dim(d) => Some(*d as usize),
+                        _ => None,
+                    })
+                    .collect(),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+fn shape_of_any(ctx: &Context, t: Type) -> Vec<i64> {
+    vector_parts(ctx, t).map_or_else(Vec::new, |(s, _)| s.to_vec())
+}
+
+fn verify_contract(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let operands = ctx.operands(op);
+    let (lt, rt, at) = (
+        ctx.value_type(operands[0]),
+        ctx.value_type(operands[1]),
+        ctx.value_type(operands[2]),
+    );
+    let res = ctx.value_type(ctx.result(op, 0));
+    if at != res {
+        return Err(ctx.op_error(
+            op,
+            "failed to verify that all of {acc, result} have same type",
+        ));
+    }
+    let maps = indexing_maps(ctx, op);
+    if maps.len() != 3 {
+        return Err(ctx.op_error(op, "expected an indexing map for each vector operand"));
+    }
+    let iterators: Vec<u64> = match ctx.attr(op, "iterator_types").map(|a| ctx.attr_data(a)) {
+        Some(AttrData::Array(v)) => v
+            .iter()
+            .filter_map(|&t| ctx.enum_value(t, &crate::attrs::ITERATOR_TYPE))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let n = iterators.len();
+    let shapes = [
+        shape_of_any(ctx, lt),
+        shape_of_any(ctx, rt),
+        shape_of_any(ctx, at),
+    ];
+    for (i, (dims, results)) in maps.iter().enumerate() {
+        if *dims != n {
+            return Err(ctx.op_error(
+                op,
+                format!("expected indexing map {i} to have {n} number of inputs"),
+            ));
+        }
+        if results.len() != shapes[i].len() {
+            return Err(ctx.op_error(
+                op,
+                format!(
+                    "expected indexing map {i} to have {} number of outputs",
+                    shapes[i].len()
+                ),
+            ));
+        }
+        if results.iter().any(|r| r.is_none_or(|d| d >= n)) {
+            return Err(ctx.op_error(
+                op,
+                format!("expected indexing map {i} to be a projected permutation of its inputs"),
+            ));
+        }
+    }
+    let in_lhs: Vec<usize> = maps[0].1.iter().flatten().copied().collect();
+    let in_rhs: Vec<usize> = maps[1].1.iter().flatten().copied().collect();
+    let contracting = in_lhs
+        .iter()
+        .filter(|d| in_rhs.contains(d) && iterators.get(**d) == Some(&1))
+        .count();
+    if contracting == 0 {
+        return Err(ctx.op_error(op, "expected at least one contracting dimension pair"));
+    }
+    // The accumulator's shape follows from the operands' sizes of its dimensions.
+    let mut sizes = vec![None; n];
+    for (k, (_, results)) in maps.iter().take(2).enumerate() {
+        for (pos, d) in results.iter().enumerate() {
+            if let Some(d) = d {
+                sizes[*d] = Some(shapes[k][pos]);
+            }
+        }
+    }
+    let expected: Option<Vec<i64>> = maps[2].1.iter().map(|d| d.and_then(|d| sizes[d])).collect();
+    if let Some(expected) = expected {
+        if expected != shapes[2] {
+            let elem = ctx.element_type(at);
+            let text = if expected.is_empty() {
+                ty(ctx, elem)
+            } else {
+                let dims: Vec<String> = expected.iter().map(i64::to_string).collect();
+                format!("vector<{}x{}>", dims.join("x"), ty(ctx, elem))
+            };
+            return Err(ctx.op_error(
+                op,
+                format!("invalid accumulator/result vector shape, expected: '{text}'"),
+            ));
+        }
+    }
+    Ok(())
+}

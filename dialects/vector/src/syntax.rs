@@ -579,3 +579,122 @@ pub fn print_transfer_write(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Resul
     p.print_type(dest);
     Ok(())
 }
+
+const CONTRACT_TRAIT_ATTRS: [&str; 3] = ["indexing_maps", "iterator_types", "kind"];
+
+/// `%r = vector.contract {indexing_maps = [...], iterator_types = ["parallel", ...], kind = ...}
+/// %lhs, %rhs, %acc (, %lhs_mask, %rhs_mask)? attr-dict : lhs-type, rhs-type into acc-type`
+pub fn parse_contract(
+    p: &mut OpAsmParser<'_, '_>,
+    st: &mut OperationState,
+) -> Result<(), Diagnostic> {
+    let at = p.current_pos();
+    p.parse_optional_attr_dict(st)?;
+    // The iterator types are written as strings; the property holds enum attributes.
+    let name = p.ctx().ident("iterator_types");
+    let written = st.props.iter().find(|a| a.name == name).map(|a| a.value);
+    if let Some(list) = written {
+        let items = match p.ctx().attr_data(list) {
+            AttrData::Array(v) => v.clone(),
+            _ => return Err(p.emit_error_at_pos(at, "expected an array of iterator types")),
+        };
+        let mut converted = Vec::with_capacity(items.len());
+        for item in items {
+            let kw = p.ctx().attr_str(item).map(str::to_string);
+            let value = match kw.as_deref() {
+                Some("parallel") => 0,
+                Some("reduction") => 1,
+                _ => {
+                    return Err(p.emit_error_at_pos(
+                        at,
+                        "expected iterator types to be \"parallel\" or \"reduction\"",
+                    ))
+                }
+            };
+            converted.push(crate::attrs::ITERATOR_TYPE.enum_attr(p.ctx(), value));
+        }
+        let a = p.ctx().array_attr(converted);
+        add_prop(p, st, "iterator_types", a);
+    }
+    if !has_prop(p, st, "kind") {
+        let add = crate::attrs::kind_add(p.ctx());
+        add_prop(p, st, "kind", add);
+    }
+    let mut operands = vec![p.parse_operand()?];
+    for _ in 0..2 {
+        p.parse_comma()?;
+        operands.push(p.parse_operand()?);
+    }
+    let mut masks = Vec::new();
+    while p.parse_optional_comma() {
+        masks.push(p.parse_operand()?);
+    }
+    p.parse_optional_attr_dict(st)?;
+    let lt = p.parse_colon_type()?;
+    p.parse_comma()?;
+    let rt = p.parse_type()?;
+    p.parse_keyword("into")?;
+    let rest = p.parse_type()?;
+    p.resolve_operands(&operands, &[lt, rt, rest], &mut st.operands)?;
+    if !masks.is_empty() {
+        let mut mask_types = Vec::new();
+        for t in [lt, rt] {
+            let shape = shaped_parts(p, t).map_or(Vec::new(), |(s, _)| s);
+            let i1 = p.ctx().i1_type();
+            mask_types.push(vector_of(p, shape, i1));
+        }
+        p.resolve_operands(&masks, &mask_types, &mut st.operands)?;
+    }
+    st.result_types.push(rest);
+    Ok(())
+}
+
+/// Prints `vector.contract` as upstream does: the trait attributes first, iterator types as
+/// strings.
+pub fn print_contract(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
+    let ctx = p.ctx();
+    p.write_str(" {");
+    let mut first = true;
+    for name in CONTRACT_TRAIT_ATTRS {
+        let Some(a) = ctx.attr(op, name) else {
+            continue;
+        };
+        if !first {
+            p.write_str(", ");
+        }
+        first = false;
+        p.write_str(name);
+        p.write_str(" = ");
+        if name == "iterator_types" {
+            let items = match ctx.attr_data(a) {
+                AttrData::Array(v) => v.clone(),
+                _ => Vec::new(),
+            };
+            p.write_str("[");
+            for (i, &t) in items.iter().enumerate() {
+                if i > 0 {
+                    p.write_str(", ");
+                }
+                let kw = ctx
+                    .enum_value(t, &crate::attrs::ITERATOR_TYPE)
+                    .and_then(|v| crate::attrs::ITERATOR_TYPE_ENUM.keyword(v))
+                    .unwrap_or("parallel");
+                p.print_string(kw);
+            }
+            p.write_str("]");
+        } else {
+            p.print_attribute(a);
+        }
+    }
+    p.write_str("} ");
+    p.print_operands(ctx.operands(op));
+    p.print_optional_attr_dict(op, &CONTRACT_TRAIT_ATTRS);
+    let operands = ctx.operands(op);
+    p.write_str(" : ");
+    p.print_type(ctx.value_type(operands[0]));
+    p.write_str(", ");
+    p.print_type(ctx.value_type(operands[1]));
+    p.write_str(" into ");
+    p.print_type(ctx.value_type(ctx.result(op, 0)));
+    Ok(())
+}

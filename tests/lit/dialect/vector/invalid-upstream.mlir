@@ -145,3 +145,35 @@ func.func @from_elements_count(%x: f32) {
   %0 = "vector.from_elements"(%x, %x) : (f32, f32) -> vector<4xf32>
   return
 }
+
+// -----
+
+func.func @contract_map_count(%a: vector<4x8xf32>, %b: vector<8x4xf32>, %c: vector<4x4xf32>) {
+  // expected-error @+1 {{'vector.contract' op expected an indexing map for each vector operand}}
+  %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>], iterator_types = ["parallel", "parallel", "reduction"]} %a, %b, %c : vector<4x8xf32>, vector<8x4xf32> into vector<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @contract_map_inputs(%a: vector<4x8xf32>, %b: vector<8x4xf32>, %c: vector<4x4xf32>) {
+  // expected-error @+1 {{'vector.contract' op expected indexing map 2 to have 3 number of inputs}}
+  %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} %a, %b, %c : vector<4x8xf32>, vector<8x4xf32> into vector<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @contract_no_reduction(%a: vector<4x8xf32>, %b: vector<8x4xf32>, %c: vector<4x4xf32>) {
+  // expected-error @+1 {{'vector.contract' op expected at least one contracting dimension pair}}
+  %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} %a, %b, %c : vector<4x8xf32>, vector<8x4xf32> into vector<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @contract_acc_shape(%a: vector<4x8xf32>, %b: vector<8x4xf32>, %c: vector<4x5xf32>) {
+  // expected-error @+1 {{'vector.contract' op invalid accumulator/result vector shape, expected: 'vector<4x4xf32>'}}
+  %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} %a, %b, %c : vector<4x8xf32>, vector<8x4xf32> into vector<4x5xf32>
+  return
+}

@@ -80,3 +80,12 @@ func.func @arithmetic(%v: vector<4xf32>, %w: vector<8xf32>, %acc: vector<4x8xf32
   %7 = vector.outerproduct %v, %x : vector<4xf32>, f32
   return
 }
+
+// CHECK-LABEL: func.func @contractions
+// CHECK-NEXT: %{{.*}} = vector.contract {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %arg0, %arg1, %arg2 : vector<4x8xf32>, vector<8x4xf32> into vector<4x4xf32>
+// CHECK-NEXT: %{{.*}} = vector.contract {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["reduction"], kind = #vector.kind<maxnumf>} %arg3, %arg3, %arg4 : vector<8xf32>, vector<8xf32> into f32
+func.func @contractions(%a: vector<4x8xf32>, %b: vector<8x4xf32>, %c: vector<4x4xf32>, %v: vector<8xf32>, %x: f32) {
+  %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} %a, %b, %c : vector<4x8xf32>, vector<8x4xf32> into vector<4x4xf32>
+  %1 = vector.contract {indexing_maps = [affine_map<(k) -> (k)>, affine_map<(k) -> (k)>, affine_map<(k) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<maxnumf>} %v, %v, %x : vector<8xf32>, vector<8xf32> into f32
+  return
+}
