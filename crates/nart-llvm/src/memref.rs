@@ -40,6 +40,7 @@ pub fn is_known(name: &str) -> bool {
             | "memref.copy"
             | "memref.global"
             | "memref.get_global"
+            | "memref.view"
     )
 }
 
@@ -572,6 +573,51 @@ pub(crate) fn lower<'ll>(fx: &mut FnTranslator<'_, '_, 'll>, op: Op, name: &str)
                     sizes: new_sizes,
                     strides: new_strides,
                 }
+            };
+            let v = fx.build_desc(op, rt, &d)?;
+            fx.set_result(op, 0, v);
+        }
+        "memref.view" => {
+            // The view's first element is `byte_shift` bytes past the source's first element
+            // (the source is a 1-D `i8` buffer, so its offset counts bytes too); the view has
+            // offset 0 and row-major strides.
+            let src = ir.operand(op, 0);
+            let sd = fx.value(op, src)?;
+            let s = fx.desc_of(op, sd, ir.value_type(src))?;
+            let shift = fx.operand(op, 1)?.into_int_value();
+            let bytes = fx.add(op, s.offset, shift)?;
+            let i8t = fx.m.ll.i8_type();
+            // SAFETY (of the GEP): in bounds of the source buffer, as the verifier and the
+            // arena planner keep every view inside it.
+            let aligned = unsafe {
+                fx.builder
+                    .build_in_bounds_gep(i8t, s.aligned.into_pointer_value(), &[bytes], "")
+            }
+            .map_err(e)?;
+            let rt = ir.value_type(ir.result(op, 0));
+            let (rshape, _, _) = layout(ir, rt);
+            let mut dynamic = (2..ir.operands(op).len()).map(|i| fx.operand(op, i));
+            let mut sizes = Vec::new();
+            for &d in &rshape {
+                sizes.push(if d == DYNAMIC {
+                    dynamic
+                        .next()
+                        .ok_or_else(|| ir.op_error(op, "has too few dynamic sizes"))??
+                        .into_int_value()
+                } else {
+                    fx.i64c(d)
+                });
+            }
+            let mut strides = vec![fx.i64c(1); sizes.len()];
+            for k in (0..sizes.len().saturating_sub(1)).rev() {
+                strides[k] = fx.mul(op, strides[k + 1], sizes[k + 1])?;
+            }
+            let d = Desc {
+                allocated: s.allocated,
+                aligned: aligned.into(),
+                offset: fx.i64c(0),
+                sizes,
+                strides,
             };
             let v = fx.build_desc(op, rt, &d)?;
             fx.set_result(op, 0, v);

@@ -38,6 +38,7 @@ fn main() -> ExitCode {
                 nart_quant::register_passes,
                 nart_target::testing::register_passes,
                 nart_egraph::register,
+                nart_bufferize::register,
                 nart_dialect_linalg::register_passes,
                 nart_linalg_lowering::register,
             ],

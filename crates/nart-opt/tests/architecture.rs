@@ -41,6 +41,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-target-openvino", 6),
         // The runtime half of the code-level cpu target.
         ("nart-cpu-rt", 3),
+        ("nart-target-cpu", 6),
         ("nart-llvm", 4),
         ("nart-transforms", 4),
         ("nart-bufferize", 4),

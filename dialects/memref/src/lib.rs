@@ -1,7 +1,7 @@
 //! The `memref` dialect: buffers of a `memref` type, their allocation (`alloc`, `alloca`,
 //! `dealloc`, `global`), element access (`load`, `store`), copies, and views of the same
 //! memory with other shapes and strides (`cast`, `subview`, `reinterpret_cast`,
-//! `collapse_shape`, `expand_shape`).
+//! `collapse_shape`, `expand_shape`, `view`).
 //!
 //! Ops, properties, syntax and verifier messages follow upstream MLIR's `memref` dialect, so
 //! that upstream `mlir-opt` reads what nart prints and the other way round. [`layout`] computes
@@ -12,13 +12,15 @@
 pub mod layout;
 pub mod ops;
 pub mod syntax;
+pub mod view;
 
 use nart_ir::registry::{DialectDef, OpDef};
 use nart_ir::{Context, Op};
 
 pub use ops::*;
+pub use view::{ViewOp, VIEW};
 
-static OPS: [&OpDef; 14] = [
+static OPS: [&OpDef; 15] = [
     &ALLOC,
     &ALLOCA,
     &CAST,
@@ -33,6 +35,7 @@ static OPS: [&OpDef; 14] = [
     &REINTERPRET_CAST,
     &STORE,
     &SUBVIEW,
+    &VIEW,
 ];
 
 /// The declaration of the dialect.

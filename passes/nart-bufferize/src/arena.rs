@@ -77,6 +77,157 @@ pub fn plan(buffers: &[Buffer]) -> Plan {
     Plan { offsets, size }
 }
 
+/// Places every `memref.alloc` of static shape in the entry block of `func` into one scratch
+/// buffer: a new last argument of type `memref<Nxi8>`, of which each allocation becomes a
+/// `memref.view` at its planned offset. A buffer lives from its allocation to the last use
+/// of it or of any view of it (a use inside a region counts at the op holding the region).
+/// Returns how many buffers were placed and the scratch size. The argument is added even
+/// when nothing is placed, so that every function compiled this way has the same convention.
+pub fn place_in_arena(
+    ctx: &mut nart_ir::Context,
+    func: nart_ir::Op,
+) -> Result<(usize, u64), nart_ir::Diagnostic> {
+    use nart_ir::{Op, PatternRewriter, TypeData};
+    let Some(&entry) = ctx.region_blocks(ctx.region(func, 0)).first() else {
+        return Ok((0, 0));
+    };
+    let Some((inputs, results)) = crate::out_params::function_type(ctx, func) else {
+        return Ok((0, 0));
+    };
+    let ops = ctx.block_ops(entry).to_vec();
+    let position: std::collections::HashMap<Op, usize> =
+        ops.iter().enumerate().map(|(i, &op)| (op, i)).collect();
+    // The op of the entry block that holds `op` (itself when it is there).
+    let top = |ctx: &nart_ir::Context, mut op: Op| -> Option<usize> {
+        loop {
+            if let Some(&p) = position.get(&op) {
+                return Some(p);
+            }
+            op = ctx.op_parent_op(op)?;
+        }
+    };
+    let mut allocs = Vec::new();
+    let mut buffers = Vec::new();
+    for (p, &op) in ops.iter().enumerate() {
+        if ctx.op_name_str(op) != "memref.alloc" || !ctx.operands(op).is_empty() {
+            continue;
+        }
+        let ty = ctx.value_type(ctx.result(op, 0));
+        let TypeData::MemRef {
+            shape,
+            elem,
+            layout: None,
+            memory_space: None,
+        } = ctx.type_data(ty)
+        else {
+            continue;
+        };
+        let Some(bytes) = elem_bytes(ctx, *elem) else {
+            continue;
+        };
+        let size = shape.iter().try_fold(bytes, |acc, &d| {
+            u64::try_from(d).ok().and_then(|d| acc.checked_mul(d))
+        });
+        let Some(size) = size else {
+            continue;
+        };
+        // The last position where the buffer or a view of it is used.
+        let mut last = p;
+        let mut work = vec![ctx.result(op, 0)];
+        while let Some(v) = work.pop() {
+            for u in ctx.uses(v).to_vec() {
+                if let Some(q) = top(ctx, u.op) {
+                    last = last.max(q);
+                }
+                if is_view(ctx.op_name_str(u.op)) {
+                    work.extend(ctx.results(u.op).iter().copied());
+                }
+            }
+        }
+        allocs.push(op);
+        buffers.push(Buffer {
+            size,
+            align: 64,
+            first: p,
+            last,
+        });
+    }
+    let plan = plan(&buffers);
+    let loc = ctx.op_loc(func);
+    let i8t = ctx.int_type(8);
+    let scratch_ty = ctx.intern_type(TypeData::MemRef {
+        shape: vec![plan.size as i64],
+        elem: i8t,
+        layout: None,
+        memory_space: None,
+    });
+    let scratch = ctx.add_block_arg(entry, scratch_ty, loc);
+    let index = ctx.index_type();
+    for (&op, &offset) in allocs.iter().zip(&plan.offsets) {
+        let ty = ctx.value_type(ctx.result(op, 0));
+        let oloc = ctx.op_loc(op);
+        let mut rw = PatternRewriter::new(ctx);
+        rw.set_insertion_point_before(op);
+        let a = rw.uniq().int_attr(index, i128::from(offset));
+        let st = nart_dialect_arith::constant_state(rw.uniq(), a, index, oloc);
+        let c = rw.create(st);
+        let off = rw.result(c, 0);
+        let st = nart_ir::OperationState::new(rw.uniq(), "memref.view", oloc)
+            .operands(&[scratch, off])
+            .results(&[ty]);
+        let view = rw.create(st);
+        let v = rw.result(view, 0);
+        rw.replace_op(op, &[v]);
+        // A dealloc of a buffer in the arena frees nothing.
+        for u in ctx.uses(v).to_vec() {
+            if ctx.op_name_str(u.op) == "memref.dealloc" {
+                ctx.erase_op(u.op);
+            }
+        }
+    }
+    let mut new_inputs = inputs;
+    new_inputs.push(scratch_ty);
+    let fty = ctx.intern_type(TypeData::Function {
+        inputs: new_inputs,
+        results,
+    });
+    let fattr = ctx.type_attr(fty);
+    ctx.set_prop(func, "function_type", fattr);
+    if let Some(args) = ctx.attr(func, "arg_attrs") {
+        if let nart_ir::AttrData::Array(items) = ctx.attr_data(args).clone() {
+            let mut items = items;
+            items.push(ctx.dict_attr(Vec::new()));
+            let a = ctx.array_attr(items);
+            ctx.set_prop(func, "arg_attrs", a);
+        }
+    }
+    Ok((allocs.len(), plan.size))
+}
+
+/// Ops whose result is a view of (aliases) their first operand.
+fn is_view(name: &str) -> bool {
+    matches!(
+        name,
+        "memref.subview"
+            | "memref.reinterpret_cast"
+            | "memref.cast"
+            | "memref.view"
+            | "bufferization.to_tensor"
+    )
+}
+
+/// Bytes of one element of type `t` (`index` as 8), or `None` for types the arena does not
+/// hold.
+fn elem_bytes(ctx: &nart_ir::Context, t: nart_ir::Type) -> Option<u64> {
+    use nart_ir::TypeData;
+    match ctx.type_data(t) {
+        TypeData::Integer { width, .. } => Some(u64::from(*width).div_ceil(8).max(1)),
+        TypeData::Index => Some(8),
+        TypeData::Float(k) => Some(u64::from(k.width()).div_ceil(8)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,7 +272,12 @@ mod tests {
     #[test]
     fn a_chain_reuses_memory() {
         // a → b → c → d: each buffer dies when the next one is written, so two slots suffice.
-        let bufs = [buf(1000, 0, 1), buf(1000, 1, 2), buf(1000, 2, 3), buf(1000, 3, 4)];
+        let bufs = [
+            buf(1000, 0, 1),
+            buf(1000, 1, 2),
+            buf(1000, 2, 3),
+            buf(1000, 3, 4),
+        ];
         let p = plan(&bufs);
         check(&bufs, &p);
         assert_eq!(p.size, 2024);
@@ -140,7 +296,13 @@ mod tests {
 
     #[test]
     fn empty_and_zero_sized() {
-        assert_eq!(plan(&[]), Plan { offsets: vec![], size: 0 });
+        assert_eq!(
+            plan(&[]),
+            Plan {
+                offsets: vec![],
+                size: 0
+            }
+        );
         let bufs = [buf(0, 0, 3), buf(64, 0, 3)];
         let p = plan(&bufs);
         check(&bufs, &p);

@@ -1,13 +1,18 @@
-//! Numerical check of `convert-graph-to-linalg` without code generation: each graph function
+//! Numerical checks of `convert-graph-to-linalg` and `convert-linalg-to-loops` without code
+//! generation. For the first, each graph function
 //! runs in the reference interpreter (`nart-interp`), and its lowering runs in a small
 //! evaluator of tensor-level structured IR written here from the ops' definitions. The
 //! evaluator reads every structured op (named or generic) through `StructuredOpInterface`: it
 //! walks the loop space the indexing maps bound, reads each operand at the index its map
 //! gives, runs the body region, and writes the yielded values at the inits' indices. So the
 //! check covers the lowering, the named ops' maps and bodies, and the generics the lowering
-//! builds, against an independent implementation of ONNX semantics.
+//! builds, against an independent implementation of ONNX semantics. For the second, named ops
+//! on memrefs are lowered to `scf.for` nests, which the evaluator runs with `memref.load` and
+//! `memref.store` on buffers, against the interpreter running the matching graph op.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use nart_dialect_linalg::structured::{eval, static_loop_ranges, structured};
 use nart_interp::Interpreter;
@@ -22,6 +27,8 @@ enum V {
     F(f64),
     I(i64),
     B(bool),
+    /// A memref: shared, so that stores are seen through every use.
+    M(Rc<RefCell<(Vec<usize>, Vec<f64>)>>),
     None,
 }
 
@@ -97,7 +104,10 @@ impl Eval<'_> {
     fn run_block(&mut self, block: Block) -> Vec<V> {
         for op in self.ctx.block_ops(block) {
             let name = self.ctx.op_name_str(op);
-            if matches!(name, "linalg.yield" | "tensor.yield" | "func.return") {
+            if matches!(
+                name,
+                "linalg.yield" | "tensor.yield" | "func.return" | "scf.yield"
+            ) {
                 return self.ctx.operands(op).iter().map(|&v| self.get(v)).collect();
             }
             let results = self.run_op(op);
@@ -217,6 +227,39 @@ impl Eval<'_> {
                 };
                 vec![self.get(if c { o[1] } else { o[2] })]
             }
+            "scf.for" => {
+                let (lb, ub, step) = (fl(self, 0) as i64, fl(self, 1) as i64, fl(self, 2) as i64);
+                let body = ctx.region_blocks(ctx.region(op, 0))[0];
+                let iv = ctx.block_args(body)[0];
+                let mut i = lb;
+                while i < ub {
+                    self.env.insert(iv, V::I(i));
+                    self.run_block(body);
+                    i += step;
+                }
+                vec![]
+            }
+            "memref.load" => {
+                let V::M(m) = self.get(o[0]) else {
+                    panic!("memref")
+                };
+                let idx: Vec<i64> = o[1..].iter().map(|&v| self.f(v) as i64).collect();
+                let m = m.borrow();
+                vec![V::F(m.1[offset(&m.0, &idx)])]
+            }
+            "memref.store" => {
+                let V::M(m) = self.get(o[1]) else {
+                    panic!("memref")
+                };
+                let x = fl(self, 0);
+                let idx: Vec<i64> = o[2..].iter().map(|&v| self.f(v) as i64).collect();
+                let mut m = m.borrow_mut();
+                let off = offset(&m.0, &idx);
+                m.1[off] = x;
+                vec![]
+            }
+            "arith.index_cast" => vec![V::I(fl(self, 0) as i64)],
+            "arith.sitofp" => scalar(fl(self, 0)),
             "math.exp" => scalar(fl(self, 0).exp()),
             "math.tanh" => scalar(fl(self, 0).tanh()),
             "math.sqrt" => scalar(fl(self, 0).sqrt()),
@@ -518,5 +561,153 @@ fn batch_norm_with_run_time_parameters() {
 }"#;
     for seed in 0..3 {
         assert_eq!(check(text, seed), 1);
+    }
+}
+
+/// Runs `graph` in the interpreter, and `buffers` (a function taking the graph function's
+/// inputs, then its outputs, then scratch buffers, as memrefs) lowered by
+/// `convert-linalg-to-loops` in the evaluator, with the outputs and scratch buffers starting
+/// at zero; compares the outputs.
+fn check_loops(graph: &str, buffers: &str, seed: u64) {
+    let mut ctx = ctx();
+    nart_dialect_scf::register(&mut ctx);
+    nart_dialect_memref::register(&mut ctx);
+    let g = nart_ir::parser::parse_source(&mut ctx, "g.mlir", graph)
+        .unwrap_or_else(|d| panic!("{}\n{graph}", d[0].message));
+    nart_ir::verify::verify(&ctx, g).unwrap_or_else(|d| panic!("{}\n{graph}", d[0].message));
+    let gf = ctx.nested_ops(g)[0];
+    let gentry = ctx.region_blocks(ctx.region(gf, 0))[0];
+    let mut rng = Rng(seed);
+    let mut inputs: Vec<Vec<f32>> = Vec::new();
+    let mut tensors = Vec::new();
+    for &a in ctx.block_args(gentry) {
+        let s = shape_of(&ctx, a);
+        let data: Vec<f32> = (0..s.iter().product::<usize>())
+            .map(|_| rng.next_f32())
+            .collect();
+        tensors.push(Tensor::from_vec(s, data.clone()).expect("tensor"));
+        inputs.push(data);
+    }
+    let want = Interpreter::from_module(&ctx, g, None)
+        .expect("the function plans")
+        .run(tensors)
+        .expect("the interpreter runs");
+
+    let b = nart_ir::parser::parse_source(&mut ctx, "b.mlir", buffers)
+        .unwrap_or_else(|d| panic!("{}\n{buffers}", d[0].message));
+    nart_ir::verify::verify(&ctx, b).unwrap_or_else(|d| panic!("{}\n{buffers}", d[0].message));
+    let mut registry = nart_pass::PassRegistry::new();
+    nart_linalg_lowering::register(&mut registry);
+    let mut pm = nart_pass::PassManager::parse(
+        "builtin.module(func.func(convert-linalg-to-loops))",
+        &registry,
+    )
+    .expect("pipeline parses");
+    let mut out = Vec::new();
+    pm.run(&mut ctx, b, &mut out)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{buffers}", String::from_utf8_lossy(&out)));
+    let lowered = nart_ir::printer::print_op(&ctx, b, &Default::default());
+    assert!(
+        !lowered.contains("linalg."),
+        "structured ops left:\n{lowered}"
+    );
+
+    let bf = ctx.nested_ops(b)[0];
+    let bentry = ctx.region_blocks(ctx.region(bf, 0))[0];
+    let mut ev = Eval {
+        ctx: &ctx,
+        env: HashMap::new(),
+    };
+    let mut mems = Vec::new();
+    for (i, &a) in ctx.block_args(bentry).iter().enumerate() {
+        let s = shape_of(&ctx, a);
+        let n: usize = s.iter().product();
+        let data = match inputs.get(i) {
+            Some(d) => {
+                assert_eq!(d.len(), n, "buffer {i} has as many elements as input {i}");
+                d.iter().map(|&x| f64::from(x)).collect()
+            }
+            None => vec![0.0; n],
+        };
+        let m = Rc::new(RefCell::new((s, data)));
+        mems.push(m.clone());
+        ev.env.insert(a, V::M(m));
+    }
+    ev.run_block(bentry);
+    for (k, w) in want.iter().enumerate() {
+        let got = mems[inputs.len() + k].borrow();
+        let w = w.to_f64_vec().expect("f64");
+        assert_eq!(got.1.len(), w.len(), "output {k} size");
+        for (j, (x, y)) in got.1.iter().zip(&w).enumerate() {
+            assert!(
+                (x - y).abs() <= 1e-4 + 1e-4 * y.abs(),
+                "output {k} element {j}: loops {x}, interpreter {y}\n{lowered}"
+            );
+        }
+    }
+}
+
+#[test]
+fn loops_compute_what_the_graph_ops_compute() {
+    let cases = [
+        (
+            r#"func.func @f(%a: tensor<3x5xf32>, %b: tensor<5x4xf32>) -> tensor<3x4xf32> {
+  %0 = "graph.MatMul"(%a, %b) : (tensor<3x5xf32>, tensor<5x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}"#,
+            r#"func.func @f(%a: memref<3x5xf32>, %b: memref<5x4xf32>, %c: memref<3x4xf32>) {
+  linalg.matmul ins(%a, %b : memref<3x5xf32>, memref<5x4xf32>) outs(%c : memref<3x4xf32>)
+  return
+}"#,
+        ),
+        (
+            r#"func.func @f(%x: tensor<1x3x9x8xf32>, %w: tensor<4x3x3x2xf32>) -> tensor<1x4x4x6xf32> {
+  %none = "graph.none"() : () -> none
+  %0 = "graph.Conv"(%x, %w, %none) <{strides = array<i64: 2, 1>, dilations = array<i64: 1, 2>}> : (tensor<1x3x9x8xf32>, tensor<4x3x3x2xf32>, none) -> tensor<1x4x4x6xf32>
+  return %0 : tensor<1x4x4x6xf32>
+}"#,
+            r#"func.func @f(%x: memref<1x3x9x8xf32>, %w: memref<4x3x3x2xf32>, %o: memref<1x4x4x6xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>} ins(%x, %w : memref<1x3x9x8xf32>, memref<4x3x3x2xf32>) outs(%o : memref<1x4x4x6xf32>)
+  return
+}"#,
+        ),
+        (
+            r#"func.func @f(%x: tensor<1x3x6x5xf32>, %w: tensor<3x1x3x2xf32>) -> tensor<1x3x4x4xf32> {
+  %none = "graph.none"() : () -> none
+  %0 = "graph.Conv"(%x, %w, %none) <{group = 3 : i64}> : (tensor<1x3x6x5xf32>, tensor<3x1x3x2xf32>, none) -> tensor<1x3x4x4xf32>
+  return %0 : tensor<1x3x4x4xf32>
+}"#,
+            r#"func.func @f(%x: memref<1x3x6x5xf32>, %w: memref<3x3x2xf32>, %o: memref<1x3x4x4xf32>) {
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : memref<1x3x6x5xf32>, memref<3x3x2xf32>) outs(%o : memref<1x3x4x4xf32>)
+  return
+}"#,
+        ),
+        (
+            r#"func.func @f(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x2x2xf32> {
+  %0, %1 = "graph.MaxPool"(%x) <{kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>}> : (tensor<1x2x5x5xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>)
+  return %0 : tensor<1x2x2x2xf32>
+}"#,
+            r#"func.func @f(%x: memref<1x2x5x5xf32>, %o: memref<1x2x2x2xf32>, %k: memref<3x3xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%ninf : f32) outs(%o : memref<1x2x2x2xf32>)
+  linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %k : memref<1x2x5x5xf32>, memref<3x3xf32>) outs(%o : memref<1x2x2x2xf32>)
+  return
+}"#,
+        ),
+        (
+            r#"func.func @f(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %0 = "graph.Transpose"(%x) <{perm = array<i64: 2, 0, 1>}> : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  return %0 : tensor<4x2x3xf32>
+}"#,
+            r#"func.func @f(%x: memref<2x3x4xf32>, %o: memref<4x2x3xf32>) {
+  linalg.transpose ins(%x : memref<2x3x4xf32>) outs(%o : memref<4x2x3xf32>) permutation = [2, 0, 1]
+  return
+}"#,
+        ),
+    ];
+    for (graph, buffers) in cases {
+        for seed in 0..2 {
+            check_loops(graph, buffers, seed);
+        }
     }
 }
