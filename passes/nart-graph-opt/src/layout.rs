@@ -5,7 +5,7 @@
 //! `graph.fused_conv` with `layout = "nhwc"` (input `[N, spatial..., C]`, weight
 //! `[M, k..., C/group]`, result `[N, spatial..., M]`; the interpreter runs it, the exporter
 //! writes it as `Conv`/`FusedConv` between Transposes). The rewrites, with
-//! `f = [0, r-1, 1, ..., r-2]` (channels-first to channels-last) and `l = [0, 2, ..., r-1, 1]`
+//! `l = [0, 2, ..., r-1, 1]` (channels-first to channels-last) and `f = [0, r-1, 1, ..., r-2]`
 //! its inverse:
 //!
 //! - `Conv(x, w, b) → Transpose(fused_conv_nhwc(Transpose(x, l), w', b), f)`, where
@@ -96,7 +96,7 @@ impl Pass for LayoutPass {
         let count = |n: &str| res.pattern_applications.get(n).copied().unwrap_or(0) as u64;
         state.add_stat("num-converted", count("ConvertConvLayout"));
         state.add_stat("num-global-pools", count("GlobalPoolToReduce"));
-        apply_patterns_greedily(ctx, op, &crate::transpose::patterns(), &config);
+        crate::transpose::sink_and_cancel(ctx, op);
         let left = util::graph_ops(ctx, op)
             .into_iter()
             .filter(|&o| util::is_op(ctx, o, "Transpose"))
@@ -106,20 +106,20 @@ impl Pass for LayoutPass {
     }
 }
 
-/// `[0, r-1, 1, ..., r-2]`: the permutation that takes channels-first to channels-last.
+/// `[0, 2, ..., r-1, 1]`: the permutation that takes channels-first to channels-last.
 pub fn to_channels_last(rank: usize) -> Vec<i64> {
-    let r = rank as i64;
-    let mut p = vec![0, r - 1];
-    p.extend(1..r - 1);
-    p
-}
-
-/// `[0, 2, ..., r-1, 1]`: channels-last to channels-first.
-pub fn to_channels_first(rank: usize) -> Vec<i64> {
     let r = rank as i64;
     let mut p = vec![0];
     p.extend(2..r);
     p.push(1);
+    p
+}
+
+/// `[0, r-1, 1, ..., r-2]`: channels-last to channels-first.
+pub fn to_channels_first(rank: usize) -> Vec<i64> {
+    let r = rank as i64;
+    let mut p = vec![0, r - 1];
+    p.extend(1..r - 1);
     p
 }
 

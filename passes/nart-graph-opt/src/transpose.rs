@@ -54,16 +54,11 @@ impl Pass for TransposeOptPass {
         op: Op,
         state: &mut PassState<'_>,
     ) -> Result<(), PassFailure> {
-        let config = GreedyConfig {
-            region_simplification: RegionSimplification::Disabled,
-            fold: false,
-            ..GreedyConfig::default()
-        };
-        let res = apply_patterns_greedily(ctx, op, &patterns(), &config);
+        let counts = sink_and_cancel(ctx, op);
         let count = |names: &[&str]| -> u64 {
             names
                 .iter()
-                .map(|n| res.pattern_applications.get(n).copied().unwrap_or(0) as u64)
+                .map(|n| counts.get(n).copied().unwrap_or(0) as u64)
                 .sum()
         };
         let unary: Vec<&str> = SINK_UNARY.iter().map(|p| p.name).collect();
@@ -85,8 +80,35 @@ pub fn patterns() -> FrozenPatternSet {
     all.extend(SINK_UNARY.iter().map(|p| p as &'static dyn RewritePattern));
     all.extend(SINK_BINARY.iter().map(|p| p as &'static dyn RewritePattern));
     all.extend(axis_sinks().map(|p| p as &'static dyn RewritePattern));
-    all.push(&TRANSPOSE_UNIT_DIMS);
     FrozenPatternSet::new(all, Vec::new())
+}
+
+/// The second phase, once nothing sinks any more: [`TRANSPOSE_UNIT_DIMS`]. (In the same run
+/// as the sinking it would turn a Transpose into a Reshape before its inverse arrives.)
+pub fn reshape_patterns() -> FrozenPatternSet {
+    let all: Vec<&'static dyn RewritePattern> = vec![&TRANSPOSE_UNIT_DIMS];
+    FrozenPatternSet::new(all, Vec::new())
+}
+
+/// Runs both phases on `op`: the sinking and cancelling [`patterns`], then
+/// [`reshape_patterns`]; returns how often each pattern applied.
+pub fn sink_and_cancel(
+    ctx: &mut Context,
+    op: Op,
+) -> std::collections::BTreeMap<&'static str, usize> {
+    let config = GreedyConfig {
+        region_simplification: RegionSimplification::Disabled,
+        fold: false,
+        ..GreedyConfig::default()
+    };
+    let mut counts = std::collections::BTreeMap::new();
+    for set in [patterns(), reshape_patterns()] {
+        let res = apply_patterns_greedily(ctx, op, &set, &config);
+        for (name, n) in res.pattern_applications {
+            *counts.entry(name).or_insert(0) += n;
+        }
+    }
+    counts
 }
 
 /// Sinks a Transpose below one elementwise op.
@@ -590,8 +612,9 @@ fn sink_unsqueeze(rw: &mut PatternRewriter<'_>, op: Op) -> Result<(), &'static s
 }
 
 /// `Transpose(x, p) → Reshape(x, shape(y))` when `p` moves only dimensions of size 1 (the
-/// other dimensions keep their order, so the elements keep theirs): a transpose that is a
-/// reshape, which sinks and cancels as one.
+/// other dimensions keep their order, so the elements keep theirs), and no user could take the
+/// Transpose further down (nor compose it with its input): a Transpose left at a region's
+/// border that is a mere Reshape.
 pub static TRANSPOSE_UNIT_DIMS: TransposeUnitDims = TransposeUnitDims;
 
 /// See [`TRANSPOSE_UNIT_DIMS`].
@@ -615,11 +638,29 @@ impl RewritePattern for TransposeUnitDims {
         if shape.contains(&0) {
             return rw.match_failure("an empty dimension");
         }
+        // A last resort: a Transpose that can still compose or sink stays one, so that it
+        // can meet its inverse.
+        if util::def_of(rw, x, "Transpose").is_some() {
+            return rw.match_failure("the input is a Transpose");
+        }
+        let y = rw.result(op, 0);
+        let sinkable = |name: &str| {
+            name == "graph.Transpose"
+                || SINK_UNARY.iter().any(|s| s.root == name)
+                || SINK_BINARY.iter().any(|s| s.root == name)
+                || axis_sinks().any(|s| s.root == name)
+        };
+        if rw
+            .uses(y)
+            .iter()
+            .any(|u| sinkable(rw.op_name_str(u.op)))
+        {
+            return rw.match_failure("a user could take the Transpose");
+        }
         let order: Vec<i64> = p.iter().copied().filter(|&d| shape[d as usize] != 1).collect();
         if order.windows(2).any(|w| w[0] > w[1]) {
             return rw.match_failure("dimensions larger than 1 change their order");
         }
-        let y = rw.result(op, 0);
         let ty = rw.value_type(y);
         let out: Vec<i64> = p.iter().map(|&d| shape[d as usize]).collect();
         rw.set_insertion_point_before(op);
