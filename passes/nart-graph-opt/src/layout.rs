@@ -55,7 +55,7 @@ nart_pass::declare_pass! {
         name: "GraphLayout",
         summary: "Convert convolutions to channels-last (or back) with Transposes only at region borders",
         description: "With `layout=nhwc`, every `Conv` and channels-first `graph.fused_conv` \
-            with ranked static operands becomes a `graph.fused_conv` with `layout = \"nhwc\"` \
+            with ranked operands becomes a `graph.fused_conv` with `layout = \"nhwc\"` \
             between two Transposes (a constant weight is permuted at once), and \
             `GlobalAveragePool`/`GlobalMaxPool` become the equivalent `ReduceMean`/`ReduceMax` \
             over the spatial axes; with `layout=nchw`, channels-last convolutions go back.\n\
@@ -169,12 +169,10 @@ fn convert_conv(rw: &mut PatternRewriter<'_>, op: Op, to: ConvLayout) -> Result<
     let operands = rw.operands(op).to_vec();
     let (x, w) = (operands[0], operands[1]);
     let y = rw.result(op, 0);
-    let (Some(sx), Some(sw), Some(sy)) = (
-        util::shape_of(rw, x),
-        util::shape_of(rw, w),
-        util::shape_of(rw, y),
-    ) else {
-        return Err("a shape is not static");
+    // Ranked is enough (a dynamic batch is common): the Transposes permute `?` like any size.
+    let ranked = |v: Value| rw.shape_of(rw.value_type(v)).map(<[i64]>::to_vec);
+    let (Some(sx), Some(sw), Some(sy)) = (ranked(x), ranked(w), ranked(y)) else {
+        return Err("an operand or the result is unranked");
     };
     let rank = sx.len();
     if rank < 3 || sw.len() != rank || sy.len() != rank {

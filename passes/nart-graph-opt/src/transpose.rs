@@ -6,6 +6,8 @@
 //!   `b` (broadcasting commutes with a common permutation of equal-rank operands).
 //! - `b(Transpose(x, p), c) → Transpose(b(x, c'), p)` with a constant `c`, where `c'` is `c`
 //!   extended to the full rank and permuted by `p`'s inverse (and the mirror case).
+//! - `b(Transpose(x, p), v) → Transpose(b(x, Transpose(v, p⁻¹)), p)` when `v` already feeds a
+//!   `Transpose(v, p⁻¹)` (which CSE merges with the new one).
 //! - `Concat`, the reductions, `Softmax`/`LogSoftmax`/`Hardmax`, `Squeeze` and `Unsqueeze`
 //!   take the Transpose below them with their axes remapped through `p` (each rule's algebra is
 //!   stated at [`AxisKind`]'s cases).
@@ -256,11 +258,17 @@ fn sink_binary(rw: &mut PatternRewriter<'_>, op: Op) -> Result<(), &'static str>
             (rw.operand(t1, 0), rw.operand(t2, 0), p1, vec![t1, t2])
         }
         (Some((t1, p1)), None) => {
-            let c = permuted_constant(rw, b, &p1)?;
+            let c = match permuted_constant(rw, b, &p1) {
+                Ok(c) => c,
+                Err(why) => transposed_like_a_sibling(rw, b, &p1, op).ok_or(why)?,
+            };
             (rw.operand(t1, 0), c, p1, vec![t1])
         }
         (None, Some((t2, p2))) => {
-            let c = permuted_constant(rw, a, &p2)?;
+            let c = match permuted_constant(rw, a, &p2) {
+                Ok(c) => c,
+                Err(why) => transposed_like_a_sibling(rw, a, &p2, op).ok_or(why)?,
+            };
             (c, rw.operand(t2, 0), p2, vec![t2])
         }
         (None, None) => return Err("no operand is a single-use Transpose"),
@@ -272,6 +280,34 @@ fn sink_binary(rw: &mut PatternRewriter<'_>, op: Op) -> Result<(), &'static str>
         rw.erase_op(t);
     }
     Ok(())
+}
+
+/// `b(Transpose(x, p), v) → Transpose(b(x, Transpose(v, p⁻¹)), p)` when `v` (of `p`'s rank)
+/// already has a user `Transpose(v, p⁻¹)`: the new Transpose of `v` is a copy of that one,
+/// which CSE merges, so nothing is added (a residual `Add` whose skip input already feeds a
+/// converted op). Builds the copy before `op` and returns it.
+fn transposed_like_a_sibling(
+    rw: &mut PatternRewriter<'_>,
+    v: Value,
+    p: &[i64],
+    op: Op,
+) -> Option<Value> {
+    let inv = inverse(p);
+    let rank_of = |v: Value| rw.shape_of(rw.value_type(v)).map(<[i64]>::len);
+    if rank_of(v) != Some(p.len()) || rank_of(rw.result(op, 0)) != Some(p.len()) {
+        return None;
+    }
+    let sibling = rw.uses(v).iter().map(|u| u.op).find(|&u| {
+        u != op
+            && util::is_op(rw, u, "Transpose")
+            && transpose_perm(rw, u).is_some_and(|q| q == inv)
+    })?;
+    let ty = rw.value_type(rw.result(sibling, 0));
+    let loc = rw.op_loc(sibling);
+    rw.set_insertion_point_before(op);
+    let perm = util::i64_array(rw.uniq(), &inv);
+    let t = util::build_op(rw, "Transpose", loc, &[v], &[ty], &[("perm", perm)]);
+    Some(rw.result(t, 0))
 }
 
 /// A new constant `c'` with `Transpose(c', p)` equal to the constant `v` extended to `p`'s rank.
@@ -629,9 +665,16 @@ impl RewritePattern for TransposeUnitDims {
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
         let x = rw.operand(op, 0);
-        let (Some(p), Some(shape)) = (transpose_perm(rw, op), util::shape_of(rw, x)) else {
-            return rw.match_failure("the permutation or the shape is unknown");
+        let ranked = rw.shape_of(rw.value_type(x)).map(<[i64]>::to_vec);
+        let (Some(p), Some(shape)) = (transpose_perm(rw, op), ranked) else {
+            return rw.match_failure("the permutation or the rank is unknown");
         };
+        // One dynamic dimension at most: the Reshape's target says `-1` for it. A dynamic
+        // dimension counts as larger than 1 (if it is 1 at run time, the order of the others
+        // is kept all the same).
+        if shape.iter().filter(|&&d| d == nart_ir::DYNAMIC).count() > 1 {
+            return rw.match_failure("more than one dynamic dimension");
+        }
         if !is_permutation(&p) || p.len() != shape.len() || is_identity(&p) {
             return rw.match_failure("not a permutation, or the identity");
         }
@@ -662,7 +705,13 @@ impl RewritePattern for TransposeUnitDims {
             return rw.match_failure("dimensions larger than 1 change their order");
         }
         let ty = rw.value_type(y);
-        let out: Vec<i64> = p.iter().map(|&d| shape[d as usize]).collect();
+        let out: Vec<i64> = p
+            .iter()
+            .map(|&d| match shape[d as usize] {
+                nart_ir::DYNAMIC => -1,
+                s => s,
+            })
+            .collect();
         rw.set_insertion_point_before(op);
         let loc = rw.op_loc(op);
         let target = util::i64_constant(rw, &out, loc);
