@@ -581,7 +581,8 @@ impl<'c> Exporter<'c> {
         let base_name = loc_name(ctx, ctx.op_loc(op)).unwrap_or_default();
         // A channels-last `fused_conv` is written as its channels-first op between Transposes:
         // `X` and `W` moved to channels-first, the result moved back to the op's result name.
-        let layout = nart_dialect_graph::fused::ConvLayout::of(ctx, op).map_err(|m| self.err(op, m))?;
+        let layout =
+            nart_dialect_graph::fused::ConvLayout::of(ctx, op).map_err(|m| self.err(op, m))?;
         let mut back_to_nhwc = None;
         if layout == nart_dialect_graph::fused::ConvLayout::Nhwc {
             let rank = ctx

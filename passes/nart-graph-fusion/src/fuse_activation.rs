@@ -118,8 +118,8 @@ impl RewritePattern for FuseActivation {
         };
         // A `fused_conv` without activation (as `graph-layout` makes, in either layout) takes
         // the activation too: `act(fused_conv(x, w, b; none)) = fused_conv(x, w, b; act)`.
-        let bare_fused_conv = is(rw, p, "fused_conv")
-            && matches!(Activation::of(rw, p), Ok(Activation::None));
+        let bare_fused_conv =
+            is(rw, p, "fused_conv") && matches!(Activation::of(rw, p), Ok(Activation::None));
         if bare_fused_conv {
             let operands = rw.operands(p).to_vec();
             fuse(rw, op, "conv", p, &operands, act);

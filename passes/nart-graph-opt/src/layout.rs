@@ -219,7 +219,14 @@ fn convert_conv(rw: &mut PatternRewriter<'_>, op: Op, to: ConvLayout) -> Result<
     }
     let prop_refs: Vec<(&str, nart_ir::Attr)> =
         props.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let conv = util::build_op(rw, "fused_conv", loc, &[x_new, w_new, b], &[y_new_ty], &prop_refs);
+    let conv = util::build_op(
+        rw,
+        "fused_conv",
+        loc,
+        &[x_new, w_new, b],
+        &[y_new_ty],
+        &prop_refs,
+    );
     let y_new = rw.result(conv, 0);
     let perm = util::i64_array(rw.uniq(), &outward);
     let back = util::build_op(rw, "Transpose", loc, &[y_new], &[y_ty], &[("perm", perm)]);

@@ -482,7 +482,8 @@ fn drop_axes(p: &[i64], removed: &[usize]) -> Vec<i64> {
 
 /// The rank of `op`'s first result, if ranked.
 fn ranked_result(ctx: &Context, op: Op) -> Option<usize> {
-    ctx.shape_of(ctx.value_type(ctx.result(op, 0))).map(<[i64]>::len)
+    ctx.shape_of(ctx.value_type(ctx.result(op, 0)))
+        .map(<[i64]>::len)
 }
 
 fn is_identity(p: &[i64]) -> bool {
@@ -693,14 +694,14 @@ impl RewritePattern for TransposeUnitDims {
                 || SINK_BINARY.iter().any(|s| s.root == name)
                 || axis_sinks().any(|s| s.root == name)
         };
-        if rw
-            .uses(y)
-            .iter()
-            .any(|u| sinkable(rw.op_name_str(u.op)))
-        {
+        if rw.uses(y).iter().any(|u| sinkable(rw.op_name_str(u.op))) {
             return rw.match_failure("a user could take the Transpose");
         }
-        let order: Vec<i64> = p.iter().copied().filter(|&d| shape[d as usize] != 1).collect();
+        let order: Vec<i64> = p
+            .iter()
+            .copied()
+            .filter(|&d| shape[d as usize] != 1)
+            .collect();
         if order.windows(2).any(|w| w[0] > w[1]) {
             return rw.match_failure("dimensions larger than 1 change their order");
         }

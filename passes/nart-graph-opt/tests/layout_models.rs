@@ -117,7 +117,10 @@ fn check(path: &Path) -> (usize, usize) {
     for (g, w) in got.iter().zip(&want) {
         let (g, w) = (g.to_f64_vec().unwrap(), w.to_f64_vec().unwrap());
         for (a, b) in g.iter().zip(&w) {
-            assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "exported: {a} != {b}");
+            assert!(
+                (a - b).abs() <= 1e-4 * (1.0 + b.abs()),
+                "exported: {a} != {b}"
+            );
         }
     }
 
@@ -141,7 +144,8 @@ fn zoo(name: &str) -> Option<PathBuf> {
 
 #[test]
 fn digits_cnn() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/digits_cnn/model.onnx");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/digits_cnn/model.onnx");
     let (transposes, pools) = check(&path);
     // Conv-Relu-MaxPool twice, then Flatten-Gemm: both sides of the first MaxPool, and the
     // way into the second one, after which the model stays channels-first. The input border
@@ -160,7 +164,9 @@ fn resnet18() {
 
 #[test]
 fn mobilenetv2() {
-    let Some(path) = zoo("mobilenetv2") else { return };
+    let Some(path) = zoo("mobilenetv2") else {
+        return;
+    };
     let (transposes, pools) = check(&path);
     // No pool but the global one: only the input border is a Transpose.
     assert_eq!((transposes, pools), (1, 0));

@@ -724,7 +724,10 @@ fn permute(shape: &[i64], p: &[i64]) -> Vec<i64> {
 }
 
 fn perm_text(p: &[i64]) -> String {
-    p.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+    p.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `%{out} = Transpose(%{inp}, p)` of a value of shape `shape`; returns the line and the
@@ -808,7 +811,11 @@ fn transpose_sinks_through_concat() {
         }
         let mut y = permute(&x, &p);
         y[axis] = total;
-        let neg = if r.int(0, 1) == 0 { axis as i64 } else { axis as i64 - rank as i64 };
+        let neg = if r.int(0, 1) == 0 {
+            axis as i64
+        } else {
+            axis as i64 - rank as i64
+        };
         text.push_str(&format!(
             "  %c = \"graph.Concat\"({}) <{{axis = {neg} : i64}}> : ({}) -> {}\n",
             names.join(", "),
@@ -939,7 +946,11 @@ fn transpose_sinks_through_squeeze_and_unsqueeze() {
             let mut out = Vec::new();
             let mut it = y.iter();
             for j in 0..out_rank {
-                out.push(if pos.contains(&j) { 1 } else { *it.next().unwrap() });
+                out.push(if pos.contains(&j) {
+                    1
+                } else {
+                    *it.next().unwrap()
+                });
             }
             let kept: Vec<i64> = (0..out_rank)
                 .filter(|j| !pos.contains(j))

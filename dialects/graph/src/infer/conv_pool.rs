@@ -186,13 +186,7 @@ pub(crate) fn conv_channels_last(i: &In) -> R {
 }
 
 /// [`conv`] on given input and weight shapes (`names` are the operand types for messages).
-fn conv_of(
-    i: &In,
-    x: Shaped,
-    w: Shaped,
-    names: (String, String),
-    elem: Option<TypeData>,
-) -> R {
+fn conv_of(i: &In, x: Shaped, w: Shaped, names: (String, String), elem: Option<TypeData>) -> R {
     let elem = elem.unwrap_or(x.elem.clone());
     let (Some(sx), Some(sw)) = (&x.shape, &w.shape) else {
         let r = x.shape.as_ref().map(|s| vec![DYNAMIC; s.len()]);
