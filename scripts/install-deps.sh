@@ -7,7 +7,7 @@ apt_pkgs=(
   build-essential pkg-config
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libdnnl-dev
-  qemu-user gcc-aarch64-linux-gnu
+  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   python3 python3-pip
 )
 

@@ -28,7 +28,7 @@ bin_dir = os.path.abspath(bin_dir)
 # Put the build's binaries first on PATH, and substitute tool names by whole word like LLVM's
 # tool substitutions do (not inside paths or longer names).
 config.environment["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", "")])
-tools = {"nart-opt": "nart-opt", "nart": "nart", "filecheck": "filecheck", "FileCheck": "filecheck"}
+tools = {"nart-opt": "nart-opt", "nart": "nart", "nart-translate": "nart-translate", "filecheck": "filecheck", "FileCheck": "filecheck"}
 for name, binary in sorted(tools.items(), key=lambda kv: -len(kv[0])):
     path = os.path.join(bin_dir, binary)
     if os.path.exists(path):

@@ -150,6 +150,12 @@ impl Trait {
     /// Blocks of the regions need no terminator.
     pub const NoTerminator: Trait =
         Trait::marker("NoTerminator", "blocks of the regions need no terminator");
+    /// Any number of regions, each checked against the last declared one (upstream's
+    /// `VariadicRegion`: `scf.reduce` has one per reduced value).
+    pub const VariadicRegions: Trait = Trait::marker(
+        "VariadicRegions",
+        "any number of regions, each like the last declared one",
+    );
     /// Every region has at most one block.
     pub const SingleBlock: Trait = Trait::marker("SingleBlock", "regions have at most one block");
     /// Regions are graph regions: no dominance, forward references allowed.

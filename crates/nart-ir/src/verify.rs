@@ -298,7 +298,21 @@ impl<'a> Verifier<'a> {
         }
         // Regions and successors.
         let n_regions = ctx.regions(op).len();
-        if n_regions != def.regions.len() {
+        let variadic_regions = def.has_trait(Trait::VariadicRegions);
+        if variadic_regions {
+            for (i, &r) in ctx.regions(op).iter().enumerate() {
+                let Some(rd) = def.regions.get(i).or(def.regions.last()) else {
+                    return self.error(op, "requires zero regions");
+                };
+                let nb = ctx.region_blocks(r).len();
+                if (rd.single_block || def.has_trait(Trait::SingleBlock)) && nb > 1 {
+                    return self.error(op, format!("expects region #{i} to have 0 or 1 blocks"));
+                }
+                if nb == 0 && !rd.may_be_empty {
+                    return self.error(op, format!("region #{i} ('{}') failed to verify constraint: region with at least 1 blocks", rd.name));
+                }
+            }
+        } else if n_regions != def.regions.len() {
             return self.error(
                 op,
                 match def.regions.len() {

@@ -20,16 +20,26 @@ fn main() -> ExitCode {
                 nart_dialect_qnn::register,
                 nart_quant::register,
                 nart_dialect_target::register,
+                nart_dialect_bufferization::register,
+                nart_dialect_tensor::register,
+                nart_dialect_linalg::register,
+                nart_dialect_scf::register,
+                nart_dialect_memref::register,
+                nart_dialect_math::register,
             ],
             // The partitioner's passes know the builtin targets and, as mlir-opt links its
             // test passes, the test chips `test-int8` and `test-f32`.
             passes: vec![
                 nart_transforms::register,
+                nart_conversion::register,
                 nart_graph_opt::register,
                 nart_graph_fusion::register,
                 nart_quant::register_passes,
                 nart_target::testing::register_passes,
                 nart_egraph::register,
+                nart_bufferize::register,
+                nart_dialect_linalg::register_passes,
+                nart_linalg_lowering::register,
             ],
         },
     )

@@ -456,6 +456,16 @@ impl<'a, 'c> AsmParser<'a, 'c> {
         self.p.parse_attribute()
     }
 
+    /// Reads an attribute whose type the context gives: an elements literal may leave out its
+    /// `: type` and then has `ty` (upstream's `parseAttribute(attr, type)`, as in
+    /// `memref.global @w : memref<2xf32> = dense<[1.0, 2.0]>`).
+    pub fn parse_attribute_with_type(&mut self, ty: Type) -> PResult<Attr> {
+        self.p.implied_type = Some(ty);
+        let r = self.p.parse_attribute();
+        self.p.implied_type = None;
+        r
+    }
+
     /// Reads an attribute if one can start here.
     pub fn parse_optional_attribute(&mut self) -> PResult<Option<Attr>> {
         if self.p.can_start_attr() {

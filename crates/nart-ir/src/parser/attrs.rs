@@ -635,9 +635,14 @@ impl<'c> Parser<'c> {
             Some(self.parse_lit(true)?)
         };
         self.expect(Tok::Greater, "'>'")?;
-        self.expect(Tok::Colon, "':'")?;
         let ty_pos = self.tok.start;
-        let ty = self.parse_type()?;
+        let ty = match self.implied_type.take() {
+            Some(t) if !self.is(Tok::Colon) => t,
+            _ => {
+                self.expect(Tok::Colon, "':'")?;
+                self.parse_type()?
+            }
+        };
         let (shape, elem) = match self.ctx.type_data(ty) {
             TypeData::RankedTensor { shape, elem, .. }
             | TypeData::Vector { shape, elem, .. }

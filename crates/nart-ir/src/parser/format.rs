@@ -179,6 +179,12 @@ fn parse_elem(
             set_type_list(def, b, results, st);
         }
         FElem::Optional { elems, anchor } => {
+            // An empty literal only suppresses a space; the group starts at what follows it.
+            let lead = elems
+                .iter()
+                .position(|e| !matches!(e, FElem::Lit(s) if s.trim().is_empty()))
+                .unwrap_or(0);
+            let elems = &elems[lead..];
             let present = match &elems[0] {
                 FElem::Lit(s) => ap.parse_optional_literal(s.trim()),
                 FElem::Operand(_) | FElem::Operands => ap.peek_is("%"),
@@ -193,7 +199,7 @@ fn parse_elem(
                 let rest = if matches!(elems[0], FElem::Lit(_)) {
                     &elems[1..]
                 } else {
-                    &elems[..]
+                    elems
                 };
                 parse_elems(ap, def, rest, st, state)?;
                 if let FElem::Attr(i) = **anchor {

@@ -216,6 +216,9 @@ pub(crate) struct Parser<'c> {
     /// How many more attribute and type elements uses of aliases may expand to (see
     /// [`MAX_ALIAS_EXPANSION`]).
     alias_budget: u64,
+    /// The type an elements literal without `: type` takes (set by
+    /// [`AsmParser::parse_attribute_with_type`](crate::asm::AsmParser::parse_attribute_with_type)).
+    pub(crate) implied_type: Option<Type>,
     /// The line of the file the text starts at (0-based), for a chunk parsed on its own.
     line_base: u32,
     /// The number of elements each attribute and type expands to when printed, as computed.
@@ -273,6 +276,7 @@ impl<'c> Parser<'c> {
             mismatched: Vec::new(),
             module_loc: None,
             alias_budget: MAX_ALIAS_EXPANSION,
+            implied_type: None,
             line_base: 0,
             expansion: FxHashMap::default(),
         }

@@ -232,6 +232,13 @@ fn print_elem(
         FElem::AttrDict(kw) => {
             let mut el: Vec<&str> = elided.to_vec();
             el.push("operandSegmentSizes");
+            // A default-valued property holding its default is left out, as MLIR's generated
+            // printers do (`math.isnan %x : f32`, not `{fastmath = #arith.fastmath<none>}`).
+            for (i, a) in def.attrs.iter().enumerate() {
+                if a.default.is_some() && !present(p, def, l, &FElem::Attr(i), op) {
+                    el.push(a.name);
+                }
+            }
             if *kw {
                 p.print_optional_attr_dict_with_keyword(op, &el);
             } else {

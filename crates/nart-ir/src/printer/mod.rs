@@ -753,6 +753,19 @@ impl<'a> OpAsmPrinter<'a> {
         print_entry_args: bool,
         print_empty_block: bool,
     ) {
+        self.print_region_with(region, print_entry_args, print_empty_block, true);
+    }
+
+    /// [`print_region`](Self::print_region) that, with `print_terminators` false, leaves out
+    /// the entry block's terminator when it has no operands, as upstream's `printRegion` does
+    /// for ops whose parser adds an implicit terminator back (`scf.for`, `scf.if`).
+    pub fn print_region_with(
+        &mut self,
+        region: Region,
+        print_entry_args: bool,
+        print_empty_block: bool,
+        print_terminators: bool,
+    ) {
         let ctx = self.ctx;
         self.out.push_str("{\n");
         let parent = ctx.region_parent_op(region);
@@ -783,7 +796,19 @@ impl<'a> OpAsmPrinter<'a> {
                 self.write_preds_comment(b, i == 0);
                 self.out.push('\n');
             }
+            let elided = (i == 0 && !print_terminators)
+                .then(|| ctx.block_last_op(b))
+                .flatten()
+                .filter(|&t| {
+                    ctx.operands(t).is_empty()
+                        && ctx
+                            .op_def(t)
+                            .is_some_and(|d| d.has_trait(crate::Trait::Terminator))
+                });
             for op in ctx.block_ops_iter(b) {
+                if Some(op) == elided {
+                    continue;
+                }
                 self.print_op_line(op);
                 self.drain(DRAIN_AT);
                 if self.sink_failed() {

@@ -1,0 +1,464 @@
+//! The code-level `cpu` target: nart generates the code.
+//!
+//! A segment (graph ops of static shapes) is compiled in a context of its own through nart's
+//! dialect stack, every step a pass of the pipeline [`PIPELINE`]:
+//! `convert-graph-to-linalg` (structured ops on tensors), `nart-bufferize{arena=true}`
+//! (buffers, results as out-parameters, intermediates in one planned scratch buffer),
+//! `convert-linalg-to-loops` (`scf` loop nests of `memref` loads and stores),
+//! `convert-scf-to-cf` and `canonicalize`; `nart-llvm` then translates the module to LLVM IR,
+//! adds the entry of `nart-cpu-rt`'s calling convention, optimizes it (`default<O2>`) for the
+//! machine, emits an object and links it into a shared object with the system's C compiler.
+//! The artifact is that shared object behind a header (`nart_cpu_rt::Header`).
+//!
+//! The machine is the host (its CPU and features, detected when the target is created) or,
+//! with [`CpuTarget::cross_aarch64`], a generic ARMv8-A Linux device with NEON, linked with
+//! `aarch64-linux-gnu-gcc`.
+
+#![deny(missing_docs)]
+
+mod entry;
+
+use std::path::PathBuf;
+
+use nart_ir::{Context, Diagnostic, Op, TypeData};
+use nart_target::{Level, Refusal, Support, Target, Throughput};
+use nart_target_rt::{Artifact, TargetRuntime};
+
+pub use nart_cpu_rt::{CpuRuntime, ABI_VERSION, FORMAT, TARGET as NAME};
+
+/// The lowering pipeline from graph ops to loops in `cf` form.
+pub const PIPELINE: &str = "builtin.module(func.func(convert-graph-to-linalg),\
+nart-bufferize{arena=true},func.func(convert-linalg-to-loops),convert-scf-to-cf,canonicalize)";
+
+/// The name of the segment's function in the generated code.
+const FUNC: &str = "main";
+/// The entry symbol of the calling convention.
+const ENTRY: &str = "nart_entry";
+
+/// Which machine the code is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Machine {
+    /// This machine: its CPU and every feature it has.
+    Host,
+    /// `aarch64-unknown-linux-gnu`, generic ARMv8-A with NEON (and the dot-product extension
+    /// when set).
+    Aarch64 {
+        /// Use the dot-product extension.
+        dotprod: bool,
+    },
+}
+
+/// The `cpu` target.
+#[derive(Clone, Debug)]
+pub struct CpuTarget {
+    machine: Machine,
+    /// Why the target cannot compile here (no C compiler to link with), if it cannot.
+    unavailable: Option<String>,
+}
+
+impl Default for CpuTarget {
+    fn default() -> Self {
+        CpuTarget::host()
+    }
+}
+
+fn linker(machine: &Machine) -> String {
+    match machine {
+        Machine::Host => std::env::var("CC").unwrap_or_else(|_| "cc".into()),
+        Machine::Aarch64 { .. } => "aarch64-linux-gnu-gcc".into(),
+    }
+}
+
+fn check_linker(cc: &str) -> Option<String> {
+    match std::process::Command::new(cc).arg("--version").output() {
+        Ok(o) if o.status.success() => None,
+        _ => Some(format!(
+            "no C compiler '{cc}' to link the generated code with"
+        )),
+    }
+}
+
+impl CpuTarget {
+    /// Code for this machine.
+    pub fn host() -> CpuTarget {
+        CpuTarget::for_machine(Machine::Host)
+    }
+
+    /// Code for an aarch64 Linux device.
+    pub fn cross_aarch64(dotprod: bool) -> CpuTarget {
+        CpuTarget::for_machine(Machine::Aarch64 { dotprod })
+    }
+
+    /// Code for `machine`.
+    pub fn for_machine(machine: Machine) -> CpuTarget {
+        let unavailable = check_linker(&linker(&machine));
+        CpuTarget {
+            machine,
+            unavailable,
+        }
+    }
+
+    fn llvm_machine(&self) -> Result<nart_llvm::Machine, nart_llvm::Error> {
+        match self.machine {
+            Machine::Host => nart_llvm::Machine::host(),
+            Machine::Aarch64 { dotprod } => nart_llvm::Machine::aarch64_linux(dotprod),
+        }
+    }
+
+    /// Compiles the graph function `func` (static shapes) of `ctx` into an artifact, through
+    /// a context of its own; `what` names it in errors.
+    pub fn compile_function_text(
+        &self,
+        text: &str,
+        what: &str,
+    ) -> Result<(Artifact, Lowered), String> {
+        let lowered = lower_to_loops(text, what)?;
+        let so = self.codegen(&lowered)?;
+        let machine = self.llvm_machine().map_err(|e| e.to_string())?;
+        let header = nart_cpu_rt::Header {
+            triple: machine.triple().to_string(),
+            cpu: machine.cpu().to_string(),
+            required_features: required_features(machine.features()),
+            entry: ENTRY.to_string(),
+            inputs: lowered.inputs.clone(),
+            outputs: lowered.outputs.clone(),
+            scratch_bytes: lowered.scratch_bytes,
+        };
+        let bytes = nart_cpu_rt::encode(&header, &so);
+        Ok((Artifact::new(NAME, FORMAT, ABI_VERSION, bytes), lowered))
+    }
+
+    /// LLVM IR text, assembly or an object of the lowered module (what `nart compile --emit`
+    /// writes), with the entry added.
+    pub fn emit(&self, lowered: &Lowered, kind: Emit) -> Result<Vec<u8>, String> {
+        let ll = nart_llvm::inkwell::context::Context::create();
+        let module = self.llvm_module(&ll, lowered)?;
+        let machine = self.llvm_machine().map_err(|e| e.to_string())?;
+        match kind {
+            Emit::Llvm => Ok(module.print_to_string().to_string().into_bytes()),
+            Emit::Asm | Emit::Obj => machine
+                .emit(&module, kind == Emit::Obj)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    fn llvm_module<'ll>(
+        &self,
+        ll: &'ll nart_llvm::inkwell::context::Context,
+        lowered: &Lowered,
+    ) -> Result<nart_llvm::inkwell::module::Module<'ll>, String> {
+        let mut ctx = lowering_context();
+        let module = nart_ir::parser::parse_source(&mut ctx, "lowered.mlir", &lowered.loops)
+            .map_err(|d| render(&d))?;
+        let llmod =
+            nart_llvm::translate_module(&ctx, module, ll, "nart_cpu").map_err(|d| render(&d))?;
+        entry::add_entry(ll, &llmod, FUNC, ENTRY, lowered)?;
+        let machine = self.llvm_machine().map_err(|e| e.to_string())?;
+        machine
+            .optimize(&llmod, "default<O2>")
+            .map_err(|e| e.to_string())?;
+        Ok(llmod)
+    }
+
+    fn codegen(&self, lowered: &Lowered) -> Result<Vec<u8>, String> {
+        let object = self.emit(lowered, Emit::Obj)?;
+        let dir = scratch_dir()?;
+        let (obj, so) = (dir.join("code.o"), dir.join("code.so"));
+        let result = (|| {
+            std::fs::write(&obj, &object).map_err(|e| format!("writing {}: {e}", obj.display()))?;
+            nart_llvm::link_shared(&linker(&self.machine), &[obj.as_path()], &so)
+                .map_err(|e| e.to_string())?;
+            std::fs::read(&so).map_err(|e| format!("reading {}: {e}", so.display()))
+        })();
+        let _ = std::fs::remove_dir_all(&dir);
+        result
+    }
+}
+
+/// What `nart compile --emit` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emit {
+    /// LLVM IR text.
+    Llvm,
+    /// Assembly.
+    Asm,
+    /// An object file.
+    Obj,
+}
+
+/// A segment lowered to loops: the module's text and its signature.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    /// The module after [`PIPELINE`], as MLIR text.
+    pub loops: String,
+    /// The inputs' types.
+    pub inputs: Vec<nart_cpu_rt::TensorSig>,
+    /// The outputs' types.
+    pub outputs: Vec<nart_cpu_rt::TensorSig>,
+    /// Bytes of the scratch buffer.
+    pub scratch_bytes: u64,
+}
+
+fn scratch_dir() -> Result<PathBuf, String> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "nart-cpu-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+/// The messages of `d` (and their notes), one per line: the caller locates the whole at the
+/// segment.
+fn render(d: &[Diagnostic]) -> String {
+    d.iter()
+        .flat_map(|d| std::iter::once(&d.message).chain(d.notes.iter().map(|n| &n.message)))
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A context with every dialect the pipeline meets.
+pub fn lowering_context() -> Context {
+    let mut ctx = Context::new();
+    for r in [
+        nart_dialect_func::register,
+        nart_dialect_arith::register,
+        nart_dialect_cf::register,
+        nart_dialect_graph::register,
+        nart_dialect_math::register,
+        nart_dialect_tensor::register,
+        nart_dialect_linalg::register,
+        nart_dialect_memref::register,
+        nart_dialect_scf::register,
+        nart_dialect_bufferization::register,
+    ] {
+        r(&mut ctx);
+    }
+    ctx
+}
+
+/// Parses `text` (a module or a function of graph ops) and runs [`PIPELINE`] on it.
+pub fn lower_to_loops(text: &str, what: &str) -> Result<Lowered, String> {
+    let mut ctx = lowering_context();
+    let module = nart_ir::parser::parse_source(&mut ctx, what, text).map_err(|d| render(&d))?;
+    let mut registry = nart_pass::PassRegistry::new();
+    nart_linalg_lowering::register(&mut registry);
+    nart_bufferize::register(&mut registry);
+    nart_conversion::register(&mut registry);
+    nart_transforms::register(&mut registry);
+    let mut pm = nart_pass::PassManager::parse(PIPELINE, &registry).map_err(|e| e.render())?;
+    let func = ctx
+        .collect_ops(module, nart_ir::WalkOrder::PreOrder)
+        .into_iter()
+        .find(|&op| ctx.op_name_str(op) == "func.func")
+        .ok_or_else(|| format!("{what}: no function to compile"))?;
+    let (inputs, outputs) = signature(&ctx, func)?;
+    let mut sink = Vec::new();
+    pm.run(&mut ctx, module, &mut sink).map_err(|e| match e {
+        nart_pass::PassManagerError::PassFailed { diagnostics, .. }
+        | nart_pass::PassManagerError::VerifyFailed { diagnostics, .. } => render(&diagnostics),
+        other => other.to_string(),
+    })?;
+    let scratch_bytes = scratch_size(&ctx, func)?;
+    let loops = nart_ir::printer::print_op(&ctx, module, &Default::default());
+    Ok(Lowered {
+        loops,
+        inputs,
+        outputs,
+        scratch_bytes,
+    })
+}
+
+type Signature = (Vec<nart_cpu_rt::TensorSig>, Vec<nart_cpu_rt::TensorSig>);
+
+fn tensor_sig(ctx: &Context, t: nart_ir::Type) -> Result<nart_cpu_rt::TensorSig, String> {
+    match ctx.type_data(t) {
+        TypeData::RankedTensor { shape, elem, .. } if shape.iter().all(|&d| d >= 0) => {
+            Ok(nart_cpu_rt::TensorSig {
+                dtype: nart_ir::printer::type_to_string(ctx, *elem),
+                shape: shape.iter().map(|&d| d as u64).collect(),
+            })
+        }
+        _ => Err(format!(
+            "the cpu target compiles tensors of static shape only, not {}",
+            nart_ir::printer::type_to_string(ctx, t)
+        )),
+    }
+}
+
+fn signature(ctx: &Context, func: Op) -> Result<Signature, String> {
+    let t = ctx
+        .attr(func, "function_type")
+        .and_then(|a| ctx.attr_type(a))
+        .ok_or("the function has no type")?;
+    let TypeData::Function { inputs, results } = ctx.type_data(t) else {
+        return Err("the function has no type".into());
+    };
+    let ins = inputs
+        .iter()
+        .map(|&t| tensor_sig(ctx, t))
+        .collect::<Result<_, _>>()?;
+    let outs = results
+        .iter()
+        .map(|&t| tensor_sig(ctx, t))
+        .collect::<Result<_, _>>()?;
+    Ok((ins, outs))
+}
+
+/// The size of the scratch argument `nart-bufferize{arena=true}` added last.
+fn scratch_size(ctx: &Context, func: Op) -> Result<u64, String> {
+    let t = ctx
+        .attr(func, "function_type")
+        .and_then(|a| ctx.attr_type(a))
+        .ok_or("the function has no type")?;
+    match ctx.type_data(t) {
+        TypeData::Function { inputs, .. } => match inputs.last().map(|&t| ctx.type_data(t)) {
+            Some(TypeData::MemRef { shape, .. }) if shape.len() == 1 && shape[0] >= 0 => {
+                Ok(shape[0] as u64)
+            }
+            _ => Err("the lowered function has no scratch argument".into()),
+        },
+        _ => Err("the function has no type".into()),
+    }
+}
+
+/// The CPU features of an LLVM feature string (`+avx2,+fma,-avx512f`) that `nart-cpu-rt`
+/// checks before it runs the code, in Rust's spelling.
+pub fn required_features(llvm: &str) -> Vec<String> {
+    const CHECKED: &[(&str, &str)] = &[
+        ("sse4.2", "sse4.2"),
+        ("avx", "avx"),
+        ("avx2", "avx2"),
+        ("fma", "fma"),
+        ("f16c", "f16c"),
+        ("avx512f", "avx512f"),
+        ("avx512bw", "avx512bw"),
+        ("avx512dq", "avx512dq"),
+        ("avx512vl", "avx512vl"),
+        ("avx512vnni", "avx512vnni"),
+        ("avx512bf16", "avx512bf16"),
+        ("avxvnni", "avxvnni"),
+        ("neon", "neon"),
+        ("dotprod", "dotprod"),
+    ];
+    let mut out: Vec<String> = llvm
+        .split(',')
+        .filter_map(|f| f.strip_prefix('+'))
+        .filter_map(|f| {
+            CHECKED
+                .iter()
+                .find(|(l, _)| *l == f)
+                .map(|(_, r)| r.to_string())
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn elem_ok(ctx: &Context, t: nart_ir::Type) -> bool {
+    match ctx.type_data(t) {
+        TypeData::RankedTensor { shape, elem, .. } => {
+            shape.iter().all(|&d| d >= 0)
+                && matches!(ctx.type_data(*elem), TypeData::Float(k) if k.width() == 32)
+        }
+        TypeData::None => true,
+        _ => false,
+    }
+}
+
+impl Target for CpuTarget {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn level(&self) -> Level {
+        Level::Code
+    }
+
+    fn description(&self) -> &str {
+        match self.machine {
+            Machine::Host => {
+                "code generated by nart through linalg, loops and LLVM for this machine's CPU \
+                 (f32; elementwise, matmul/gemm, conv, pooling, softmax, shape ops)"
+            }
+            Machine::Aarch64 { .. } => {
+                "code generated by nart through linalg, loops and LLVM for aarch64 Linux \
+                 (generic ARMv8-A with NEON; f32)"
+            }
+        }
+    }
+
+    fn availability(&self) -> Result<(), String> {
+        match &self.unavailable {
+            Some(r) => Err(r.clone()),
+            None => Ok(()),
+        }
+    }
+
+    fn supports(&self, ctx: &Context, op: Op) -> Support {
+        if let Some(r) = &self.unavailable {
+            return Support::Refused(Refusal::Other(r.clone()));
+        }
+        let name = ctx.op_name_str(op);
+        if name == "graph.constant" {
+            return Support::Supported;
+        }
+        if !nart_linalg_lowering::graph_to_linalg::LOWERED_OPS.contains(&name) {
+            return Support::Refused(Refusal::UnknownOp);
+        }
+        for (what, vals) in [("operand", ctx.operands(op)), ("result", ctx.results(op))] {
+            for (i, &v) in vals.iter().enumerate() {
+                let t = ctx.value_type(v);
+                if !elem_ok(ctx, t) {
+                    let text = nart_ir::printer::type_to_string(ctx, t);
+                    let dynamic = matches!(ctx.type_data(t), TypeData::RankedTensor { shape, .. } if shape.iter().any(|&d| d < 0));
+                    return Support::Refused(if dynamic {
+                        Refusal::Shape {
+                            value: format!("{what} #{i}"),
+                            shape: format!("{text} (compile with --dim to fix the size)"),
+                        }
+                    } else {
+                        Refusal::DType {
+                            value: format!("{what} #{i}"),
+                            dtype: text,
+                        }
+                    });
+                }
+            }
+        }
+        Support::Supported
+    }
+
+    fn throughput(&self) -> Throughput {
+        // Scalar loop nests compiled by LLVM at -O2: far from a tuned library, but with no
+        // per-op call overhead.
+        Throughput {
+            flops_per_s: 2.0e9,
+            bytes_per_s: 8.0e9,
+            op_overhead_s: 1.0e-7,
+            ..Throughput::default()
+        }
+    }
+
+    fn compile(&self, ctx: &mut Context, segment: Op) -> Result<Artifact, Diagnostic> {
+        if let Some(r) = &self.unavailable {
+            return Err(ctx.op_error(segment, format!("cpu: {r}")));
+        }
+        let text = nart_target::interp::segment_as_function(ctx, segment, FUNC)?;
+        self.compile_function_text(&text, "segment")
+            .map(|(a, _)| a)
+            .map_err(|m| ctx.op_error(segment, format!("cpu: {m}")))
+    }
+
+    fn runtime(&self) -> Box<dyn TargetRuntime> {
+        Box::new(CpuRuntime)
+    }
+}
+
+#[cfg(test)]
+mod tests;

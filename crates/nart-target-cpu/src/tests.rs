@@ -1,0 +1,141 @@
+use super::*;
+
+const MODEL: &str = r#"
+func.func @main(%x: tensor<2x4xf32>, %img: tensor<1x2x5x5xf32>) -> (tensor<2x3xf32>, tensor<1x3x2x2xf32>, tensor<6xf32>) {
+  %w = "graph.constant"() <{value = dense<[[0.5, -1.0, 2.0], [1.5, 0.25, -0.5], [0.0, 1.0, 1.0], [-2.0, 0.5, 0.75]]> : tensor<4x3xf32>}> : () -> tensor<4x3xf32>
+  %b = "graph.constant"() <{value = dense<[1.0, -2.0, 3.0]> : tensor<3xf32>}> : () -> tensor<3xf32>
+  %y = "graph.MatMul"(%x, %w) : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %z = "graph.Add"(%y, %b) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %r = "graph.Relu"(%z) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %s = "graph.constant"() <{value = dense<[6]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %f = "graph.Reshape"(%r, %s) : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<6xf32>
+  %k = "graph.constant"() <{value = dense<0.25> : tensor<3x2x3x3xf32>}> : () -> tensor<3x2x3x3xf32>
+  %none = "graph.none"() : () -> none
+  %c = "graph.Conv"(%img, %k, %none) <{pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}> : (tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>, none) -> tensor<1x3x3x3xf32>
+  %p, %pi = "graph.MaxPool"(%c) <{kernel_shape = array<i64: 2, 2>}> : (tensor<1x3x3x3xf32>) -> (tensor<1x3x2x2xf32>, none)
+  return %r, %p, %f : tensor<2x3xf32>, tensor<1x3x2x2xf32>, tensor<6xf32>
+}
+"#;
+
+fn have_cc() -> bool {
+    let ok = check_linker(&linker(&Machine::Host)).is_none();
+    assert!(
+        ok || std::env::var_os("NART_REQUIRE_CC").is_none(),
+        "NART_REQUIRE_CC is set but there is no C compiler"
+    );
+    ok
+}
+
+fn inputs() -> Vec<nart_tensor::Tensor> {
+    let x: Vec<f32> = (0..8).map(|i| i as f32 * 0.5 - 1.5).collect();
+    let img: Vec<f32> = (0..50).map(|i| ((i * 7) % 11) as f32 - 5.0).collect();
+    vec![
+        nart_tensor::Tensor::from_vec(vec![2, 4], x).unwrap(),
+        nart_tensor::Tensor::from_vec(vec![1, 2, 5, 5], img).unwrap(),
+    ]
+}
+
+/// The reference interpreter's outputs for [`MODEL`].
+fn reference() -> Vec<nart_tensor::Tensor> {
+    let mut ctx = lowering_context();
+    nart_interp::register(&mut ctx);
+    let m = nart_ir::parser::parse_source(&mut ctx, "m.mlir", MODEL).unwrap();
+    let func = ctx
+        .collect_ops(m, nart_ir::WalkOrder::PreOrder)
+        .into_iter()
+        .find(|&op| ctx.op_name_str(op) == "func.func")
+        .unwrap();
+    let interp = nart_interp::Interpreter::new(&ctx, func).unwrap();
+    interp.run(inputs()).unwrap()
+}
+
+#[test]
+fn compiled_code_matches_the_interpreter() {
+    if !have_cc() {
+        return;
+    }
+    let target = CpuTarget::host();
+    let (artifact, lowered) = target.compile_function_text(MODEL, "model").unwrap();
+    assert!(lowered.scratch_bytes > 0, "intermediates live in the arena");
+    assert!(!lowered.loops.contains("memref.alloc"), "{}", lowered.loops);
+    let exe = CpuRuntime.load(&artifact).unwrap();
+    let got = exe.run(&inputs()).unwrap();
+    let want = reference();
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(g.shape(), w.shape());
+        let (g, w) = (g.to_f32_vec().unwrap(), w.to_f32_vec().unwrap());
+        for (a, b) in g.iter().zip(&w) {
+            assert!((a - b).abs() <= 1e-5 * b.abs().max(1.0), "{g:?} vs {w:?}");
+        }
+    }
+}
+
+#[test]
+fn compilation_is_deterministic() {
+    if !have_cc() {
+        return;
+    }
+    let target = CpuTarget::host();
+    let a = lower_to_loops(MODEL, "model").unwrap();
+    let b = lower_to_loops(MODEL, "model").unwrap();
+    assert_eq!(a.loops, b.loops);
+    let ir_a = target.emit(&a, Emit::Llvm).unwrap();
+    let ir_b = target.emit(&b, Emit::Llvm).unwrap();
+    assert_eq!(ir_a, ir_b);
+    let text = String::from_utf8(ir_a).unwrap();
+    assert!(text.contains("define void @nart_entry(ptr"), "{text}");
+}
+
+#[test]
+fn dynamic_shapes_and_other_types_are_refused_with_reasons() {
+    let mut ctx = lowering_context();
+    let src = r#"func.func @f(%a: tensor<?x4xf32>, %b: tensor<2x4xf64>) -> (tensor<?x4xf32>, tensor<2x4xf64>) {
+  %0 = "graph.Relu"(%a) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %1 = "graph.Relu"(%b) : (tensor<2x4xf64>) -> tensor<2x4xf64>
+  %2 = "graph.Gelu"(%b) : (tensor<2x4xf64>) -> tensor<2x4xf64>
+  return %0, %1 : tensor<?x4xf32>, tensor<2x4xf64>
+}"#;
+    let m = nart_ir::parser::parse_source(&mut ctx, "f.mlir", src).unwrap();
+    let ops: Vec<Op> = ctx
+        .collect_ops(m, nart_ir::WalkOrder::PreOrder)
+        .into_iter()
+        .filter(|&op| ctx.op_name_str(op).starts_with("graph."))
+        .collect();
+    let t = CpuTarget::host();
+    let reasons: Vec<String> = ops
+        .iter()
+        .map(|&op| match t.supports(&ctx, op) {
+            Support::Refused(r) => r.to_string(),
+            Support::Supported => "supported".into(),
+        })
+        .collect();
+    if t.availability().is_err() {
+        return;
+    }
+    assert!(
+        reasons[0].contains("tensor<?x4xf32>") && reasons[0].contains("--dim"),
+        "{reasons:?}"
+    );
+    assert!(reasons[1].contains("f64"), "{reasons:?}");
+    assert_eq!(reasons[2], "op not supported");
+}
+
+#[test]
+fn aarch64_objects_are_generated() {
+    let target = CpuTarget::cross_aarch64(false);
+    let lowered = lower_to_loops(MODEL, "model").unwrap();
+    let asm = String::from_utf8(target.emit(&lowered, Emit::Asm).unwrap()).unwrap();
+    assert!(asm.contains("nart_entry"), "{asm}");
+    // NEON registers or instructions appear in the optimized loops.
+    assert!(asm.contains("ldr") && asm.contains("str"), "{asm}");
+}
+
+#[test]
+fn llvm_feature_strings_map_to_checked_features() {
+    assert_eq!(
+        required_features("+avx2,+fma,-avx512f,+sse4.2,+cx16,+avx512vnni"),
+        ["avx2", "avx512vnni", "fma", "sse4.2"]
+    );
+    assert_eq!(required_features("+neon,+dotprod"), ["dotprod", "neon"]);
+}

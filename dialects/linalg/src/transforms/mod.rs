@@ -1,0 +1,3 @@
+//! The passes of the `linalg` dialect, one per file.
+
+pub mod generalize;

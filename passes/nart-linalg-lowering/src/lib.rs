@@ -1,0 +1,22 @@
+//! Lowerings into and out of the structured (`linalg`) level, each a pass written with the
+//! core's dialect conversion (`nart_rewrite::conversion`):
+//!
+//! | pass | what it does |
+//! |---|---|
+//! | `convert-graph-to-linalg` | graph ops on static shapes → `linalg` (named ops and `linalg.generic`), `tensor` and `arith` ops on tensors |
+//! | `convert-linalg-to-loops` | structured ops on memrefs → `scf.for` nests with `memref.load`/`memref.store` and the body inlined |
+
+#![deny(missing_docs)]
+
+pub mod emit;
+pub mod graph_to_linalg;
+pub mod linalg_to_loops;
+
+pub use graph_to_linalg::ConvertGraphToLinalgPass;
+pub use linalg_to_loops::ConvertLinalgToLoopsPass;
+
+/// Registers the passes of this crate.
+pub fn register(registry: &mut nart_pass::PassRegistry) {
+    registry.register(|| Box::new(ConvertGraphToLinalgPass::new()));
+    registry.register(|| Box::new(ConvertLinalgToLoopsPass::new()));
+}

@@ -1,0 +1,42 @@
+// RUN: nart-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg))'
+
+// Every op that cannot be lowered is reported at its location, with the reason; the Relu
+// that could be lowered is rolled back with the rest.
+func.func @unsupported(%a: tensor<2x3xf32>, %d: tensor<?x3xf32>) -> (tensor<2x3xf32>, tensor<?x3xf32>) {
+  %0 = "graph.Relu"(%a) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // expected-error @+2 {{failed to legalize operation 'graph.Neg' that was explicitly marked illegal}}
+  // expected-note @+1 {{no conversion pattern matches 'graph.Neg'}}
+  %1 = "graph.Neg"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // expected-error @+2 {{failed to legalize operation 'graph.Relu' that was explicitly marked illegal}}
+  // expected-note @+1 {{pattern 'ReluLowering' does not apply: expected a tensor of static shape, got 'tensor<?x3xf32>'}}
+  %2 = "graph.Relu"(%d) : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %1, %2 : tensor<2x3xf32>, tensor<?x3xf32>
+}
+
+// -----
+
+func.func @broadcast_matmul(%a: tensor<2x2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x2x4xf32> {
+  // expected-error @+2 {{failed to legalize operation 'graph.MatMul'}}
+  // expected-note @+1 {{only 2-D products and 3-D products with equal batches are lowered, got ranks 3 and 2}}
+  %0 = "graph.MatMul"(%a, %b) : (tensor<2x2x3xf32>, tensor<3x4xf32>) -> tensor<2x2x4xf32>
+  return %0 : tensor<2x2x4xf32>
+}
+
+// -----
+
+func.func @auto_pad(%x: tensor<1x1x4x4xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x4x4xf32> {
+  %none = "graph.none"() : () -> none
+  // expected-error @+2 {{failed to legalize operation 'graph.Conv'}}
+  // expected-note @+1 {{auto_pad = "SAME_UPPER" is not lowered; the importer gives explicit pads}}
+  %0 = "graph.Conv"(%x, %w, %none) <{auto_pad = "SAME_UPPER"}> : (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+func.func @used_indices(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xi64> {
+  // expected-error @+2 {{failed to legalize operation 'graph.MaxPool'}}
+  // expected-note @+1 {{an optional result that is used is not lowered}}
+  %y, %i = "graph.MaxPool"(%x) <{kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}> : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+  return %i : tensor<1x1x2x2xi64>
+}
