@@ -130,6 +130,14 @@ enum Command {
         /// What --targets auto optimizes.
         #[arg(long, value_enum, default_value_t = GoalArg::Latency)]
         goal: GoalArg,
+        /// Generate the cpu target's code for another machine: aarch64 (an ARM Linux device
+        /// with NEON); the package then runs there, not here.
+        #[arg(long, value_enum)]
+        cross: Option<CrossArg>,
+        /// Also write the cpu target's code of each segment: llvm (LLVM IR), asm or obj, to
+        /// OUTPUT.N.ll, .s or .o.
+        #[arg(long, value_enum)]
+        emit: Option<EmitArg>,
     },
     /// Print what a package holds: inputs, outputs, targets, segments.
     Inspect {
@@ -264,6 +272,47 @@ enum QuantForm {
     Qnn,
 }
 
+/// `--cross`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum CrossArg {
+    /// aarch64-unknown-linux-gnu, generic ARMv8-A with NEON.
+    Aarch64,
+}
+
+/// `--emit`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum EmitArg {
+    /// LLVM IR text.
+    Llvm,
+    /// Assembly.
+    Asm,
+    /// An object file.
+    Obj,
+}
+
+/// The target registry of `nart compile`: the cpu target for `--cross`'s machine, writing
+/// `--emit`'s files next to `output`.
+fn compile_registry(
+    cross: Option<CrossArg>,
+    emit: Option<EmitArg>,
+    output: &std::path::Path,
+) -> nart_target::TargetRegistry {
+    use nart_target_cpu::{CpuTarget, Emit};
+    let mut cpu = match cross {
+        None => CpuTarget::host(),
+        Some(CrossArg::Aarch64) => CpuTarget::cross_aarch64(false),
+    };
+    if let Some(e) = emit {
+        let kind = match e {
+            EmitArg::Llvm => Emit::Llvm,
+            EmitArg::Asm => Emit::Asm,
+            EmitArg::Obj => Emit::Obj,
+        };
+        cpu = cpu.with_emit(kind, output.to_path_buf());
+    }
+    nart_cli::partition::registry_with_cpu(cpu)
+}
+
 /// `--goal`.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum GoalArg {
@@ -380,6 +429,8 @@ fn main() -> ExitCode {
             calib,
             output,
             goal,
+            cross,
+            emit,
         } => nart_cli::commands::open_stdout()
             .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
             .and_then(|mut out| {
@@ -392,7 +443,8 @@ fn main() -> ExitCode {
                     output,
                     goal: goal.goal(),
                 };
-                nart_cli::package::compile(&req, &nart_cli::partition::registry(), &mut out)
+                let registry = compile_registry(cross, emit, &req.output);
+                nart_cli::package::compile(&req, &registry, &mut out)
             })
             .map(|_| ()),
         Command::Inspect { package, json } => nart_cli::commands::open_stdout()

@@ -20,12 +20,19 @@ use nart_ir::{Context, Diagnostic, Op};
 use nart_target::partition::{partition_function, Partitioned, Reason};
 use nart_target::{Override, Setup, TargetRegistry};
 
-/// The targets the `nart` binary knows: `interp`, `onednn` and `openvino` (registered whether
-/// or not their libraries can be loaded; `nart targets` says when one cannot).
+/// The targets the `nart` binary knows: `interp`, `onednn`, `openvino` and `cpu` for this
+/// machine (registered whether or not what they need is there; `nart targets` says when one
+/// cannot run).
 pub fn registry() -> TargetRegistry {
+    registry_with_cpu(nart_target_cpu::CpuTarget::host())
+}
+
+/// [`registry`] with `cpu` configured by the caller (another machine, emitted files).
+pub fn registry_with_cpu(cpu: nart_target_cpu::CpuTarget) -> TargetRegistry {
     let mut r = TargetRegistry::builtin();
     nart_target_onednn::register(&mut r);
     nart_target_openvino::register(&mut r);
+    r.register(Box::new(cpu));
     r
 }
 

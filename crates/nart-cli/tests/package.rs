@@ -396,7 +396,7 @@ fn binary_rejects_broken_packages_and_wrong_inputs() {
     assert_eq!(code, 1);
     assert_eq!(
         err,
-        "error: cannot load step #0 (segment on 'test-f32'): no runtime for target 'test-f32' (known: interp, onednn, openvino)\n"
+        "error: cannot load step #0 (segment on 'test-f32'): no runtime for target 'test-f32' (known: interp, onednn, openvino, cpu)\n"
     );
     let (code, err) = run_bin(&[os("inspect"), os("/nonexistent/x.nartpkg")]);
     assert_eq!(code, 1);

@@ -153,7 +153,7 @@ fn the_binary_rejects_bad_command_lines() {
     for (args, want) in [
         (
             vec!["partition", &cnn, "--targets", "gpu"],
-            "error: unknown target 'gpu' (known targets: interp, onednn, openvino)",
+            "error: unknown target 'gpu' (known targets: interp, onednn, openvino, cpu)",
         ),
         (
             vec!["partition", &cnn, "--targets", "interp,interp"],
@@ -165,7 +165,7 @@ fn the_binary_rejects_bad_command_lines() {
         ),
         (
             vec!["partition", &cnn, "--place", "conv1=npu"],
-            "error: unknown target 'npu' (known targets: interp, onednn, openvino)",
+            "error: unknown target 'npu' (known targets: interp, onednn, openvino, cpu)",
         ),
         (
             vec!["partition", &cnn, "--place", "nothing*=interp"],

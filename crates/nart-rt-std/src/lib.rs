@@ -5,7 +5,7 @@
 //! artifacts are MLIR text that it parses and plans with the reference interpreter (so this
 //! crate links nart's IR, dialects and interpreter, which `nart-rt` itself does not), and
 //! `onednn` (`nart-onednn-rt`, which loads the system's oneDNN when an artifact needs it) and
-//! `openvino` (`nart-openvino-rt`, which loads OpenVINO's C API likewise); later `cpu`. A deployment that runs only compiled targets links
+//! `openvino` (`nart-openvino-rt`, which loads OpenVINO's C API likewise) and `cpu` (`nart-cpu-rt`, which opens the shared object nart generated). A deployment that runs only compiled targets links
 //! `nart-rt` and those targets' runtimes, without this crate.
 
 #![deny(missing_docs)]
@@ -22,6 +22,7 @@ pub fn runtimes() -> RuntimeRegistry {
     ));
     r.register(Box::new(nart_onednn_rt::OnednnRuntime));
     r.register(Box::new(nart_openvino_rt::OpenvinoRuntime));
+    r.register(Box::new(nart_cpu_rt::CpuRuntime));
     r
 }
 
@@ -34,6 +35,7 @@ pub fn runtimes_with_test_targets() -> RuntimeRegistry {
     ));
     r.register(Box::new(nart_onednn_rt::OnednnRuntime));
     r.register(Box::new(nart_openvino_rt::OpenvinoRuntime));
+    r.register(Box::new(nart_cpu_rt::CpuRuntime));
     r
 }
 
@@ -43,11 +45,18 @@ mod tests {
     fn ships_interp() {
         assert_eq!(
             super::runtimes().targets(),
-            ["interp", "onednn", "openvino"]
+            ["interp", "onednn", "openvino", "cpu"]
         );
         assert_eq!(
             super::runtimes_with_test_targets().targets(),
-            ["test-int8", "test-f32", "interp", "onednn", "openvino"]
+            [
+                "test-int8",
+                "test-f32",
+                "interp",
+                "onednn",
+                "openvino",
+                "cpu"
+            ]
         );
     }
 }

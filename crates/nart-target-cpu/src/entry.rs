@@ -76,5 +76,15 @@ pub(crate) fn add_entry<'ll>(
     }
     b.build_call(callee, &call_args, "").map_err(err)?;
     b.build_return(None).map_err(err)?;
+    // Only the entry is exported: every other function is internal to the shared object, so
+    // that a symbol of the program that loads it (a C driver's `main`) cannot interpose on
+    // the generated code's calls, and LLVM may inline the wrappers into the entry.
+    let mut next = module.get_first_function();
+    while let Some(g) = next {
+        next = g.get_next_function();
+        if g != f && g.count_basic_blocks() > 0 {
+            g.set_linkage(Linkage::Internal);
+        }
+    }
     Ok(())
 }

@@ -49,11 +49,20 @@ pub enum Machine {
 }
 
 /// The `cpu` target.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct CpuTarget {
     machine: Machine,
     /// Why the target cannot compile here (no C compiler to link with), if it cannot.
     unavailable: Option<String>,
+    /// Also write each compiled segment in this form to `PREFIX.N.EXT` (`nart compile --emit`).
+    emit: Option<(Emit, PathBuf)>,
+    /// Segments compiled so far, which numbers the emitted files.
+    compiled: std::sync::atomic::AtomicUsize,
+}
+
+/// Registers the `cpu` target for this machine.
+pub fn register(registry: &mut nart_target::TargetRegistry) {
+    registry.register(Box::new(CpuTarget::host()));
 }
 
 impl Default for CpuTarget {
@@ -95,7 +104,21 @@ impl CpuTarget {
         CpuTarget {
             machine,
             unavailable,
+            emit: None,
+            compiled: Default::default(),
         }
+    }
+
+    /// Also writes every segment it compiles as `kind` to `PREFIX.N.ll` (LLVM IR), `.s`
+    /// (assembly) or `.o` (object), N counting segments from 0.
+    pub fn with_emit(mut self, kind: Emit, prefix: PathBuf) -> CpuTarget {
+        self.emit = Some((kind, prefix));
+        self
+    }
+
+    /// The machine the code is for.
+    pub fn machine(&self) -> &Machine {
+        &self.machine
     }
 
     fn llvm_machine(&self) -> Result<nart_llvm::Machine, nart_llvm::Error> {
@@ -405,7 +428,8 @@ impl Target for CpuTarget {
             return Support::Refused(Refusal::Other(r.clone()));
         }
         let name = ctx.op_name_str(op);
-        if name == "graph.constant" {
+        // Constants and `graph.none` are materialized in the segment, not run.
+        if name == "graph.constant" || name == "graph.none" {
             return Support::Supported;
         }
         if !nart_linalg_lowering::graph_to_linalg::LOWERED_OPS.contains(&name) {
@@ -450,9 +474,29 @@ impl Target for CpuTarget {
             return Err(ctx.op_error(segment, format!("cpu: {r}")));
         }
         let text = nart_target::interp::segment_as_function(ctx, segment, FUNC)?;
-        self.compile_function_text(&text, "segment")
-            .map(|(a, _)| a)
-            .map_err(|m| ctx.op_error(segment, format!("cpu: {m}")))
+        let (artifact, lowered) = self
+            .compile_function_text(&text, "segment")
+            .map_err(|m| ctx.op_error(segment, format!("cpu: {m}")))?;
+        if let Some((kind, prefix)) = &self.emit {
+            let n = self
+                .compiled
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let ext = match kind {
+                Emit::Llvm => "ll",
+                Emit::Asm => "s",
+                Emit::Obj => "o",
+            };
+            let mut name = prefix.clone().into_os_string();
+            name.push(format!(".{n}.{ext}"));
+            let path = PathBuf::from(name);
+            let bytes = self
+                .emit(&lowered, *kind)
+                .map_err(|m| ctx.op_error(segment, format!("cpu: {m}")))?;
+            std::fs::write(&path, bytes).map_err(|e| {
+                ctx.op_error(segment, format!("cpu: writing {}: {e}", path.display()))
+            })?;
+        }
+        Ok(artifact)
     }
 
     fn runtime(&self) -> Box<dyn TargetRuntime> {

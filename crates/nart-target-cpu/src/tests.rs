@@ -139,3 +139,167 @@ fn llvm_feature_strings_map_to_checked_features() {
     );
     assert_eq!(required_features("+neon,+dotprod"), ["dotprod", "neon"]);
 }
+
+/// Whether `tool` runs; under `NART_REQUIRE_AARCH64=1` (CI) a missing tool is a failure.
+fn have_aarch64_tools() -> bool {
+    let ok = ["aarch64-linux-gnu-gcc", "qemu-aarch64"].iter().all(|t| {
+        std::process::Command::new(t)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !ok {
+        assert!(
+            std::env::var_os("NART_REQUIRE_AARCH64").is_none(),
+            "NART_REQUIRE_AARCH64 is set but aarch64-linux-gnu-gcc or qemu-aarch64 is missing"
+        );
+        eprintln!("skipping: aarch64-linux-gnu-gcc or qemu-aarch64 is missing");
+    }
+    ok
+}
+
+/// A C driver that calls `nart_entry` of the convention with `inputs`, then prints every
+/// output element with `%a` (exact hexadecimal floats), one per line.
+fn c_driver(header: &nart_cpu_rt::Header, inputs: &[nart_tensor::Tensor]) -> String {
+    let mut c = String::from(
+        "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n\
+         void nart_entry(void **args);\n\
+         static int64_t *desc(float *p, int rank, const int64_t *shape) {\n\
+           int64_t *d = malloc(sizeof(int64_t) * (3 + 2 * rank));\n\
+           d[0] = (int64_t)(intptr_t)p; d[1] = d[0]; d[2] = 0;\n\
+           int64_t s = 1;\n\
+           for (int k = rank - 1; k >= 0; k--) { d[3 + k] = shape[k]; d[3 + rank + k] = s; s *= shape[k]; }\n\
+           return d;\n\
+         }\nint main(void) {\n",
+    );
+    let mut args = Vec::new();
+    for (i, t) in inputs.iter().enumerate() {
+        let v = t.to_f32_vec().unwrap();
+        let data: Vec<String> = v.iter().map(|x| format!("{:e}f", x)).collect();
+        let shape: Vec<String> = t.shape().iter().map(|d| d.to_string()).collect();
+        c += &format!(
+            "  static float in{i}[] = {{{}}};\n  static const int64_t is{i}[] = {{{}}};\n",
+            data.join(", "),
+            shape.join(", ")
+        );
+        args.push(format!("desc(in{i}, {}, is{i})", t.rank()));
+    }
+    for (i, o) in header.outputs.iter().enumerate() {
+        let n: u64 = o.shape.iter().product();
+        let shape: Vec<String> = o.shape.iter().map(|d| d.to_string()).collect();
+        c += &format!(
+            "  static float out{i}[{n}];\n  static const int64_t os{i}[] = {{{}}};\n",
+            shape.join(", ")
+        );
+        args.push(format!("desc(out{i}, {}, os{i})", o.shape.len()));
+    }
+    c += &format!(
+        "  void *scratch = NULL;\n  if ({s} > 0 && posix_memalign(&scratch, 64, {s})) return 2;\n",
+        s = header.scratch_bytes
+    );
+    args.push("scratch".into());
+    c += &format!(
+        "  void *args[] = {{{}}};\n  nart_entry(args);\n",
+        args.join(", ")
+    );
+    for (i, o) in header.outputs.iter().enumerate() {
+        let n: u64 = o.shape.iter().product();
+        c += &format!("  for (int k = 0; k < {n}; k++) printf(\"%a\\n\", out{i}[k]);\n");
+    }
+    c += "  return 0;\n}\n";
+    c
+}
+
+#[test]
+fn aarch64_code_under_qemu_computes_what_the_host_code_computes() {
+    if !have_cc() || !have_aarch64_tools() {
+        return;
+    }
+    let host = CpuTarget::host();
+    let (artifact, _) = host.compile_function_text(MODEL, "model").unwrap();
+    let want: Vec<f32> = CpuRuntime
+        .load(&artifact)
+        .unwrap()
+        .run(&inputs())
+        .unwrap()
+        .iter()
+        .flat_map(|t| t.to_f32_vec().unwrap())
+        .collect();
+
+    let arm = CpuTarget::cross_aarch64(false);
+    let (artifact, _) = arm.compile_function_text(MODEL, "model").unwrap();
+    let (header, so) = nart_cpu_rt::decode(&artifact.bytes).unwrap();
+    assert_eq!(header.triple, "aarch64-unknown-linux-gnu");
+    assert_eq!(header.required_features, ["neon"]);
+    // The host runtime refuses it, naming both machines.
+    let err = CpuRuntime.load(&artifact).err().unwrap().to_string();
+    assert!(err.contains("aarch64-unknown-linux-gnu"), "{err}");
+
+    let dir = std::env::temp_dir().join(format!("nart-cpu-qemu-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("libmodel.so"), so).unwrap();
+    std::fs::write(dir.join("driver.c"), c_driver(&header, &inputs())).unwrap();
+    let build = std::process::Command::new("aarch64-linux-gnu-gcc")
+        .current_dir(&dir)
+        .args([
+            "-O1",
+            "-o",
+            "driver",
+            "driver.c",
+            "-L.",
+            "-lmodel",
+            "-Wl,-rpath,$ORIGIN",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let run = std::process::Command::new("qemu-aarch64")
+        .current_dir(&dir)
+        .args(["-L", "/usr/aarch64-linux-gnu", "./driver"])
+        .output()
+        .unwrap();
+    if std::env::var_os("NART_KEEP_QEMU_DIR").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let got: Vec<String> = String::from_utf8(run.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let want: Vec<String> = want.iter().map(|x| hex_float(*x)).collect();
+    assert_eq!(got, want, "aarch64 (left) and host (right) differ");
+}
+
+/// `x` as C's `printf("%a", (double)x)` prints it (glibc's form: `0x1.8p+1`, `0x0p+0`).
+fn hex_float(x: f32) -> String {
+    let d = f64::from(x);
+    if d == 0.0 {
+        return if d.is_sign_negative() {
+            "-0x0p+0".into()
+        } else {
+            "0x0p+0".into()
+        };
+    }
+    let bits = d.to_bits();
+    let sign = if bits >> 63 == 1 { "-" } else { "" };
+    let exp = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let mut mant = format!("{:013x}", bits & ((1u64 << 52) - 1));
+    while mant.ends_with('0') {
+        mant.pop();
+    }
+    let dot = if mant.is_empty() {
+        String::new()
+    } else {
+        format!(".{mant}")
+    };
+    format!("{sign}0x1{dot}p{}{exp}", if exp >= 0 { "+" } else { "" })
+}

@@ -361,6 +361,10 @@ fn args(ctx: &Context, block: Block) -> Vec<Value> {
 /// `yield in` (cast to the init's type): `fill`, `copy`, `transpose`, `broadcast`.
 pub fn body_copy(b: &mut dyn OpBuilder, block: Block, loc: Location) {
     let a = args(b, block);
+    // A wrong number of operands leaves the body empty, for the verifier to report.
+    if a.len() != 2 {
+        return;
+    }
     let out_ty = b.value_type(a[a.len() - 1]);
     let v = cast_to(b, a[0], out_ty, loc);
     yield_values(b, &[v], loc);
@@ -369,6 +373,9 @@ pub fn body_copy(b: &mut dyn OpBuilder, block: Block, loc: Location) {
 /// `out + a * b` (cast to the init's type): matmuls and convolutions.
 pub fn body_mul_add(b: &mut dyn OpBuilder, block: Block, loc: Location) {
     let a = args(b, block);
+    if a.len() != 3 {
+        return;
+    }
     let out_ty = b.value_type(a[2]);
     let x = cast_to(b, a[0], out_ty, loc);
     let y = cast_to(b, a[1], out_ty, loc);
@@ -393,6 +400,9 @@ pub fn body_mul_add(b: &mut dyn OpBuilder, block: Block, loc: Location) {
 /// `max(out, in)`: max pooling.
 pub fn body_max(b: &mut dyn OpBuilder, block: Block, loc: Location) {
     let a = args(b, block);
+    if a.len() != 3 {
+        return;
+    }
     let out_ty = b.value_type(a[2]);
     let x = cast_to(b, a[0], out_ty, loc);
     let name = if is_float(b, out_ty) {
@@ -407,6 +417,9 @@ pub fn body_max(b: &mut dyn OpBuilder, block: Block, loc: Location) {
 /// `out + in`: sum pooling.
 pub fn body_sum(b: &mut dyn OpBuilder, block: Block, loc: Location) {
     let a = args(b, block);
+    if a.len() != 3 {
+        return;
+    }
     let out_ty = b.value_type(a[2]);
     let x = cast_to(b, a[0], out_ty, loc);
     let name = if is_float(b, out_ty) {

@@ -7,7 +7,8 @@
 //! - `linalg.transpose ... permutation = [1, 0]`, `linalg.broadcast ... dimensions = [2]`,
 //!   `linalg.map ins(...) outs(...) (%a: f32, %init: f32) { body }`, `linalg.reduce ...
 //!   dimensions = [1] (%in: f32, %init: f32) { body }`, whose results are the tensor inits'
-//!   types;
+//!   types; the short form of the body (`linalg.map { arith.addf } ins(...) outs(...)`) is
+//!   read too, and written in the long form;
 //! - `linalg.index 0 : index`.
 
 use nart_ir::asm::{Delimiter, OpAsmParser, OpAsmPrinter};
@@ -110,10 +111,25 @@ pub fn parse_named(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PRes
     let def = p.op_def();
     let name = def.name;
     let written_body = matches!(name, "linalg.map" | "linalg.reduce");
+    // The short form `{ arith.addf }`: the body applies that op to the elements.
+    let mut short_op = None;
     if written_body && p.peek_is("{") {
-        return Err(p.emit_error(
-            "the short form `{ op }` of the body is not supported; write the body as a region",
-        ));
+        p.parse_literal("{")?;
+        let pos = p.current_pos();
+        let op_name = p.parse_keyword_any()?;
+        let known = p
+            .ctx()
+            .lookup_ident(&op_name)
+            .and_then(|id| p.ctx().op_def_by_name(id))
+            .is_some();
+        if !known {
+            return Err(p.emit_error_at_pos(
+                pos,
+                format!("unknown operation '{op_name}' in the short form of the body"),
+            ));
+        }
+        p.parse_literal("}")?;
+        short_op = Some(op_name);
     }
     if !written_body {
         p.parse_optional_attr_dict(st)?;
@@ -125,7 +141,40 @@ pub fn parse_named(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PRes
         "linalg.broadcast" | "linalg.reduce" => parse_int_list_prop(p, st, "dimensions")?,
         _ => {}
     }
-    let region = if written_body {
+    let region = if let Some(op_name) = short_op {
+        let elem: Vec<Type> = ins
+            .iter()
+            .chain(&outs)
+            .map(|&t| p.ctx().element_type(t))
+            .collect();
+        let loc = p.current_location();
+        let ctx = p.ctx();
+        let region = ctx.create_region();
+        let block = ctx.create_block(&elem, loc);
+        ctx.append_block(region, block);
+        let args = ctx.block_args(block).to_vec();
+        // `linalg.map` applies the op to the inputs; `linalg.reduce` to the accumulator and
+        // the input, as upstream's short form does.
+        let (operands, ty) = match (name, args.as_slice()) {
+            ("linalg.reduce", [x, acc]) => (vec![*acc, *x], ctx.value_type(*acc)),
+            ("linalg.map", [ins @ .., init]) => (ins.to_vec(), ctx.value_type(*init)),
+            _ => (
+                Vec::new(),
+                elem.last().copied().unwrap_or_else(|| ctx.none_type()),
+            ),
+        };
+        if !operands.is_empty() {
+            let st = OperationState::new(ctx, &op_name, loc)
+                .operands(&operands)
+                .results(&[ty]);
+            let op = ctx.create_op(st);
+            ctx.append_op(block, op);
+            let r = ctx.result(op, 0);
+            let mut b = nart_ir::IrBuilder::new(ctx, nart_ir::InsertPoint::BlockEnd(block));
+            crate::named::yield_values(&mut b, &[r], loc);
+        }
+        region
+    } else if written_body {
         let args = p.parse_argument_list(Delimiter::Paren, true, false)?;
         p.parse_region(&args)?
     } else {

@@ -147,3 +147,31 @@ func.func @iterator_kind(%a: tensor<4xf32>) {
   } -> tensor<4xf32>
   return
 }
+
+// -----
+
+// A named op with the wrong number of operands gets no body, and a diagnostic.
+func.func @matmul_operands(%a: tensor<4x4xf32>) {
+  // expected-error @+1 {{expected the number of indexing_map (3) to be equal to the number of input/output operands (2)}}
+  %0 = linalg.matmul ins(%a : tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @fill_operands(%t: tensor<6xf32>) {
+  // expected-error @+1 {{expected the number of indexing_map (2) to be equal to the number of input/output operands (1)}}
+  %0 = "linalg.fill"(%t) <{operandSegmentSizes = array<i32: 0, 1>}> ({
+  ^bb0(%x: f32):
+    linalg.yield %x : f32
+  }) : (tensor<6xf32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_strides(%i: tensor<1x1x4x4xf32>, %w: tensor<1x1x3x3xf32>, %o: tensor<1x1x2x2xf32>) {
+  // expected-error @+1 {{expected strides to be two positive i64 values}}
+  %0 = linalg.conv_2d_nchw_fchw {strides = dense<[0, 1]> : tensor<2xi64>} ins(%i, %w : tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>) outs(%o : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  return
+}

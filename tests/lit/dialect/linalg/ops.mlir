@@ -107,3 +107,17 @@ func.func @mixed_types(%a: tensor<4x8xi8>, %b: tensor<8x16xi8>, %c: tensor<4x16x
   %0 = linalg.matmul ins(%a, %b : tensor<4x8xi8>, tensor<8x16xi8>) outs(%c : tensor<4x16xi32>) -> tensor<4x16xi32>
   return %0 : tensor<4x16xi32>
 }
+
+// The short form of map and reduce bodies is read, and printed in the long form.
+// CHECK-LABEL: func.func @short_forms
+// CHECK: %mapped = linalg.map ins(%arg0, %arg0 : tensor<4x8xf32>, tensor<4x8xf32>) outs(%arg0 : tensor<4x8xf32>) (%[[X:.*]]: f32, %[[Y:.*]]: f32, %{{.*}}: f32) {
+// CHECK-NEXT:   %[[S:.*]] = arith.subf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:   linalg.yield %[[S]] : f32
+// CHECK: %reduced = linalg.reduce ins(%arg0 : tensor<4x8xf32>) outs(%arg1 : tensor<4xf32>) dimensions = [1] (%[[IN:.*]]: f32, %[[ACC:.*]]: f32) {
+// CHECK-NEXT:   %[[M:.*]] = arith.addf %[[ACC]], %[[IN]] : f32
+// CHECK-NEXT:   linalg.yield %[[M]] : f32
+func.func @short_forms(%a: tensor<4x8xf32>, %r: tensor<4xf32>) {
+  %0 = linalg.map { arith.subf } ins(%a, %a : tensor<4x8xf32>, tensor<4x8xf32>) outs(%a : tensor<4x8xf32>)
+  %1 = linalg.reduce { arith.addf } ins(%a : tensor<4x8xf32>) outs(%r : tensor<4xf32>) dimensions = [1]
+  return
+}

@@ -1,0 +1,148 @@
+"""nart --targets cpu against ONNX Runtime (one thread), in one run; see run.sh."""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+
+def gemm_model(path, n):
+    """Y = X @ W for X: 1xNxN... a plain N x N x N MatMul with a constant weight."""
+    rng = np.random.default_rng(0)
+    w = numpy_helper.from_array(rng.standard_normal((n, n)).astype(np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])],
+        "gemm",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [n, n])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [n, n])],
+        [w],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.save(model, path)
+
+
+def static_inputs(model_path, dims):
+    """Random inputs of the model's input shapes with symbolic dims set from `dims`."""
+    m = onnx.load(model_path)
+    init = {i.name for i in m.graph.initializer}
+    rng = np.random.default_rng(1)
+    feeds = {}
+    for vi in m.graph.input:
+        if vi.name in init:
+            continue
+        shape = []
+        for d in vi.type.tensor_type.shape.dim:
+            shape.append(d.dim_value if d.dim_value > 0 else dims.get(d.dim_param, 1))
+        feeds[vi.name] = rng.standard_normal(shape).astype(np.float32)
+    return feeds
+
+
+def ort_median(model_path, feeds, runs):
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    so.inter_op_num_threads = 1
+    sess = ort.InferenceSession(model_path, so, providers=["CPUExecutionProvider"])
+    sess.run(None, feeds)
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        sess.run(None, feeds)
+        times.append(time.perf_counter() - t)
+    return float(np.median(times)), sess.run(None, feeds)
+
+
+def nart_compile(nart, model, out, dims):
+    args = [nart, "compile", model, "--targets", "cpu", "-o", out]
+    for k, v in dims.items():
+        if k in symbolic_dims(model):
+            args += ["--dim", f"{k}={v}"]
+    t = time.perf_counter()
+    r = subprocess.run(args, capture_output=True, text=True)
+    dt = time.perf_counter() - t
+    if r.returncode != 0:
+        raise RuntimeError(f"nart compile failed: {r.stderr.strip()}")
+    return dt, r.stdout
+
+
+def symbolic_dims(model_path):
+    """The names of the symbolic dims of the model's inputs."""
+    m = onnx.load(model_path)
+    return {
+        d.dim_param
+        for vi in m.graph.input
+        for d in vi.type.tensor_type.shape.dim
+        if d.dim_param
+    }
+
+
+def nart_bench(nart, pkg, runs):
+    r = subprocess.run(
+        [nart, "bench", "--package", pkg, "--runs", str(runs), "--json"],
+        capture_output=True,
+        text=True,
+    )
+    if r.returncode != 0:
+        raise RuntimeError(f"nart bench failed: {r.stderr.strip()}")
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def placement(nart, pkg):
+    r = subprocess.run([nart, "inspect", pkg, "--json"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return "?"
+    manifest = json.loads(r.stdout)
+    steps = manifest.get("steps", [])
+    targets = [s.get("target") for s in steps if s.get("target")]
+    return ",".join(sorted(set(targets))) or "?"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nart", required=True)
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--models", default="gemm512,digits_mlp,digits_cnn,tiny_transformer,resnet18,mobilenetv2")
+    args = ap.parse_args()
+    cache = os.path.expanduser("~/.cache/nart/models")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.models.split(","):
+            if name == "gemm512":
+                path = os.path.join(tmp, "gemm512.onnx")
+                gemm_model(path, 512)
+            elif os.path.exists(os.path.join(args.root, "tests/models", name, "model.onnx")):
+                path = os.path.join(args.root, "tests/models", name, "model.onnx")
+            elif os.path.exists(os.path.join(cache, name, "model.onnx")):
+                path = os.path.join(cache, name, "model.onnx")
+            else:
+                print(f"skip {name}: not in tests/models or {cache}")
+                continue
+            dims = {"N": 1, "batch": 1, "batch_size": 1}
+            pkg = os.path.join(tmp, f"{name}.nartpkg")
+            try:
+                compile_s, _ = nart_compile(args.nart, path, pkg, dims)
+                b = nart_bench(args.nart, pkg, args.runs)
+            except RuntimeError as e:
+                print(f"{name}: {e}")
+                continue
+            feeds = static_inputs(path, dims)
+            ort_s, _ = ort_median(path, feeds, args.runs)
+            nart_s = b["run_ms_median"] / 1e3
+            rows.append((name, placement(args.nart, pkg), compile_s, nart_s, ort_s))
+    print(f"nart: {args.nart}; onnxruntime {ort.__version__}; one thread each; median of {args.runs} runs")
+    print("| model | placement | nart compile s | nart cpu ms | ORT ms | nart / ORT |")
+    print("|---|---|---|---|---|---|")
+    for name, place, c, n, o in rows:
+        print(f"| {name} | {place} | {c:.2f} | {n * 1e3:.3f} | {o * 1e3:.3f} | {n / o:.1f}x |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+//! The code-level `cpu` target end to end: a model compiled with `--targets cpu` (nart's own
+//! code, through linalg, buffers, loops and LLVM) into a package, run through `nart-rt` and
+//! the `nart` binary, compared with ONNX Runtime's outputs (the model's `test_data_set_0`);
+//! `--emit` writes the generated code and `--cross aarch64` builds a package this machine
+//! refuses to run. Without a C compiler (to link the code) every test skips, unless
+//! `NART_REQUIRE_CC=1`.
+
+use std::process::Command;
+
+mod common;
+
+use common::{committed, max_diff, ort_outputs, tmp};
+
+fn cpu_here(test: &str) -> bool {
+    let t = nart_target_cpu::CpuTarget::host();
+    nart_target::harness::available(
+        test,
+        "NART_REQUIRE_CC",
+        nart_target::Target::availability(&t),
+    )
+}
+
+#[test]
+fn static_cnn_runs_entirely_in_generated_code_and_matches_onnx_runtime() {
+    if cpu_here("static_cnn_runs_entirely_in_generated_code_and_matches_onnx_runtime") {
+        common::check_model("cpu", &committed("static_cnn"), "static_cnn", 1.0, 1e-5);
+    }
+}
+
+#[test]
+fn the_binary_compiles_emits_inspects_runs_and_benches() {
+    if !cpu_here("the_binary_compiles_emits_inspects_runs_and_benches") {
+        return;
+    }
+    let nart = || Command::new(env!("CARGO_BIN_EXE_nart"));
+    let ok = |out: &std::process::Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    let dir = committed("static_cnn");
+    let pkg = tmp("cpu-tests", "bin-static_cnn.nartpkg");
+    for kind in ["llvm", "asm", "obj"] {
+        let out = nart()
+            .arg("compile")
+            .arg(dir.join("model.onnx"))
+            .args(["--targets", "cpu", "--emit", kind, "-o"])
+            .arg(&pkg)
+            .output()
+            .unwrap();
+        ok(&out);
+        let ext = match kind {
+            "llvm" => "ll",
+            "asm" => "s",
+            _ => "o",
+        };
+        let mut emitted = pkg.clone().into_os_string();
+        emitted.push(format!(".0.{ext}"));
+        let bytes = std::fs::read(&emitted).unwrap();
+        match kind {
+            "llvm" => {
+                assert!(String::from_utf8_lossy(&bytes).contains("define void @nart_entry(ptr"))
+            }
+            "asm" => assert!(String::from_utf8_lossy(&bytes).contains("nart_entry:")),
+            _ => assert!(bytes.starts_with(b"\x7fELF")),
+        }
+    }
+    let out = nart().arg("inspect").arg(&pkg).output().unwrap();
+    ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(text.contains("nart-cpu-abi-1"), "{text}");
+    let outputs = tmp("cpu-tests", "bin-static_cnn-out");
+    let out = nart()
+        .args(["run", "--package"])
+        .arg(&pkg)
+        .arg("--inputs")
+        .arg(dir.join("test_data_set_0"))
+        .arg("--outputs")
+        .arg(&outputs)
+        .output()
+        .unwrap();
+    ok(&out);
+    let bytes = std::fs::read(outputs.join("output_0.pb")).unwrap();
+    let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
+    let got = nart_cli::tensor_io::tensor_from_proto(&p).unwrap();
+    let (d, m) = max_diff(&[got], &ort_outputs(&dir, 1));
+    assert!(d <= 1e-5 * m.max(1.0), "differs from ONNX Runtime by {d}");
+    let out = nart()
+        .args(["bench", "--package"])
+        .arg(&pkg)
+        .args(["--runs", "3", "--json"])
+        .output()
+        .unwrap();
+    ok(&out);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("run_ms_median"));
+}
+
+#[test]
+fn a_cross_compiled_package_is_refused_here_with_both_machines_named() {
+    if !cpu_here("a_cross_compiled_package_is_refused_here_with_both_machines_named") {
+        return;
+    }
+    let have_cross = Command::new("aarch64-linux-gnu-gcc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_cross {
+        assert!(
+            std::env::var_os("NART_REQUIRE_AARCH64").is_none(),
+            "NART_REQUIRE_AARCH64 is set but aarch64-linux-gnu-gcc is missing"
+        );
+        return;
+    }
+    let nart = || Command::new(env!("CARGO_BIN_EXE_nart"));
+    let dir = committed("static_cnn");
+    let pkg = tmp("cpu-tests", "arm-static_cnn.nartpkg");
+    let out = nart()
+        .arg("compile")
+        .arg(dir.join("model.onnx"))
+        .args(["--targets", "cpu", "--cross", "aarch64", "-o"])
+        .arg(&pkg)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = nart()
+        .args(["run", "--package"])
+        .arg(&pkg)
+        .arg("--inputs")
+        .arg(dir.join("test_data_set_0"))
+        .arg("--outputs")
+        .arg(tmp("cpu-tests", "arm-out"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("aarch64-unknown-linux-gnu") && err.contains(std::env::consts::ARCH),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
