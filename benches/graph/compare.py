@@ -125,7 +125,7 @@ def main():
     passes = nart_passes(args.nart_opt)
     tools = [("nart graph-optimize", "builtin.module(graph-optimize)")]
     if "egraph-optimize" in passes:
-        tools.append(("nart +egraph-optimize", "builtin.module(graph-optimize,egraph-optimize)"))
+        tools.append(("nart +egraph-optimize", "builtin.module(graph-optimize,func.func(egraph-optimize))"))
     os.makedirs(args.out, exist_ok=True)
     rows = []
     details = []

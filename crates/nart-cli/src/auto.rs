@@ -72,6 +72,66 @@ pub struct Candidate {
     pub bytes: f64,
     /// Ops whose cost could not be estimated.
     pub unknown: usize,
+    /// What measuring found, when the candidates were measured ([`measure`]).
+    pub measured: Option<Measurement>,
+}
+
+/// One candidate, compiled, loaded and run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measurement {
+    /// Ops per target in the compiled package (the placement of the model as compiled, which
+    /// may differ from the plan at dims 1 the estimates use).
+    pub ops: BTreeMap<String, usize>,
+    /// Segments in the compiled package.
+    pub segments: usize,
+    /// Seconds per run, as the [`Timer`] reported it (the wall clock: the median).
+    pub seconds: f64,
+    /// The package's bytes (its artifacts hold the weights) plus the activations the targets'
+    /// memory models plan ([`Candidate::bytes`] less the weights).
+    pub bytes: f64,
+}
+
+/// A candidate compiled and loaded, ready to be timed.
+pub struct Compiled {
+    /// The package's bytes.
+    pub bytes: usize,
+    /// Ops per target.
+    pub ops: BTreeMap<String, usize>,
+    /// Segments.
+    pub segments: usize,
+    /// Runs the package once on random inputs of its manifest's shapes.
+    pub run: Box<dyn FnMut() -> Result<()>>,
+}
+
+/// What a measured `--targets auto` times each candidate with: `seconds(targets, run)` calls
+/// `run` (one run of the package compiled for `targets`, on random inputs of its manifest's
+/// shapes) as often as it likes and returns the seconds of one run. Tests inject a fake one,
+/// so that what is chosen does not depend on the machine's load.
+pub trait Timer {
+    /// The seconds of one run of the candidate `targets`.
+    fn seconds(&mut self, targets: &[String], run: &mut dyn FnMut() -> Result<()>) -> Result<f64>;
+}
+
+/// The wall clock: one untimed run (it touches every page), then the median of `runs` timed
+/// runs.
+#[derive(Clone, Copy, Debug)]
+pub struct WallClock {
+    /// Timed runs per candidate.
+    pub runs: usize,
+}
+
+impl Timer for WallClock {
+    fn seconds(&mut self, _: &[String], run: &mut dyn FnMut() -> Result<()>) -> Result<f64> {
+        run()?;
+        let mut times = (0..self.runs.max(1))
+            .map(|_| {
+                let t = std::time::Instant::now();
+                run().map(|()| t.elapsed().as_secs_f64())
+            })
+            .collect::<Result<Vec<f64>>>()?;
+        times.sort_by(f64::total_cmp);
+        Ok(times[times.len() / 2])
+    }
 }
 
 /// What `auto` chose, and why.
@@ -85,6 +145,14 @@ pub struct Decision {
     pub candidates: Vec<Candidate>,
     /// The table and the reason, as printed.
     pub report: String,
+    /// The goal.
+    pub goal: Goal,
+    /// The index of the chosen candidate.
+    pub chosen: usize,
+    /// The bytes of the model's weights (counted once in every candidate's estimate).
+    pub weights: f64,
+    /// Why targets were left out.
+    pub notes: Vec<String>,
 }
 
 fn human_seconds(s: f64) -> String {
@@ -173,6 +241,7 @@ fn estimate(
         seconds: 0.0,
         bytes: weights,
         unknown: 0,
+        measured: None,
     };
     for p in &plan.ops {
         let t = registry.get(&p.target)?;
@@ -238,113 +307,268 @@ pub fn decide(
         .iter()
         .map(|l| estimate(ctx, func, registry, l, weights))
         .collect::<Result<Vec<_>>>()?;
-    let key = |c: &Candidate| match goal {
-        Goal::Latency => (c.seconds, c.bytes),
-        Goal::Memory => (c.bytes, c.seconds),
+    let best = pick(&candidates, goal);
+    let mut d = Decision {
+        targets: candidates[best].targets.clone(),
+        scheme: None,
+        candidates,
+        report: String::new(),
+        goal,
+        chosen: best,
+        weights,
+        notes,
     };
-    let best = (0..candidates.len())
+    d.finish(registry);
+    Ok(d)
+}
+
+/// The (time, bytes) of `c`: measured when it was, else estimated.
+fn figures(c: &Candidate) -> (f64, f64) {
+    match &c.measured {
+        Some(m) => (m.seconds, m.bytes),
+        None => (c.seconds, c.bytes),
+    }
+}
+
+/// The segments of `c`: as compiled when it was measured, else as planned.
+fn segments(c: &Candidate) -> usize {
+    c.measured.as_ref().map_or(c.segments, |m| m.segments)
+}
+
+/// The best candidate for `goal`: the smallest measure of the goal, then of the other, then
+/// the fewest segments, then the first considered (so equal figures always pick the same).
+fn pick(candidates: &[Candidate], goal: Goal) -> usize {
+    let key = |c: &Candidate| {
+        let (t, b) = figures(c);
+        match goal {
+            Goal::Latency => (t, b),
+            Goal::Memory => (b, t),
+        }
+    };
+    (0..candidates.len())
         .min_by(|&a, &b| {
             let (ka, kb) = (key(&candidates[a]), key(&candidates[b]));
             ka.partial_cmp(&kb)
                 .unwrap_or(std::cmp::Ordering::Equal)
-                .then(candidates[a].segments.cmp(&candidates[b].segments))
+                .then(segments(&candidates[a]).cmp(&segments(&candidates[b])))
+                .then(a.cmp(&b))
         })
-        .expect("invariant: interp alone is always a candidate");
-    let chosen = &candidates[best];
-    let scheme = chosen
-        .targets
-        .iter()
-        .filter_map(|n| registry.lookup(n).and_then(|t| t.quant_scheme()))
-        .next()
-        .map(str::to_string);
+        .expect("invariant: interp alone is always a candidate")
+}
 
-    let mut report = format!(
-        "--targets auto, goal {} (estimated, dynamic dims at 1):\n",
-        goal.name()
-    );
-    let rows: Vec<[String; 6]> = candidates
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            [
-                c.targets.join(","),
-                c.ops
-                    .iter()
-                    .map(|(t, n)| format!("{t} {n}"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                c.segments.to_string(),
-                format!(
-                    "{}{}",
-                    human_seconds(c.seconds),
-                    if c.unknown > 0 {
-                        format!(" ({} ops unestimated)", c.unknown)
-                    } else {
-                        String::new()
-                    }
-                ),
-                human_bytes(c.bytes),
-                if i == best {
+impl Decision {
+    /// Sets the chosen targets, the scheme they want and the report from `candidates` and
+    /// `chosen`.
+    fn finish(&mut self, registry: &TargetRegistry) {
+        let (goal, best, candidates) = (self.goal, self.chosen, &self.candidates);
+        let measured = candidates.iter().all(|c| c.measured.is_some());
+        let chosen = &candidates[best];
+        let scheme = chosen
+            .targets
+            .iter()
+            .filter_map(|n| registry.lookup(n).and_then(|t| t.quant_scheme()))
+            .next()
+            .map(str::to_string);
+        let mut report = if measured {
+            format!(
+                "--targets auto, goal {} (measured: each candidate compiled and run here, dynamic dims at 1):\n",
+                goal.name()
+            )
+        } else {
+            format!(
+                "--targets auto, goal {} (estimated, dynamic dims at 1):\n",
+                goal.name()
+            )
+        };
+        let rows: Vec<Vec<String>> = candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                // Measured, the placement shown is the compiled package's.
+                let ops = c.measured.as_ref().map_or(&c.ops, |m| &m.ops);
+                let mut row = vec![
+                    c.targets.join(","),
+                    ops.iter()
+                        .map(|(t, n)| format!("{t} {n}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    segments(c).to_string(),
+                    format!(
+                        "{}{}",
+                        human_seconds(c.seconds),
+                        if c.unknown > 0 {
+                            format!(" ({} ops unestimated)", c.unknown)
+                        } else {
+                            String::new()
+                        }
+                    ),
+                    human_bytes(c.bytes),
+                ];
+                if let Some(m) = &c.measured {
+                    row.push(human_seconds(m.seconds));
+                    row.push(human_bytes(m.bytes));
+                }
+                row.push(if i == best {
                     "chosen".into()
                 } else {
                     String::new()
-                },
-            ]
-        })
-        .collect();
-    report.push_str(&crate::partition::table(
-        &[
+                });
+                row
+            })
+            .collect();
+        let mut header = vec![
             "candidate",
             "ops",
             "segments",
             "est. latency",
             "est. memory",
-            "",
-        ],
-        &rows,
-    ));
-    let runner_up = (0..candidates.len())
-        .filter(|&i| i != best)
-        .min_by(|&a, &b| {
-            key(&candidates[a])
-                .partial_cmp(&key(&candidates[b]))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
-    let measure = |c: &Candidate| match goal {
-        Goal::Latency => human_seconds(c.seconds),
-        Goal::Memory => human_bytes(c.bytes),
-    };
-    let _ = write!(
-        report,
-        "chose {} for {}: estimated {}",
-        chosen.targets.join(","),
-        goal.name(),
-        measure(chosen)
-    );
-    match runner_up {
-        Some(r) => {
+        ];
+        if measured {
+            header.extend(["latency", "package+act."]);
+        }
+        header.push("");
+        report.push_str(&crate::partition::table(&header, &rows));
+        let key = |c: &Candidate| {
+            let (t, b) = figures(c);
+            match goal {
+                Goal::Latency => t,
+                Goal::Memory => b,
+            }
+        };
+        // The runner-up places the ops differently: a list that compiles to the same placement
+        // is no alternative.
+        fn placement(c: &Candidate) -> (&BTreeMap<String, usize>, usize) {
+            (c.measured.as_ref().map_or(&c.ops, |m| &m.ops), segments(c))
+        }
+        let runner_up = (0..candidates.len())
+            .filter(|&i| i != best && placement(&candidates[i]) != placement(chosen))
+            .min_by(|&a, &b| {
+                key(&candidates[a])
+                    .partial_cmp(&key(&candidates[b]))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+        let measure = |c: &Candidate| match goal {
+            Goal::Latency => human_seconds(key(c)),
+            Goal::Memory => human_bytes(key(c)),
+        };
+        let _ = write!(
+            report,
+            "chose {} for {}: {} {}",
+            chosen.targets.join(","),
+            goal.name(),
+            if measured { "measured" } else { "estimated" },
+            measure(chosen)
+        );
+        match runner_up {
+            Some(r) => {
+                let _ = writeln!(
+                    report,
+                    " against {} for {}",
+                    measure(&candidates[r]),
+                    candidates[r].targets.join(",")
+                );
+            }
+            None if candidates.len() == 1 => report.push_str(" (the only candidate)\n"),
+            None => report.push_str(" (every candidate places the ops the same way)\n"),
+        }
+        if let Some(s) = &scheme {
             let _ = writeln!(
                 report,
-                " against {} for {}",
-                measure(&candidates[r]),
-                candidates[r].targets.join(",")
+                "quantizing with scheme {s}, which a chosen target wants"
             );
         }
-        None => report.push_str(" (the only candidate)\n"),
+        for n in &self.notes {
+            let _ = writeln!(report, "  {n}");
+        }
+        self.targets = chosen.targets.clone();
+        self.scheme = scheme;
+        self.report = report;
     }
-    if let Some(s) = &scheme {
-        let _ = writeln!(
-            report,
-            "quantizing with scheme {s}, which a chosen target wants"
-        );
+}
+
+/// Measures every candidate of `d` and chooses again by what was measured: `run_candidate`
+/// compiles and loads the candidate (its preference list and the scheme it wants) and returns
+/// the package's bytes and a closure running it once; `timer` times that closure. The report
+/// gets the measured columns.
+pub fn measure(
+    mut d: Decision,
+    registry: &TargetRegistry,
+    timer: &mut dyn Timer,
+    mut run_candidate: impl FnMut(&[String], Option<String>) -> Result<Compiled>,
+) -> Result<Decision> {
+    for i in 0..d.candidates.len() {
+        let (done, rest) = d.candidates.split_at_mut(i);
+        let c = &mut rest[0];
+        let scheme = c
+            .targets
+            .iter()
+            .filter_map(|n| registry.lookup(n).and_then(|t| t.quant_scheme()))
+            .next()
+            .map(str::to_string);
+        let mut compiled = run_candidate(&c.targets, scheme)
+            .map_err(|e| anyhow!("measuring candidate {}: {e}", c.targets.join(",")))?;
+        // A placement measured already (the same ops on the same targets in the same
+        // segments) is not timed again: the same package would only add the machine's noise.
+        let same = done.iter().find_map(|p| {
+            p.measured
+                .as_ref()
+                .filter(|m| m.ops == compiled.ops && m.segments == compiled.segments)
+        });
+        let seconds = match same {
+            Some(m) => m.seconds,
+            None => timer
+                .seconds(&c.targets, &mut *compiled.run)
+                .map_err(|e| anyhow!("measuring candidate {}: {e}", c.targets.join(",")))?,
+        };
+        c.measured = Some(Measurement {
+            ops: compiled.ops,
+            segments: compiled.segments,
+            seconds,
+            bytes: compiled.bytes as f64 + (c.bytes - d.weights).max(0.0),
+        });
     }
-    for n in notes {
-        let _ = writeln!(report, "  {n}");
+    d.chosen = pick(&d.candidates, d.goal);
+    d.finish(registry);
+    Ok(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(name: &str, segments: usize, seconds: f64, bytes: f64) -> Candidate {
+        Candidate {
+            targets: vec![name.to_string()],
+            ops: BTreeMap::new(),
+            segments,
+            seconds: 1.0,
+            bytes: 1.0,
+            unknown: 0,
+            measured: Some(Measurement {
+                ops: BTreeMap::new(),
+                segments,
+                seconds,
+                bytes,
+            }),
+        }
     }
-    Ok(Decision {
-        targets: chosen.targets.clone(),
-        scheme,
-        candidates,
-        report,
-    })
+
+    #[test]
+    fn ties_go_to_the_other_measure_then_fewer_segments_then_the_first() {
+        let c = [
+            candidate("a", 2, 1e-3, 100.0),
+            candidate("b", 1, 1e-3, 100.0),
+            candidate("c", 1, 1e-3, 100.0),
+            candidate("d", 3, 1e-3, 90.0),
+        ];
+        // Latency: all equal; memory decides (d).
+        assert_eq!(pick(&c, Goal::Latency), 3);
+        // Without d: fewer segments (b and c), then the first (b).
+        assert_eq!(pick(&c[..3], Goal::Latency), 1);
+        assert_eq!(pick(&c[..3], Goal::Memory), 1);
+        // The measurements, not the estimates, decide.
+        let mut e = c[..2].to_vec();
+        e[0].seconds = 0.0;
+        assert_eq!(pick(&e, Goal::Latency), 1);
+    }
 }

@@ -144,6 +144,13 @@ enum Command {
         /// OUTPUT.N.ll, .s or .o.
         #[arg(long, value_enum)]
         emit: Option<EmitArg>,
+        /// With --targets auto: compile, load and time every candidate here (random inputs of
+        /// the model's shapes, symbolic dims at 1) and choose on the measurements.
+        #[arg(long)]
+        measure: bool,
+        /// Timed runs per candidate with --measure (the median is kept).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        measure_runs: u64,
     },
     /// Print what a package holds: inputs, outputs, targets, segments.
     Inspect {
@@ -439,6 +446,8 @@ fn main() -> ExitCode {
             shapes,
             cross,
             emit,
+            measure,
+            measure_runs,
         } => nart_cli::commands::open_stdout()
             .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
             .and_then(|mut out| {
@@ -454,7 +463,11 @@ fn main() -> ExitCode {
                     shapes,
                 };
                 let registry = compile_registry(cross, emit, &req.output);
-                nart_cli::package::compile(&req, &registry, &mut out)
+                let mut clock = nart_cli::auto::WallClock {
+                    runs: measure_runs as usize,
+                };
+                let timer = measure.then_some(&mut clock as &mut dyn nart_cli::auto::Timer);
+                nart_cli::package::compile_with(&req, &registry, timer, &mut out)
             })
             .map(|_| ()),
         Command::Inspect { package, json } => nart_cli::commands::open_stdout()

@@ -100,6 +100,19 @@ pub fn compile(
     registry: &TargetRegistry,
     out: &mut dyn Write,
 ) -> Result<Package> {
+    compile_with(req, registry, None, out)
+}
+
+/// [`compile`]; with `--targets auto` and a `timer`, every candidate placement is compiled,
+/// loaded (with the runtimes of `registry`'s targets) and timed on random inputs of its
+/// manifest's shapes (symbolic dims at 1), and the choice is made on what was measured
+/// ([`crate::auto::measure`]).
+pub fn compile_with(
+    req: &CompileRequest,
+    registry: &TargetRegistry,
+    timer: Option<&mut dyn crate::auto::Timer>,
+    out: &mut dyn Write,
+) -> Result<Package> {
     let overrides = req
         .place
         .iter()
@@ -107,6 +120,9 @@ pub fn compile(
         .collect::<Result<Vec<_>>>()?;
     let mut notes = std::collections::BTreeMap::new();
     let auto = crate::auto::is_auto(&req.targets)?;
+    if !auto && timer.is_some() {
+        bail!("--measure measures the candidates of --targets auto; give --targets auto");
+    }
     let (targets, quant) = if auto {
         // Decide on the float model, then compile as if the user had named the choice.
         let mut ctx = Context::new();
@@ -120,7 +136,51 @@ pub fn compile(
         specialize(&mut ctx, module, &req.dims, &req.shapes, &req.model)?;
         let func = crate::partition::main_function(&ctx, module)
             .ok_or_else(|| anyhow!("'{}' has no function to compile", req.model.display()))?;
-        let d = crate::auto::decide(&mut ctx, func, registry, req.goal, req.calib.is_some())?;
+        let mut d = crate::auto::decide(&mut ctx, func, registry, req.goal, req.calib.is_some())?;
+        if let Some(timer) = timer {
+            let runtimes = registry.runtimes();
+            d = crate::auto::measure(d, registry, timer, |targets, scheme| {
+                let quant = req.quant.clone().or(scheme);
+                let (pkg, _) = build(
+                    req,
+                    registry,
+                    targets,
+                    &quant,
+                    &overrides,
+                    Default::default(),
+                )?;
+                let session = Session::load(&pkg, &runtimes)?;
+                let ones: Vec<String> = session
+                    .manifest()
+                    .inputs
+                    .iter()
+                    .flat_map(|t| t.shape.iter().flatten())
+                    .filter_map(|d| match d {
+                        Dim::Symbol(s) => Some(format!("{s}=1")),
+                        Dim::Static(_) => None,
+                    })
+                    .collect();
+                let xs = random_inputs(session.manifest(), &ones)?;
+                let run = move || -> Result<()> {
+                    session.run(xs.clone())?;
+                    Ok(())
+                };
+                let mut ops = std::collections::BTreeMap::new();
+                let mut segments = 0;
+                for step in &pkg.manifest().steps {
+                    if let Step::Segment(seg) = step {
+                        *ops.entry(seg.target.clone()).or_default() += seg.ops as usize;
+                        segments += 1;
+                    }
+                }
+                Ok(crate::auto::Compiled {
+                    bytes: pkg.len(),
+                    ops,
+                    segments,
+                    run: Box::new(run),
+                })
+            })?;
+        }
         out.write_all(d.report.as_bytes())?;
         out.write_all(b"\n")?;
         notes.insert("auto".to_string(), d.report.clone());
@@ -128,10 +188,42 @@ pub fn compile(
     } else {
         (req.targets.clone(), req.quant.clone())
     };
-    let setup = Setup::resolve(registry, &targets, &overrides)?;
     if req.calib.is_some() && quant.is_none() && !auto {
         bail!("--calib needs --quant SCHEME");
     }
+    let (pkg, report) = build(req, registry, &targets, &quant, &overrides, notes)?;
+    pkg.write(&req.output)
+        .with_context(|| format!("cannot write '{}'", req.output.display()))?;
+    out.write_all(report.as_bytes())?;
+    writeln!(
+        out,
+        "\nwrote {} ({} bytes, {} step{})",
+        req.output.display(),
+        pkg.len(),
+        pkg.manifest().steps.len(),
+        if pkg.manifest().steps.len() == 1 {
+            ""
+        } else {
+            "s"
+        }
+    )?;
+    out.flush()?;
+    Ok(pkg)
+}
+
+/// Imports `req.model` (quantized with `quant`, if any), partitions it onto `targets` with
+/// `overrides`, compiles the segments and builds the package (with `notes`); returns it with
+/// the placement report.
+fn build(
+    req: &CompileRequest,
+    registry: &TargetRegistry,
+    targets: &[String],
+    quant: &Option<String>,
+    overrides: &[Override],
+    notes: std::collections::BTreeMap<String, String>,
+) -> Result<(Package, String)> {
+    let mut notes = notes;
+    let setup = Setup::resolve(registry, targets, overrides)?;
     let (mut ctx, module) = match &quant {
         Some(scheme) => {
             let mut s = crate::quantize::Session::load(crate::quantize::QuantizeRequest {
@@ -214,23 +306,7 @@ pub fn compile(
         )
     })?;
     let pkg = build_package(&ctx, func, model_name, &op_counts, notes)?;
-    pkg.write(&req.output)
-        .with_context(|| format!("cannot write '{}'", req.output.display()))?;
-    out.write_all(report.as_bytes())?;
-    writeln!(
-        out,
-        "\nwrote {} ({} bytes, {} step{})",
-        req.output.display(),
-        pkg.len(),
-        pkg.manifest().steps.len(),
-        if pkg.manifest().steps.len() == 1 {
-            ""
-        } else {
-            "s"
-        }
-    )?;
-    out.flush()?;
-    Ok(pkg)
+    Ok((pkg, report))
 }
 
 /// The string of key `key` in entry `i` of a `func.func`'s `arg_attrs`/`res_attrs`.

@@ -60,10 +60,11 @@ pub fn targets_table(registry: &TargetRegistry) -> String {
 }
 
 /// Lays `rows` out in columns under `header`, the last column unpadded.
-pub(crate) fn table<const N: usize>(header: &[&str; N], rows: &[[String; N]]) -> String {
-    let mut width = header.map(|h| h.chars().count());
+pub(crate) fn table<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
+    let n = header.len();
+    let mut width: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for r in rows {
-        for (w, c) in width.iter_mut().zip(r) {
+        for (w, c) in width.iter_mut().zip(r.as_ref()) {
             *w = (*w).max(c.chars().count());
         }
     }
@@ -71,7 +72,7 @@ pub(crate) fn table<const N: usize>(header: &[&str; N], rows: &[[String; N]]) ->
     let line = |out: &mut String, cells: &[&str]| {
         let mut text = String::new();
         for (i, c) in cells.iter().enumerate() {
-            if i + 1 == N {
+            if i + 1 == n {
                 text.push_str(c);
             } else {
                 let _ = write!(text, "{c:<w$}  ", w = width[i]);
@@ -82,7 +83,7 @@ pub(crate) fn table<const N: usize>(header: &[&str; N], rows: &[[String; N]]) ->
     };
     line(&mut out, header);
     for r in rows {
-        let cells: Vec<&str> = r.iter().map(String::as_str).collect();
+        let cells: Vec<&str> = r.as_ref().iter().map(String::as_str).collect();
         line(&mut out, &cells);
     }
     out

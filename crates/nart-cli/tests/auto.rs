@@ -185,3 +185,154 @@ fn auto_goes_alone() {
         "--targets auto picks the targets itself; give it alone, not with interp"
     );
 }
+
+/// A timer that runs each candidate once (so that it really compiles, loads and runs) and
+/// reports the seconds `table` gives its targets, recording what it was asked.
+struct FakeTimer {
+    table: Vec<(&'static str, f64)>,
+    asked: Vec<String>,
+}
+
+impl nart_cli::auto::Timer for FakeTimer {
+    fn seconds(
+        &mut self,
+        targets: &[String],
+        run: &mut dyn FnMut() -> anyhow::Result<()>,
+    ) -> anyhow::Result<f64> {
+        run()?;
+        let name = targets.join(",");
+        self.asked.push(name.clone());
+        Ok(self
+            .table
+            .iter()
+            .find(|(t, _)| *t == name)
+            .unwrap_or_else(|| panic!("no time for {name}"))
+            .1)
+    }
+}
+
+fn measured(
+    table: Vec<(&'static str, f64)>,
+    goal: Goal,
+    name: &str,
+) -> (String, Vec<String>, nart_rt::Package) {
+    let req = CompileRequest {
+        model: model_dir("digits_cnn").join("model.onnx"),
+        targets: vec!["auto".into()],
+        output: tmp(name),
+        goal,
+        ..CompileRequest::default()
+    };
+    let mut timer = FakeTimer {
+        table,
+        asked: Vec::new(),
+    };
+    let mut report = Vec::new();
+    let pkg =
+        nart_cli::package::compile_with(&req, &two_chips(), Some(&mut timer), &mut report).unwrap();
+    (String::from_utf8(report).unwrap(), timer.asked, pkg)
+}
+
+/// Measured, the choice is what the timer measured, against the cost models' estimates (which
+/// pick `fast,interp`): every candidate is compiled, loaded and run, in order, and a placement
+/// already measured is not timed again.
+#[test]
+fn measuring_picks_what_was_measured() {
+    let (report, asked, pkg) = measured(
+        vec![
+            ("interp", 3e-3),
+            ("slow,interp", 1e-3),
+            ("fast,interp", 2e-3),
+            ("slow,fast,interp", 4e-3),
+        ],
+        Goal::Latency,
+        "digits_cnn-auto-measured.nartpkg",
+    );
+    // slow,fast,interp compiles to slow,interp's placement (every op on slow): timed once.
+    assert_eq!(asked, ["interp", "slow,interp", "fast,interp"]);
+    assert!(
+        report.starts_with(
+            "--targets auto, goal latency (measured: each candidate compiled and run here, dynamic dims at 1):"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains(
+            "chose slow,interp for latency: measured 1.000 ms against 2.000 ms for fast,interp"
+        ),
+        "{report}"
+    );
+    let header: Vec<&str> = report
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split("  ")
+        .filter(|c| !c.is_empty())
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        header,
+        [
+            "candidate",
+            "ops",
+            "segments",
+            "est. latency",
+            "est. memory",
+            "latency",
+            "package+act."
+        ]
+    );
+    println!("{report}");
+    let chosen: Vec<&str> = report.lines().filter(|l| l.ends_with("chosen")).collect();
+    assert_eq!(chosen.len(), 1, "{report}");
+    // The placement shown is the compiled package's: all 8 ops on the slow chip.
+    let cells: Vec<&str> = chosen[0].split_whitespace().collect();
+    assert_eq!(cells[..4], ["slow,interp", "slow", "8", "1"], "{report}");
+    assert!(pkg.manifest().notes["auto"].contains("measured 1.000 ms"));
+}
+
+/// Equal measurements choose deterministically: the other measure, then the fewest segments,
+/// then the first candidate considered.
+#[test]
+fn measured_ties_break_the_same_way_every_time() {
+    let table = vec![
+        ("interp", 1e-3),
+        ("slow,interp", 1e-3),
+        ("fast,interp", 1e-3),
+        ("slow,fast,interp", 1e-3),
+    ];
+    let (a, _, _) = measured(table.clone(), Goal::Latency, "tie-a.nartpkg");
+    let (b, _, _) = measured(table, Goal::Latency, "tie-b.nartpkg");
+    let chosen = |r: &str| {
+        r.lines()
+            .find(|l| l.starts_with("chose "))
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(chosen(&a), chosen(&b));
+}
+
+#[test]
+fn measuring_needs_auto() {
+    let req = CompileRequest {
+        model: model_dir("digits_cnn").join("model.onnx"),
+        targets: vec!["interp".into()],
+        output: tmp("never-measured.nartpkg"),
+        ..CompileRequest::default()
+    };
+    let mut timer = nart_cli::auto::WallClock { runs: 1 };
+    let e = nart_cli::package::compile_with(
+        &req,
+        &TargetRegistry::builtin(),
+        Some(&mut timer),
+        &mut Vec::new(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "--measure measures the candidates of --targets auto; give --targets auto"
+    );
+}

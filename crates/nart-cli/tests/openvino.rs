@@ -133,3 +133,60 @@ fn a_missing_library_is_a_clear_error() {
         "{err}"
     );
 }
+
+/// `nart compile` stores OpenVINO's compiled blob (`nart inspect` says `openvino-blob`), two
+/// processes compiling the same model write the same package, and with
+/// `NART_OPENVINO_ARTIFACT=onnx` the package holds the ONNX model instead; both run and agree.
+#[test]
+fn packages_hold_compiled_blobs_the_same_in_every_process() {
+    if !openvino_here("packages_hold_compiled_blobs_the_same_in_every_process") {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/digits_cnn");
+    let compile = |name: &str, onnx: bool| {
+        let out = tmp("openvino-tests", name);
+        let mut cmd = nart();
+        cmd.arg("compile")
+            .arg(dir.join("model.onnx"))
+            .args(["--targets", "openvino,interp", "-o"])
+            .arg(&out)
+            .env_remove("NART_OPENVINO_ARTIFACT");
+        if onnx {
+            cmd.env("NART_OPENVINO_ARTIFACT", "onnx");
+        }
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        out
+    };
+    let (a, b) = (
+        compile("blob-a.nartpkg", false),
+        compile("blob-b.nartpkg", false),
+    );
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let onnx = compile("onnx.nartpkg", true);
+    let inspect = |p: &Path| {
+        let o = nart().arg("inspect").arg(p).output().unwrap();
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    assert!(inspect(&a).contains("openvino-blob"), "{}", inspect(&a));
+    assert!(
+        !inspect(&onnx).contains("openvino-blob"),
+        "{}",
+        inspect(&onnx)
+    );
+    let run = |p: &Path, name: &str| {
+        let outs = tmp("openvino-tests", name);
+        let o = nart()
+            .args(["run", "--package"])
+            .arg(p)
+            .arg("--inputs")
+            .arg(dir.join("test_data_set_0"))
+            .arg("--outputs")
+            .arg(&outs)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(outs.join("output_0.pb")).unwrap()
+    };
+    assert_eq!(run(&a, "blob-out"), run(&onnx, "onnx-out"));
+}

@@ -29,6 +29,13 @@
 //! sync, since inkwell's builder already is a typed LLVM IR API. The price is that LLVM-level
 //! rewrites cannot be written as nart patterns; they run in LLVM's own pass pipeline instead.
 
+//! # Not translated yet
+//!
+//! Each is reported, at its location, by [`check`]: the `vector` dialect (not in nart yet),
+//! `scf.execute_region`, `math.ipowi`, unranked memrefs and layouts other than strided ones,
+//! and `arith.truncf` with a rounding mode. `scf.parallel` runs its iterations in order, on
+//! the calling thread.
+
 #![deny(missing_docs)]
 
 mod arith;

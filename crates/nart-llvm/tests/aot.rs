@@ -1,4 +1,5 @@
-//! Ahead-of-time code: the same functions compiled for aarch64 (linked with
+//! Ahead-of-time code: the same functions (scalar code in `cf` loops, and a matmul over
+//! memrefs in `scf` loops) compiled for aarch64 (linked with
 //! `aarch64-linux-gnu-gcc` into a shared library, called from a small C driver run under
 //! `qemu-aarch64`) and for the host (linked with `cc`, run natively) print exactly what the
 //! host JIT computes.
@@ -81,6 +82,63 @@ func.func @fmix(%x: f32, %y: f32) -> i32 {
 }
 "#;
 
+/// A matmul over memrefs, in scf loops.
+const MATMUL: &str = r#"
+func.func @matmul(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %M = memref.dim %A, %c0 : memref<?x?xf32>
+  %K = memref.dim %A, %c1 : memref<?x?xf32>
+  %N = memref.dim %B, %c1 : memref<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %M step %c1 {
+    scf.for %j = %c0 to %N step %c1 {
+      %acc = scf.for %k = %c0 to %K step %c1 iter_args(%s = %zero) -> (f32) {
+        %a = memref.load %A[%i, %k] : memref<?x?xf32>
+        %b = memref.load %B[%k, %j] : memref<?x?xf32>
+        %p = arith.mulf %a, %b : f32
+        %t = arith.addf %s, %p : f32
+        scf.yield %t : f32
+      }
+      memref.store %acc, %C[%i, %j] : memref<?x?xf32>
+    }
+  }
+  return
+}
+"#;
+
+/// The matmul's sizes; its inputs are `a[i] = ((37 i) mod 17 - 8) / 4` and
+/// `b[i] = ((11 i) mod 13 - 6) / 2`, computed the same way by the C driver and by Rust.
+const MKN: (usize, usize, usize) = (5, 7, 3);
+
+fn a_elem(i: usize) -> f32 {
+    ((i * 37) % 17) as f32 * 0.25 - 2.0
+}
+
+fn b_elem(i: usize) -> f32 {
+    ((i * 11) % 13) as f32 * 0.5 - 3.0
+}
+
+/// A memref descriptor of rank 2 as the C interface takes it.
+#[repr(C)]
+struct D2 {
+    allocated: *mut f32,
+    aligned: *mut f32,
+    offset: i64,
+    sizes: [i64; 2],
+    strides: [i64; 2],
+}
+
+fn d2(buf: &mut [f32], rows: usize, cols: usize) -> D2 {
+    D2 {
+        allocated: buf.as_mut_ptr(),
+        aligned: buf.as_mut_ptr(),
+        offset: 0,
+        sizes: [rows as i64, cols as i64],
+        strides: [cols as i64, 1],
+    }
+}
+
 const SERIES: &[(i64, f64)] = &[(0, 1.0), (1, 2.5), (10, 1.0), (1000, -0.125), (37, 3.0e10)];
 const MIX: &[(i32, i32)] = &[
     (0, 0),
@@ -133,6 +191,22 @@ fn driver() -> String {
             y.to_bits()
         );
     }
+    let (m, k, n) = MKN;
+    s += &format!(
+        "  {{\n    typedef struct {{ float *allocated, *aligned; int64_t offset, sizes[2], strides[2]; }} D2;\n\
+         void _mlir_ciface_matmul(D2 *, D2 *, D2 *);\n\
+         static float a[{mk}], b[{kn}], c[{mn}];\n\
+         for (int i = 0; i < {mk}; i++) a[i] = (float)((i * 37) % 17) * 0.25f - 2.0f;\n\
+         for (int i = 0; i < {kn}; i++) b[i] = (float)((i * 11) % 13) * 0.5f - 3.0f;\n\
+         D2 da = {{a, a, 0, {{{m}, {k}}}, {{{k}, 1}}}};\n\
+         D2 db = {{b, b, 0, {{{k}, {n}}}, {{{n}, 1}}}};\n\
+         D2 dc = {{c, c, 0, {{{m}, {n}}}, {{{n}, 1}}}};\n\
+         _mlir_ciface_matmul(&da, &db, &dc);\n\
+         for (int i = 0; i < {mn}; i++) {{ uint32_t u; memcpy(&u, &c[i], 4); printf(\"matmul %08x\\n\", u); }}\n  }}\n",
+        mk = m * k,
+        kn = k * n,
+        mn = m * n,
+    );
     s += "  return 0;\n}\n";
     s
 }
@@ -140,7 +214,7 @@ fn driver() -> String {
 /// What the host JIT prints for the same calls.
 fn jit_output() -> String {
     let mut ctx = context();
-    let m = parse(&mut ctx, MODULE);
+    let m = parse(&mut ctx, &format!("{MODULE}{MATMUL}"));
     let jit = nart_llvm::jit_module(&ctx, m).expect("the module compiles for the host");
     let addr = |n: &str| jit.lookup(n).expect("a public function");
     // SAFETY: the signatures are those of the functions in MODULE.
@@ -157,6 +231,21 @@ fn jit_output() -> String {
     for &(x, y) in FMIX {
         out += &format!("fmix {}\n", fmix(x, y));
     }
+    // SAFETY: the C interface of @matmul.
+    let matmul: extern "C" fn(*mut D2, *mut D2, *mut D2) =
+        unsafe { std::mem::transmute(addr("_mlir_ciface_matmul")) };
+    let (m, k, n) = MKN;
+    let mut a: Vec<f32> = (0..m * k).map(a_elem).collect();
+    let mut b: Vec<f32> = (0..k * n).map(b_elem).collect();
+    let mut c = vec![f32::NAN; m * n];
+    matmul(
+        &mut d2(&mut a, m, k),
+        &mut d2(&mut b, k, n),
+        &mut d2(&mut c, m, n),
+    );
+    for x in c {
+        out += &format!("matmul {:08x}\n", x.to_bits());
+    }
     out
 }
 
@@ -164,7 +253,7 @@ fn jit_output() -> String {
 /// against it with `cc`, and returns the driver's path.
 fn build(machine: &Machine, cc: &str, dir: &Path, name: &str) -> std::path::PathBuf {
     let mut ctx = context();
-    let m = parse(&mut ctx, MODULE);
+    let m = parse(&mut ctx, &format!("{MODULE}{MATMUL}"));
     let ll = nart_llvm::inkwell::context::Context::create();
     let llmod = nart_llvm::translate_module(&ctx, m, &ll, name).expect("translates");
     machine.optimize(&llmod, "default<O2>").expect("optimizes");
@@ -212,7 +301,10 @@ fn aarch64_under_qemu_matches_host_jit() {
         .arg(&exe));
     let want = jit_output();
     assert_eq!(got, want, "aarch64 (qemu) and x86-64 JIT results differ");
-    assert_eq!(got.lines().count(), SERIES.len() + MIX.len() + FMIX.len());
+    assert_eq!(
+        got.lines().count(),
+        SERIES.len() + MIX.len() + FMIX.len() + MKN.0 * MKN.2
+    );
 }
 
 #[test]

@@ -576,14 +576,78 @@ impl<'c> Exporter<'c> {
         let schema = nart_dialect_graph::schema(base)
             .ok_or_else(|| self.err(op, format!("has no ONNX schema for {base}")))?;
         self.opset = self.opset.max(needed_opset(ctx, op, schema));
+        let mut input = self.operand_names(op);
+        let mut output = self.result_names(op);
+        let base_name = loc_name(ctx, ctx.op_loc(op)).unwrap_or_default();
+        // A channels-last `fused_conv` is written as its channels-first op between Transposes:
+        // `X` and `W` moved to channels-first, the result moved back to the op's result name.
+        let layout =
+            nart_dialect_graph::fused::ConvLayout::of(ctx, op).map_err(|m| self.err(op, m))?;
+        let mut back_to_nhwc = None;
+        if layout == nart_dialect_graph::fused::ConvLayout::Nhwc {
+            let rank = ctx
+                .shape_of(ctx.value_type(ctx.operands(op)[0]))
+                .map(|s| s.len() as i64)
+                .filter(|&r| r >= 3)
+                .ok_or_else(|| self.err(op, "has a channels-last input of unknown rank"))?;
+            let mut first = vec![0, rank - 1];
+            first.extend(1..rank - 1);
+            let mut last = vec![0];
+            last.extend(2..rank);
+            last.push(1);
+            for (k, what) in [(0, "x"), (1, "w")] {
+                let to = self.fresh(&format!("{base_name}_{what}_nchw"));
+                let from = std::mem::replace(&mut input[k], to.clone());
+                self.push_transpose(graph, from, to, &first);
+            }
+            let y = self.fresh(&format!("{base_name}_y_nchw"));
+            let name = std::mem::replace(&mut output[0], y.clone());
+            back_to_nhwc = Some((y, name, last));
+        }
+        self.export_fused_nodes(op, graph, act, (base, contrib), input, output)?;
+        if let Some((from, to, perm)) = back_to_nhwc {
+            self.push_transpose(graph, from, to, &perm);
+        }
+        Ok(())
+    }
+
+    /// A `Transpose` node from `from` to `to` with permutation `perm`.
+    fn push_transpose(&mut self, graph: &mut GraphProto, from: String, to: String, perm: &[i64]) {
+        graph.node.push(NodeProto {
+            input: vec![from],
+            output: vec![to.clone()],
+            name: Some(self.fresh_node(&to)),
+            op_type: Some("Transpose".into()),
+            attribute: vec![AttributeProto {
+                name: Some("perm".into()),
+                r#type: Some(7),
+                ints: perm.to_vec(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+    }
+
+    /// The nodes of a fused op in `Conv`'s layout, reading `input` and writing `output`.
+    fn export_fused_nodes(
+        &mut self,
+        op: Op,
+        graph: &mut GraphProto,
+        act: nart_dialect_graph::fused::Activation,
+        (base, contrib): (&'static str, &'static str),
+        mut input: Vec<String>,
+        output: Vec<String>,
+    ) -> Result<(), Diagnostic> {
+        use nart_dialect_graph::fused::Activation;
+        let ctx = self.ctx;
+        let schema = nart_dialect_graph::schema(base)
+            .ok_or_else(|| self.err(op, format!("has no ONNX schema for {base}")))?;
         let mut attribute = Vec::new();
         for na in ctx.props(op).iter().chain(ctx.attrs(op)) {
             let an = ctx.str(na.name);
             let Some(sa) = schema.attr(an) else { continue };
             attribute.push(self.export_attr(op, an, sa.kind, na.value)?);
         }
-        let mut input = self.operand_names(op);
-        let output = self.result_names(op);
         let base_name = loc_name(ctx, ctx.op_loc(op)).unwrap_or_default();
         // ONNX Runtime's FusedGemm has no Clip (its kernel rejects it), and FusedMatMul no
         // activation at all.

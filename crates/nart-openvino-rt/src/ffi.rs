@@ -96,6 +96,14 @@ pub struct Api {
     pub tensor_data: unsafe extern "C" fn(Handle, *mut *mut c_void) -> Status,
     pub tensor_free: unsafe extern "C" fn(Handle),
     pub shape_free: unsafe extern "C" fn(*mut Shape) -> Status,
+    pub core_set_properties:
+        unsafe extern "C" fn(Handle, *const c_char, usize, *const Property) -> Status,
+    pub core_import_model:
+        unsafe extern "C" fn(Handle, *const c_char, usize, *const c_char, *mut Handle) -> Status,
+    pub compiled_model_export_model: unsafe extern "C" fn(Handle, *const c_char) -> Status,
+    pub compiled_model_get_property:
+        unsafe extern "C" fn(Handle, *const c_char, *mut *mut c_char) -> Status,
+    pub free: unsafe extern "C" fn(*const c_char),
 }
 
 /// What to install when the library is missing.
@@ -228,6 +236,11 @@ impl Api {
             tensor_data: sym!("ov_tensor_data"),
             tensor_free: sym!("ov_tensor_free"),
             shape_free: sym!("ov_shape_free"),
+            core_set_properties: sym!("ov_core_set_properties"),
+            core_import_model: sym!("ov_core_import_model"),
+            compiled_model_export_model: sym!("ov_compiled_model_export_model"),
+            compiled_model_get_property: sym!("ov_compiled_model_get_property"),
+            free: sym!("ov_free"),
             _lib: lib,
         })
     }

@@ -22,8 +22,13 @@ pub mod ffi;
 
 /// The target's name.
 pub const NAME: &str = "openvino";
-/// The format of its artifacts: a standalone ONNX model.
+/// The format of its portable artifacts: a standalone ONNX model, compiled at load.
 pub const FORMAT: &str = "onnx";
+/// The format of its compiled artifacts: OpenVINO's exported blob behind a small header
+/// ([`encode_blob`]), imported at load by the OpenVINO version that exported it.
+pub const BLOB_FORMAT: &str = "openvino-blob";
+/// The OpenVINO device segments are compiled for.
+pub const DEVICE: &str = "CPU";
 /// The prefix of the SDK version its artifacts carry (`OpenVINO 2026.4.1-...`).
 pub const SDK_PREFIX: &str = "OpenVINO ";
 
@@ -54,6 +59,10 @@ struct Objects {
     core: ffi::Handle,
     compiled: ffi::Handle,
     request: ffi::Handle,
+    /// The imported blob: `ov_core_import_model` wraps the bytes it is given as a tensor
+    /// without copying them, and the CPU plugin's constants keep pointing into them, so they
+    /// live as long as the compiled model (dropped after it, by `Drop`).
+    blob: Vec<u8>,
 }
 
 // SAFETY: OpenVINO's core, compiled model and infer request may be used from any thread; the
@@ -97,9 +106,196 @@ impl std::fmt::Debug for OpenvinoExecutable {
     }
 }
 
-/// [`OpenvinoRuntime::load`], typed.
+/// The C strings of `pairs`, kept alive with the [`ffi::Property`] array pointing into them.
+struct Properties {
+    _strings: Vec<CString>,
+    props: Vec<ffi::Property>,
+}
+
+impl Properties {
+    fn new(pairs: &[(String, String)]) -> Result<Properties, RtError> {
+        let mut strings = Vec::with_capacity(2 * pairs.len());
+        for (k, v) in pairs {
+            for s in [k, v] {
+                strings.push(CString::new(s.as_str()).map_err(|_| {
+                    RtError::corrupt(NAME, format!("a property with a NUL byte: {s:?}"))
+                })?);
+            }
+        }
+        let props = strings
+            .chunks(2)
+            .map(|kv| ffi::Property {
+                key: kv[0].as_ptr(),
+                value: kv[1].as_ptr().cast(),
+            })
+            .collect();
+        Ok(Properties {
+            _strings: strings,
+            props,
+        })
+    }
+}
+
+/// The properties every segment is compiled with, as (key, value): fp32 inference (OpenVINO's
+/// CPU plugin would otherwise pick bf16 on CPUs with AVX-512 BF16) and the latency hint.
+pub fn compile_hints() -> Vec<(String, String)> {
+    vec![
+        ("INFERENCE_PRECISION_HINT".into(), "f32".into()),
+        ("PERFORMANCE_HINT".into(), "LATENCY".into()),
+    ]
+}
+
+/// `hints` and, where [`THREADS_ENV`] is set, `INFERENCE_NUM_THREADS`.
+fn with_threads(mut hints: Vec<(String, String)>) -> Vec<(String, String)> {
+    if let Some(n) = threads_from_env() {
+        hints.push(("INFERENCE_NUM_THREADS".into(), n.to_string()));
+    }
+    hints
+}
+
+/// The first line of a [`BLOB_FORMAT`] artifact.
+const BLOB_MAGIC: &str = "nart-openvino-blob 1";
+
+/// A [`BLOB_FORMAT`] artifact's bytes: a text header (the magic line, `device D`, one
+/// `hint KEY VALUE` line per property the blob was compiled with, an empty line), then the
+/// blob `ov_compiled_model_export_model` wrote.
+pub fn encode_blob(device: &str, hints: &[(String, String)], blob: &[u8]) -> Vec<u8> {
+    let mut out = format!("{BLOB_MAGIC}\ndevice {device}\n");
+    for (k, v) in hints {
+        out.push_str(&format!("hint {k} {v}\n"));
+    }
+    out.push('\n');
+    let mut out = out.into_bytes();
+    out.extend_from_slice(blob);
+    out
+}
+
+/// A decoded [`BLOB_FORMAT`] artifact: the device and hints it was compiled with, and the blob.
+#[derive(Debug, PartialEq, Eq)]
+pub struct BlobArtifact<'a> {
+    /// The OpenVINO device it was compiled for (`CPU`).
+    pub device: String,
+    /// The properties it was compiled with, in order.
+    pub hints: Vec<(String, String)>,
+    /// OpenVINO's exported blob.
+    pub blob: &'a [u8],
+}
+
+/// Reads what [`encode_blob`] wrote, or says what is wrong with it.
+pub fn decode_blob(bytes: &[u8]) -> Result<BlobArtifact<'_>, String> {
+    let head = &bytes[..bytes.len().min(4096)];
+    let end = head
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .ok_or("no header (expected a header ending in an empty line in its first 4096 bytes)")?;
+    let text = std::str::from_utf8(&bytes[..end]).map_err(|_| "a header that is not UTF-8")?;
+    let mut lines = text.lines();
+    if lines.next() != Some(BLOB_MAGIC) {
+        return Err(format!("the header does not start with '{BLOB_MAGIC}'"));
+    }
+    let (mut device, mut hints) = (None, Vec::new());
+    for line in lines {
+        let words: Vec<&str> = line.split(' ').collect();
+        match words.as_slice() {
+            ["device", d] if device.is_none() => device = Some(d.to_string()),
+            ["hint", k, v] => hints.push((k.to_string(), v.to_string())),
+            _ => return Err(format!("a bad header line '{line}'")),
+        }
+    }
+    let device = device.ok_or("the header names no device")?;
+    let blob = &bytes[end + 2..];
+    if blob.is_empty() {
+        return Err("the blob is empty".into());
+    }
+    Ok(BlobArtifact {
+        device,
+        hints,
+        blob,
+    })
+}
+
+/// A file name in the temporary directory no other call of this process uses.
+fn temp_path() -> std::path::PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("nart-openvino-{}-{n}.blob", std::process::id()))
+}
+
+/// Compiles the ONNX model `onnx` for [`DEVICE`] with [`compile_hints`] and returns the
+/// [`BLOB_FORMAT`] artifact bytes ([`encode_blob`] of OpenVINO's exported blob). The C API
+/// exports only to a file, so the blob goes through a temporary file, removed afterwards.
+///
+/// The same ONNX bytes give the same blob: OpenVINO's export is the same in every process
+/// that compiles the same model first, but the internal node names it generates come from
+/// process-wide counters, so a second compile of a model in one process would differ in those
+/// names. The last few blobs compiled are therefore remembered and given again.
+pub fn compile_blob(onnx: &[u8]) -> Result<Vec<u8>, String> {
+    /// (ONNX bytes, artifact bytes), the newest last.
+    static RECENT: Mutex<Vec<(Vec<u8>, Vec<u8>)>> = Mutex::new(Vec::new());
+    const KEPT: usize = 16;
+    let lock = || RECENT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, blob)) = lock().iter().find(|(o, _)| o == onnx) {
+        return Ok(blob.clone());
+    }
+    let blob = compile_blob_uncached(onnx)?;
+    let mut recent = lock();
+    if recent.len() == KEPT {
+        recent.remove(0);
+    }
+    recent.push((onnx.to_vec(), blob.clone()));
+    Ok(blob)
+}
+
+/// [`compile_blob`] without the memory of recent blobs.
+fn compile_blob_uncached(onnx: &[u8]) -> Result<Vec<u8>, String> {
+    let api = ffi::api()?;
+    let hints = compile_hints();
+    let props = Properties::new(&hints).map_err(|e| e.to_string())?;
+    let mut o = Objects::new(api);
+    let path = temp_path();
+    let c_path = CString::new(path.to_string_lossy().as_bytes())
+        .map_err(|_| format!("a temporary path with a NUL byte: {}", path.display()))?;
+    let device = CString::new(DEVICE).expect("no NUL");
+    // SAFETY: every out-parameter is valid; the model bytes outlive the read; the model is
+    // freed once compiled; the objects are freed by `o`.
+    unsafe {
+        api.check((api.core_create)(&mut o.core), "ov_core_create")?;
+        let mut model = std::ptr::null_mut();
+        api.check(
+            (api.core_read_model_from_memory_buffer)(
+                o.core,
+                onnx.as_ptr().cast(),
+                onnx.len(),
+                std::ptr::null_mut(),
+                &mut model,
+            ),
+            "reading the ONNX model",
+        )?;
+        let status = (api.core_compile_model_props)(
+            o.core,
+            model,
+            device.as_ptr(),
+            props.props.len(),
+            props.props.as_ptr(),
+            &mut o.compiled,
+        );
+        (api.model_free)(model);
+        api.check(status, "compiling for CPU")?;
+        let status = (api.compiled_model_export_model)(o.compiled, c_path.as_ptr());
+        let blob = api
+            .check(status, "ov_compiled_model_export_model")
+            .and_then(|()| {
+                std::fs::read(&path).map_err(|e| format!("reading {}: {e}", path.display()))
+            });
+        let _ = std::fs::remove_file(&path);
+        Ok(encode_blob(DEVICE, &hints, &blob?))
+    }
+}
+
+/// [`OpenvinoRuntime::load`], typed: an [`FORMAT`] artifact is read and compiled, a
+/// [`BLOB_FORMAT`] one imported.
 pub fn load(artifact: &Artifact) -> Result<OpenvinoExecutable, RtError> {
-    artifact.expect_format(FORMAT)?;
     if !artifact.sdk_version.starts_with(SDK_PREFIX) {
         return Err(RtError::Version {
             target: NAME.into(),
@@ -107,15 +303,29 @@ pub fn load(artifact: &Artifact) -> Result<OpenvinoExecutable, RtError> {
             supported: format!("{SDK_PREFIX}*"),
         });
     }
-    let api =
-        ffi::api().map_err(|e| RtError::run(format!("the openvino target is unavailable: {e}")))?;
+    match artifact.format.as_str() {
+        FORMAT => load_onnx(artifact),
+        BLOB_FORMAT => load_blob(artifact),
+        _ => Err(RtError::Format {
+            target: artifact.target.clone(),
+            expected: format!("{FORMAT}' or '{BLOB_FORMAT}"),
+            got: artifact.format.clone(),
+        }),
+    }
+}
+
+/// The loaded OpenVINO, or the error saying the target is unavailable.
+fn loaded_api() -> Result<&'static ffi::Api, RtError> {
+    ffi::api().map_err(|e| RtError::run(format!("the openvino target is unavailable: {e}")))
+}
+
+/// Reads the ONNX model of `artifact` and compiles it for the CPU.
+fn load_onnx(artifact: &Artifact) -> Result<OpenvinoExecutable, RtError> {
+    let api = loaded_api()?;
     let fail = |e: String| RtError::run(format!("openvino: {e}"));
-    let mut o = Objects {
-        api,
-        core: std::ptr::null_mut(),
-        compiled: std::ptr::null_mut(),
-        request: std::ptr::null_mut(),
-    };
+    let mut o = Objects::new(api);
+    let props = Properties::new(&with_threads(compile_hints()))?;
+    let device = CString::new(DEVICE).expect("no NUL");
     // SAFETY: every out-parameter is a valid pointer; the model bytes outlive the read (the
     // ONNX frontend copies what it keeps); the model is freed once compiled.
     unsafe {
@@ -133,60 +343,151 @@ pub fn load(artifact: &Artifact) -> Result<OpenvinoExecutable, RtError> {
             "reading the ONNX model",
         )
         .map_err(|e| RtError::corrupt(NAME, e))?;
-        let key = CString::new("INFERENCE_PRECISION_HINT").expect("no NUL");
-        let f32_ = CString::new("f32").expect("no NUL");
-        let hint = CString::new("PERFORMANCE_HINT").expect("no NUL");
-        let latency = CString::new("LATENCY").expect("no NUL");
-        let mut props = vec![
-            ffi::Property {
-                key: key.as_ptr(),
-                value: f32_.as_ptr().cast(),
-            },
-            ffi::Property {
-                key: hint.as_ptr(),
-                value: latency.as_ptr().cast(),
-            },
-        ];
-        let threads_key = CString::new("INFERENCE_NUM_THREADS").expect("no NUL");
-        let threads = threads_from_env().map(|n| CString::new(n.to_string()).expect("digits"));
-        if let Some(n) = &threads {
-            props.push(ffi::Property {
-                key: threads_key.as_ptr(),
-                value: n.as_ptr().cast(),
-            });
-        }
-        let device = CString::new("CPU").expect("no NUL");
         let status = (api.core_compile_model_props)(
             o.core,
             model,
             device.as_ptr(),
-            props.len(),
-            props.as_ptr(),
+            props.props.len(),
+            props.props.as_ptr(),
             &mut o.compiled,
         );
         (api.model_free)(model);
         api.check(status, "compiling for CPU").map_err(fail)?;
+    }
+    o.finish()
+}
+
+/// Imports the blob of `artifact`, which must come from the loaded OpenVINO's version.
+fn load_blob(artifact: &Artifact) -> Result<OpenvinoExecutable, RtError> {
+    let api = loaded_api()?;
+    let loaded = api
+        .version()
+        .map(|v| format!("{SDK_PREFIX}{v}"))
+        .map_err(|e| RtError::run(format!("openvino: {e}")))?;
+    if artifact.sdk_version != loaded {
+        return Err(RtError::Version {
+            target: NAME.into(),
+            got: artifact.sdk_version.clone(),
+            supported: format!(
+                "only blobs of the loaded {loaded}, from {}: recompile the package with it",
+                api.path
+            ),
+        });
+    }
+    let blob = decode_blob(&artifact.bytes).map_err(|e| RtError::corrupt(NAME, e))?;
+    if blob.device != DEVICE {
+        return Err(RtError::corrupt(
+            NAME,
+            format!(
+                "a blob compiled for device '{}' (this runtime runs '{DEVICE}')",
+                blob.device
+            ),
+        ));
+    }
+    let fail = |e: String| RtError::run(format!("openvino: {e}"));
+    let mut o = Objects::new(api);
+    o.blob = blob.blob.to_vec();
+    // Import takes no properties: the precision and thread count are set on the core first.
+    let props = Properties::new(&with_threads(blob.hints.clone()))?;
+    let device = CString::new(DEVICE).expect("no NUL");
+    // SAFETY: every out-parameter is valid; the blob the import reads (and keeps referring to)
+    // is `o.blob`, which outlives the compiled model.
+    unsafe {
+        api.check((api.core_create)(&mut o.core), "ov_core_create")
+            .map_err(fail)?;
         api.check(
-            (api.compiled_model_create_infer_request)(o.compiled, &mut o.request),
-            "ov_compiled_model_create_infer_request",
+            (api.core_set_properties)(
+                o.core,
+                device.as_ptr(),
+                props.props.len(),
+                props.props.as_ptr(),
+            ),
+            "setting the blob's properties",
         )
         .map_err(fail)?;
+        api.check(
+            (api.core_import_model)(
+                o.core,
+                o.blob.as_ptr().cast(),
+                o.blob.len(),
+                device.as_ptr(),
+                &mut o.compiled,
+            ),
+            "importing the compiled blob",
+        )
+        .map_err(|e| RtError::corrupt(NAME, e))?;
+    }
+    o.finish()
+}
+
+impl Objects {
+    fn new(api: &'static ffi::Api) -> Objects {
+        Objects {
+            api,
+            core: std::ptr::null_mut(),
+            compiled: std::ptr::null_mut(),
+            request: std::ptr::null_mut(),
+            blob: Vec::new(),
+        }
+    }
+
+    /// The executable of a compiled model: its infer request, created once, and its counts.
+    fn finish(mut self) -> Result<OpenvinoExecutable, RtError> {
+        let api = self.api;
+        let fail = |e: String| RtError::run(format!("openvino: {e}"));
         let (mut inputs, mut outputs) = (0, 0);
-        api.check(
-            (api.compiled_model_inputs_size)(o.compiled, &mut inputs),
-            "ov_compiled_model_inputs_size",
-        )
-        .map_err(fail)?;
-        api.check(
-            (api.compiled_model_outputs_size)(o.compiled, &mut outputs),
-            "ov_compiled_model_outputs_size",
-        )
-        .map_err(fail)?;
+        // SAFETY: the compiled model is live; out-parameters are valid.
+        unsafe {
+            api.check(
+                (api.compiled_model_create_infer_request)(self.compiled, &mut self.request),
+                "ov_compiled_model_create_infer_request",
+            )
+            .map_err(fail)?;
+            api.check(
+                (api.compiled_model_inputs_size)(self.compiled, &mut inputs),
+                "ov_compiled_model_inputs_size",
+            )
+            .map_err(fail)?;
+            api.check(
+                (api.compiled_model_outputs_size)(self.compiled, &mut outputs),
+                "ov_compiled_model_outputs_size",
+            )
+            .map_err(fail)?;
+        }
         Ok(OpenvinoExecutable {
-            objects: Mutex::new(o),
+            objects: Mutex::new(self),
             inputs,
             outputs,
         })
+    }
+}
+
+impl OpenvinoExecutable {
+    /// The compiled model's value of property `key` (`INFERENCE_PRECISION_HINT` gives `f32`).
+    pub fn property(&self, key: &str) -> Result<String, RtError> {
+        let o = self
+            .objects
+            .lock()
+            .map_err(|_| RtError::run("openvino: an earlier run panicked"))?;
+        let c_key = CString::new(key).map_err(|_| RtError::run("a key with a NUL byte"))?;
+        let mut value: *mut std::ffi::c_char = std::ptr::null_mut();
+        // SAFETY: the compiled model is live; the returned string is freed with ov_free.
+        unsafe {
+            o.api
+                .check(
+                    (o.api.compiled_model_get_property)(o.compiled, c_key.as_ptr(), &mut value),
+                    &format!("getting property {key}"),
+                )
+                .map_err(|e| RtError::run(format!("openvino: {e}")))?;
+            if value.is_null() {
+                return Ok(String::new());
+            }
+            let s = std::ffi::CStr::from_ptr(value)
+                .to_string_lossy()
+                .into_owned();
+            (o.api.free)(value);
+            Ok(s)
+        }
     }
 }
 

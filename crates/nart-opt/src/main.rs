@@ -26,6 +26,7 @@ fn main() -> ExitCode {
                 nart_dialect_scf::register,
                 nart_dialect_memref::register,
                 nart_dialect_math::register,
+                nart_dialect_vector::register,
             ],
             // The partitioner's passes know the builtin targets and, as mlir-opt links its
             // test passes, the test chips `test-int8` and `test-f32`.

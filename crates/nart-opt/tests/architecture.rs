@@ -22,6 +22,7 @@ fn tiers() -> BTreeMap<&'static str, u32> {
         ("nart-dialect-scf", 3),
         ("nart-dialect-memref", 3),
         ("nart-dialect-math", 3),
+        ("nart-dialect-vector", 3),
         ("nart-dialect-graph", 3),
         ("nart-dialect-quant", 3),
         ("nart-dialect-qnn", 3),

@@ -14,6 +14,13 @@ use std::process::Command;
 const FILES: &[&str] = &[
     "tests/lit/dialect/arith/canonicalize.mlir",
     "tests/lit/dialect/cf/canonicalize.mlir",
+    "tests/lit/dialect/scf/canonicalize.mlir",
+    "tests/lit/conversion/scf-to-cf/for.mlir",
+    "tests/lit/conversion/scf-to-cf/if.mlir",
+    "tests/lit/conversion/scf-to-cf/while.mlir",
+    "tests/lit/conversion/scf-to-cf/parallel.mlir",
+    "tests/lit/conversion/scf-to-cf/execute-region.mlir",
+    "tests/lit/conversion/scf-to-cf/nested.mlir",
     "tests/lit/transforms/canonicalize.mlir",
     "tests/lit/transforms/canonicalize-constants.mlir",
     "tests/lit/transforms/canonicalize-dce.mlir",

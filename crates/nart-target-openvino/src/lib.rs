@@ -5,10 +5,16 @@
 //! (dynamic dims included: OpenVINO compiles dynamic shapes), and refuses every other op with
 //! the reason: an op it does not list, an element type (`f16`, `f64`, quantized types), an
 //! unranked tensor, a subgraph, or the library missing. [`OpenvinoTarget::compile`] outlines a
-//! segment as a function and writes it as a standalone ONNX model with
-//! [`nart_onnx::export_model`]; the artifact is those bytes (format `onnx`) with OpenVINO's
-//! version, and the runtime half (`nart-openvino-rt`) reads and compiles them for the CPU when
-//! it loads the artifact.
+//! segment as a function, writes it as a standalone ONNX model with [`nart_onnx::export_model`],
+//! has OpenVINO compile that for its CPU device (fp32, latency hint) and exports the compiled
+//! model: the artifact is OpenVINO's blob (format `openvino-blob`, with the device and the hints
+//! in a small header) and OpenVINO's version, and the runtime half (`nart-openvino-rt`) imports
+//! it at load instead of reading and compiling ONNX again. The blob imports only into the
+//! OpenVINO version that exported it; loading it elsewhere is an error naming both versions.
+//!
+//! Portable artifacts: [`OpenvinoTarget::with_version`] (or `NART_OPENVINO_ARTIFACT=onnx`) keeps
+//! the ONNX bytes instead (format `onnx`), which any OpenVINO reads and compiles at load; that
+//! needs no library at compile time.
 //!
 //! OpenVINO is loaded at run time: where it is missing the target is registered all the same,
 //! says it is unavailable ([`Target::availability`]) and refuses every op with that reason.
@@ -18,7 +24,7 @@
 use nart_interp::convert::tensor_type_info;
 use nart_ir::printer::type_to_string;
 use nart_ir::{Context, Diagnostic, Op, TypeData, Value};
-use nart_openvino_rt::{OpenvinoRuntime, FORMAT, NAME};
+use nart_openvino_rt::{OpenvinoRuntime, BLOB_FORMAT, FORMAT, NAME};
 use nart_target::rt::{Artifact, TargetRuntime};
 use nart_target::{Level, Refusal, Support, Target, TargetRegistry, Throughput};
 use nart_tensor::DType;
@@ -180,7 +186,13 @@ pub fn op_support(ctx: &Context, op: Op) -> Result<(), Refusal> {
 pub struct OpenvinoTarget {
     /// The SDK version, or why OpenVINO cannot be loaded.
     sdk: Result<String, String>,
+    /// Whether artifacts are compiled blobs (else ONNX models).
+    blobs: bool,
 }
+
+/// The environment variable that makes [`OpenvinoTarget::new`] keep ONNX models (`onnx`)
+/// instead of compiled blobs (`blob`, the default).
+pub const ARTIFACT_ENV: &str = "NART_OPENVINO_ARTIFACT";
 
 impl Default for OpenvinoTarget {
     fn default() -> Self {
@@ -189,10 +201,13 @@ impl Default for OpenvinoTarget {
 }
 
 impl OpenvinoTarget {
-    /// The target, on the OpenVINO this process can load (if any).
+    /// The target, on the OpenVINO this process can load (if any). Its artifacts are compiled
+    /// blobs, unless [`ARTIFACT_ENV`] is `onnx`.
     pub fn new() -> OpenvinoTarget {
+        let onnx = std::env::var(ARTIFACT_ENV).is_ok_and(|v| v.trim() == "onnx");
         OpenvinoTarget {
             sdk: nart_openvino_rt::availability(),
+            blobs: !onnx,
         }
     }
 
@@ -200,14 +215,26 @@ impl OpenvinoTarget {
     pub fn unavailable(reason: &str) -> OpenvinoTarget {
         OpenvinoTarget {
             sdk: Err(reason.to_string()),
+            blobs: false,
         }
     }
 
-    /// The target as if OpenVINO `version` were loaded: the compiler half needs no library,
-    /// so this compiles segments anywhere (tests, packages built for another machine).
+    /// The target as if OpenVINO `version` were loaded, producing portable ONNX artifacts: this
+    /// needs no library, so it compiles segments anywhere (tests, packages built for another
+    /// machine), and the runtime compiles them at load.
     pub fn with_version(version: &str) -> OpenvinoTarget {
         OpenvinoTarget {
             sdk: Ok(format!("{}{version}", nart_openvino_rt::SDK_PREFIX)),
+            blobs: false,
+        }
+    }
+
+    /// The format of the artifacts it produces (`openvino-blob` or `onnx`).
+    pub fn artifact_format(&self) -> &'static str {
+        if self.blobs {
+            BLOB_FORMAT
+        } else {
+            FORMAT
         }
     }
 
@@ -247,8 +274,8 @@ impl Target for OpenvinoTarget {
 
     fn description(&self) -> &str {
         "OpenVINO's CPU device (libopenvino_c from the openvino wheel, loaded at run time), \
-         segments handed over as ONNX: conv, matmul/gemm, pooling, norms, softmax, eltwise, \
-         reductions, shape ops; f32"
+         segments compiled by OpenVINO and stored as its blobs: conv, matmul/gemm, pooling, \
+         norms, softmax, eltwise, reductions, shape ops; f32"
     }
 
     fn availability(&self) -> Result<(), String> {
@@ -287,8 +314,13 @@ impl Target for OpenvinoTarget {
             .as_ref()
             .map_err(|e| ctx.op_error(segment, format!("OpenVINO is unavailable: {e}")))?
             .clone();
-        let bytes = segment_to_onnx(ctx, segment)?;
-        Ok(Artifact::new(NAME, FORMAT, sdk, bytes))
+        let onnx = segment_to_onnx(ctx, segment)?;
+        if !self.blobs {
+            return Ok(Artifact::new(NAME, FORMAT, sdk, onnx));
+        }
+        let blob = nart_openvino_rt::compile_blob(&onnx)
+            .map_err(|e| ctx.op_error(segment, format!("openvino: compiling the segment: {e}")))?;
+        Ok(Artifact::new(NAME, BLOB_FORMAT, sdk, blob))
     }
 
     fn runtime(&self) -> Box<dyn TargetRuntime> {

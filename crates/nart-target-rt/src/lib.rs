@@ -50,6 +50,8 @@
 
 #![deny(missing_docs)]
 
+pub mod wire;
+
 use nart_tensor::Tensor;
 
 /// A compiled segment: the bytes a target's compiler produced, what they are (`format`), and

@@ -12,6 +12,8 @@
 //!   overrides), forms the segments and outlines each into a `target.segment`;
 //!   [`compile::compile_segments`] turns segments into `target.compiled` ops holding
 //!   artifacts. [`pass`] wraps both as the `partition` and `compile-segments` passes.
+//! - [`lowering`] has helpers for a target that compiles segments itself (attributes as plain
+//!   values, one-to-one lowering to a chip's dialect, value slots and embedded weights).
 //! - [`testing`] has a configurable fake target for tests.
 //!
 //! The runtime half of a target (artifacts, executables, loaders) is the `nart-target-rt`
@@ -25,6 +27,7 @@
 pub mod compile;
 pub mod harness;
 pub mod interp;
+pub mod lowering;
 pub mod partition;
 pub mod pass;
 mod registry;

@@ -124,6 +124,17 @@ impl Support {
     }
 }
 
+/// `Ok` is [`Support::Supported`], an error the refusal: a target's checks can be a function
+/// returning `Result<(), Refusal>` that refuses with `?`.
+impl From<Result<(), Refusal>> for Support {
+    fn from(r: Result<(), Refusal>) -> Support {
+        match r {
+            Ok(()) => Support::Supported,
+            Err(why) => Support::Refused(why),
+        }
+    }
+}
+
 /// What a target achieves, for the default cost model: a roofline (the slower of compute and
 /// memory traffic), plus fixed overheads per op and per segment, plus moving boundary tensors
 /// to and from the device.

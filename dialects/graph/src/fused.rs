@@ -312,6 +312,14 @@ with the same defaults) whose result goes through `activation`; ONNX Runtime's \
             c::I64_ARRAY_ATTR,
             "As `Conv`'s (default: from `W`).",
         ),
+        attr(
+            "layout",
+            c::STR_ATTR,
+            "`\"nchw\"` (the default): `Conv`'s layout, `X` `[N, C, spatial...]`, `W` \
+             `[M, C/group, k...]`, `Y` `[N, M, spatial...]`. `\"nhwc\"`: channels last, `X` \
+             `[N, spatial..., C]`, `W` `[M, k..., C/group]`, `Y` `[N, spatial..., M]`; the \
+             values are those of `Conv` on the operands moved to channels-first, moved back.",
+        ),
         attr("pads", c::I64_ARRAY_ATTR, "As `Conv`'s (default 0)."),
         attr(
             "strides",
@@ -406,9 +414,48 @@ pub struct FusedGemm;
 #[derive(Clone, Copy, Debug)]
 pub struct FusedMatMul;
 
+/// The data layout of a `graph.fused_conv` (its `layout` attribute).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvLayout {
+    /// Channels first, as ONNX `Conv`: `[N, C, spatial...]`, weights `[M, C/group, k...]`.
+    Nchw,
+    /// Channels last: `[N, spatial..., C]`, weights `[M, k..., C/group]`.
+    Nhwc,
+}
+
+impl ConvLayout {
+    /// The layout `op` states (`nchw` when it has no `layout` attribute).
+    pub fn of(ctx: &Context, op: Op) -> Result<ConvLayout, String> {
+        let Some(a) = ctx.attr(op, "layout") else {
+            return Ok(ConvLayout::Nchw);
+        };
+        match ctx.attr_str(a) {
+            Some("nchw") => Ok(ConvLayout::Nchw),
+            Some("nhwc") => Ok(ConvLayout::Nhwc),
+            Some(other) => Err(format!(
+                "layout must be \"nchw\" or \"nhwc\", but got \"{other}\""
+            )),
+            None => Err("layout must be a string".into()),
+        }
+    }
+
+    /// The attribute's keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ConvLayout::Nchw => "nchw",
+            ConvLayout::Nhwc => "nhwc",
+        }
+    }
+}
+
 impl InferShapedTypeOpInterface for FusedConv {
     fn infer_shaped_results(&self, ctx: &Context, op: Op) -> InferResult {
-        crate::infer::conv_pool::Conv.infer_shaped_results(ctx, op)
+        match ConvLayout::of(ctx, op)? {
+            ConvLayout::Nchw => crate::infer::conv_pool::Conv.infer_shaped_results(ctx, op),
+            ConvLayout::Nhwc => {
+                crate::infer::conv_pool::conv_channels_last(&crate::infer::In { ctx, op })
+            }
+        }
     }
 }
 
@@ -493,6 +540,9 @@ impl OpCostInterface for FusedMatMul {
 /// inference against the declared result type.
 fn verify_fused(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     if let Err(msg) = Activation::of(ctx, op) {
+        return Err(ctx.op_error(op, msg));
+    }
+    if let Err(msg) = ConvLayout::of(ctx, op) {
         return Err(ctx.op_error(op, msg));
     }
     crate::infer::verify_op(ctx, op)

@@ -110,6 +110,11 @@ turns it into `graph.constant`).\n\
 too: an ONNX product with its operands and attributes, then an activation given as \
 `#graph.activation<...>` and `activation_params`. Fusion passes make them; the exporter writes \
 them as ONNX Runtime's `com.microsoft` `FusedConv`/`FusedGemm`, or as standard ops.\n\
+- **Channels-last convolution is `graph.fused_conv` with `layout = \"nhwc\"`** (input \
+`[N, spatial..., C]`, weight `[M, k..., C/group]`, result `[N, spatial..., M]`), not a new op: \
+ONNX ops are channels-first by definition, so the layout is nart's own attribute on nart's own \
+op; `graph-layout` makes it, the interpreter runs it as `Conv` on the operands moved to \
+channels-first, and the exporter writes `Conv`/`FusedConv` between Transposes.\n\
 - **Absent optional inputs are `graph.none` values**, not operand segments: operand `i` is always \
 the schema's input `i`, which keeps inference, folding and patterns index-based. Absent optional \
 outputs are results of type `none`.\n\

@@ -1,6 +1,7 @@
 //! The `memref` dialect: buffers of a `memref` type, their allocation (`alloc`, `alloca`,
 //! `dealloc`, `global`), element access (`load`, `store`), copies, and views of the same
-//! memory with other shapes and strides (`cast`, `subview`, `reinterpret_cast`).
+//! memory with other shapes and strides (`cast`, `subview`, `reinterpret_cast`,
+//! `collapse_shape`, `expand_shape`, `view`).
 //!
 //! Ops, properties, syntax and verifier messages follow upstream MLIR's `memref` dialect, so
 //! that upstream `mlir-opt` reads what nart prints and the other way round. [`layout`] computes
@@ -19,13 +20,15 @@ use nart_ir::{Context, Op};
 pub use ops::*;
 pub use view::{ViewOp, VIEW};
 
-static OPS: [&OpDef; 13] = [
+static OPS: [&OpDef; 15] = [
     &ALLOC,
     &ALLOCA,
     &CAST,
+    &COLLAPSE_SHAPE,
     &COPY,
     &DEALLOC,
     &DIM,
+    &EXPAND_SHAPE,
     &GET_GLOBAL,
     &GLOBAL,
     &LOAD,
@@ -65,6 +68,10 @@ pub fn register(ctx: &mut Context) {
     ctx.register_asm_result_name("memref.dim", |_, _| Some("dim".into()));
     ctx.register_asm_result_name("memref.subview", |_, _| Some("subview".into()));
     ctx.register_asm_result_name("memref.reinterpret_cast", reinterpret_cast_name);
+    ctx.register_asm_result_name("memref.collapse_shape", |_, _| {
+        Some("collapse_shape".into())
+    });
+    ctx.register_asm_result_name("memref.expand_shape", |_, _| Some("expand_shape".into()));
 }
 
 fn reinterpret_cast_name(_: &Context, _: Op) -> Option<String> {

@@ -941,3 +941,245 @@ fn verify_reinterpret_cast(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     }
     Ok(())
 }
+
+// ----- reshapes -----
+
+const REASSOCIATION: AttrDef = AttrDef::required(
+    "reassociation",
+    AttrConstraint {
+        kind: AttrKind::Any,
+        desc: "Array of 64-bit integer array attributes",
+        check: |ctx, a| match ctx.attr_data(a) {
+            AttrData::Array(groups) => groups.iter().all(|&g| match ctx.attr_data(g) {
+                AttrData::Array(items) => items.iter().all(|&i| ctx.attr_int(i).is_some()),
+                _ => false,
+            }),
+            _ => false,
+        },
+    },
+    "Per dimension of the collapsed type, the dimensions of the expanded type it spans.",
+);
+
+const STATIC_OUTPUT_SHAPE: AttrDef = AttrDef::required(
+    "static_output_shape",
+    DENSE_I64_ARRAY,
+    "The result sizes, `kDynamic` where an operand gives it.",
+);
+
+#[op(
+    name = "memref.collapse_shape",
+    def = COLLAPSE_SHAPE,
+    operands(src: STRIDED_MEMREF),
+    results(result: STRIDED_MEMREF),
+    attrs(reassociation: REASSOCIATION),
+    traits(Pure),
+    verify = verify_collapse_shape,
+    format = "$src $reassociation attr-dict `:` type($src) `into` type($result)",
+)]
+/// operation to produce a memref with a smaller rank.
+///
+/// Views a memref with each group of consecutive dimensions in `reassociation` merged into
+/// one; the merged dimensions must be contiguous in memory.
+///
+/// ```mlir
+/// %r = memref.collapse_shape %m [[0, 1], [2]] : memref<2x3x4xf32> into memref<6x4xf32>
+/// ```
+pub struct CollapseShapeOp;
+
+#[op(
+    name = "memref.expand_shape",
+    def = EXPAND_SHAPE,
+    operands(src: STRIDED_MEMREF, output_shape: variadic(INDEX)),
+    results(result: STRIDED_MEMREF),
+    attrs(reassociation: REASSOCIATION, static_output_shape: STATIC_OUTPUT_SHAPE),
+    traits(Pure),
+    verify = verify_expand_shape,
+    parse = syntax::parse_expand_shape,
+    print = syntax::print_expand_shape,
+)]
+/// operation to produce a memref with a higher rank.
+///
+/// Views a memref with each dimension split into the group of dimensions `reassociation`
+/// gives it, whose sizes are `output_shape` (constants or `index` operands).
+///
+/// ```mlir
+/// %e = memref.expand_shape %m [[0, 1], [2]] output_shape [2, 3, 4]
+///   : memref<6x4xf32> into memref<2x3x4xf32>
+/// ```
+pub struct ExpandShapeOp;
+
+/// The groups of a `reassociation` property.
+pub fn reassociation(ctx: &Context, op: Op) -> Vec<Vec<i64>> {
+    let Some(AttrData::Array(groups)) = ctx.attr(op, "reassociation").map(|a| ctx.attr_data(a))
+    else {
+        return Vec::new();
+    };
+    groups
+        .iter()
+        .map(|&g| match ctx.attr_data(g) {
+            AttrData::Array(items) => items
+                .iter()
+                .filter_map(|&i| ctx.attr_int(i).map(|v| v as i64))
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// The checks shared by both reshapes (upstream's `verifyReshapeLikeTypes`), from the
+/// expanded and the collapsed type.
+fn verify_reshape(
+    ctx: &Context,
+    op: Op,
+    expanded: Type,
+    collapsed: Type,
+) -> Result<(), Diagnostic> {
+    let (Some((eshape, eelem, espace)), Some((cshape, celem, cspace))) =
+        (memref_parts(ctx, expanded), memref_parts(ctx, collapsed))
+    else {
+        return Ok(());
+    };
+    let groups = reassociation(ctx, op);
+    if groups.len() != cshape.len() {
+        return Err(ctx.op_error(
+            op,
+            format!(
+                "invalid number of reassociation groups: found {}, expected {}",
+                groups.len(),
+                cshape.len()
+            ),
+        ));
+    }
+    let mut next = 0i64;
+    for g in &groups {
+        for &d in g {
+            if d != next {
+                return Err(ctx.op_error(op, "reassociation indices must be contiguous"));
+            }
+            next += 1;
+        }
+    }
+    if next as usize != eshape.len() {
+        return Err(ctx.op_error(
+            op,
+            format!(
+                "expected the reassociation to cover the {} dimensions of the expanded type, but it covers {next}",
+                eshape.len()
+            ),
+        ));
+    }
+    for (i, g) in groups.iter().enumerate() {
+        let dims: Vec<i64> = g.iter().map(|&d| eshape[d as usize]).collect();
+        let dynamic = dims.contains(&DYNAMIC);
+        if dynamic != (cshape[i] == DYNAMIC) {
+            return Err(ctx.op_error(
+                op,
+                format!("collapsed dim ({i}) must be dynamic if and only if reassociation group is dynamic"),
+            ));
+        }
+        if !dynamic {
+            let size: i64 = dims.iter().product();
+            if size != cshape[i] {
+                return Err(ctx.op_error(
+                    op,
+                    format!(
+                        "collapsed dim size ({}) must equal reassociation group size ({size})",
+                        cshape[i]
+                    ),
+                ));
+            }
+        }
+    }
+    // The layouts: each collapsed dimension keeps the stride of its group's innermost
+    // dimension, the offset stays.
+    let (Some((_, estrides, eoffset)), Some((_, cstrides, coffset))) = (
+        strides_and_offset(ctx, expanded),
+        strides_and_offset(ctx, collapsed),
+    ) else {
+        return Ok(());
+    };
+    // Inside a group the dimensions are contiguous: each stride is the next one times the
+    // next size.
+    for g in &groups {
+        for w in g.windows(2) {
+            let (k, n) = (w[0] as usize, w[1] as usize);
+            let (sk, sn, size) = (estrides[k], estrides[n], eshape[n]);
+            if [sk, sn, size].contains(&DYNAMIC) || eshape[k] == 1 {
+                continue;
+            }
+            if sk != sn.saturating_mul(size) {
+                return Err(ctx.op_error(
+                    op,
+                    format!("reassociation group dims {k} and {n} are not contiguous in memory (strides {sk} and {sn}, size {size})"),
+                ));
+            }
+        }
+    }
+    let mut want = Vec::with_capacity(groups.len());
+    for g in &groups {
+        let last = *g.last().unwrap_or(&0) as usize;
+        want.push(if g.is_empty() { 1 } else { estrides[last] });
+    }
+    let is_collapse = ctx.op_name_str(op) == "memref.collapse_shape";
+    let layouts_agree = want
+        .iter()
+        .zip(&cstrides)
+        .zip(cshape.iter())
+        .all(|((&w, &c), &size)| w == c || size == 1 || w == DYNAMIC || c == DYNAMIC)
+        && (eoffset == coffset || eoffset == DYNAMIC || coffset == DYNAMIC);
+    if eelem != celem || espace != cspace || !layouts_agree {
+        let (what, want_ty, got) = if is_collapse {
+            ("collapsed", expanded, collapsed)
+        } else {
+            ("expanded", collapsed, expanded)
+        };
+        return Err(ctx.op_error(
+            op,
+            format!(
+                "expected {what} type to be compatible with '{}' but found '{}'",
+                ty(ctx, want_ty),
+                ty(ctx, got)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn verify_collapse_shape(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let src = ctx.value_type(ctx.operand(op, 0));
+    let res = ctx.value_type(ctx.result(op, 0));
+    verify_reshape(ctx, op, src, res)
+}
+
+fn verify_expand_shape(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let src = ctx.value_type(ctx.operand(op, 0));
+    let res = ctx.value_type(ctx.result(op, 0));
+    let shape = ctx.shape_of(res).unwrap_or(&[]).to_vec();
+    let output = static_list(ctx, op, "static_output_shape");
+    if output.len() != shape.len() {
+        return Err(ctx.op_error(
+            op,
+            format!(
+                "expected number of static shape bounds to be equal to the output rank ({}) but found {} inputs instead",
+                shape.len(),
+                output.len()
+            ),
+        ));
+    }
+    let dynamic = output.iter().filter(|&&d| d == DYNAMIC).count();
+    if dynamic != ctx.operands(op).len() - 1 {
+        return Err(ctx.op_error(
+            op,
+            format!(
+                "mismatch in dynamic dims in output_shape and static_output_shape: static_output_shape has {dynamic} dynamic dims while output_shape has {} values",
+                ctx.operands(op).len() - 1
+            ),
+        ));
+    }
+    for (i, (&o, &s)) in output.iter().zip(&shape).enumerate() {
+        if o != DYNAMIC && s != DYNAMIC && o != s {
+            return Err(ctx.op_error(op, format!("invalid output shape provided at pos {i}")));
+        }
+    }
+    verify_reshape(ctx, op, res, src)
+}

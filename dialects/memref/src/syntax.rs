@@ -349,3 +349,48 @@ pub fn print_reinterpret_cast(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Res
     p.print_type(ctx.value_type(ctx.result(op, 0)));
     Ok(())
 }
+
+/// `memref.expand_shape %src [[...]] output_shape [sizes] attr-dict : type into type`
+pub fn parse_expand_shape(
+    p: &mut OpAsmParser<'_, '_>,
+    st: &mut OperationState,
+) -> Result<(), Diagnostic> {
+    let src = p.parse_operand()?;
+    let reassociation = p.parse_attribute()?;
+    add_prop(p, st, "reassociation", reassociation);
+    p.parse_keyword("output_shape")?;
+    let (statics, dynamics) = parse_dynamic_index_list(p)?;
+    p.parse_optional_attr_dict(st)?;
+    let src_ty = p.parse_colon_type()?;
+    p.parse_keyword("into")?;
+    let res_ty = p.parse_type()?;
+    let s = p.resolve_operand(&src, src_ty);
+    st.operands.push(s);
+    let index = p.ctx().index_type();
+    p.resolve_operands_same(&dynamics, index, &mut st.operands);
+    let shape = i64_array(p, statics);
+    add_prop(p, st, "static_output_shape", shape);
+    st.result_types.push(res_ty);
+    Ok(())
+}
+
+/// Prints `memref.expand_shape` as upstream does.
+pub fn print_expand_shape(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
+    let ctx = p.ctx();
+    let operands = ctx.operands(op).to_vec();
+    p.write_str(" ");
+    p.print_operand(operands[0]);
+    p.write_str(" ");
+    if let Some(r) = ctx.attr(op, "reassociation") {
+        p.print_attribute(r);
+    }
+    p.write_str(" output_shape ");
+    let statics = crate::ops::static_list(ctx, op, "static_output_shape");
+    print_dynamic_index_list(p, &statics, &operands[1..]);
+    p.print_optional_attr_dict(op, &["reassociation", "static_output_shape"]);
+    p.write_str(" : ");
+    p.print_type(ctx.value_type(operands[0]));
+    p.write_str(" into ");
+    p.print_type(ctx.value_type(ctx.result(op, 0)));
+    Ok(())
+}

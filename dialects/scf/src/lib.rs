@@ -9,6 +9,7 @@
 
 #![deny(missing_docs)]
 
+pub mod canonicalize;
 pub mod ops;
 pub mod syntax;
 

@@ -7,6 +7,7 @@ use nart_ir::registry::{constraints as c, AttrDef, RegionDef, TypeConstraint};
 use nart_ir::{Context, Diagnostic, Op, Region, Type, TypeData, Value};
 use nart_macros::op;
 
+use crate::canonicalize;
 use crate::syntax;
 
 /// `iN` or `index` (upstream's `AnySignlessIntegerOrIndex`): the type of `scf.for`'s bounds.
@@ -67,6 +68,7 @@ const NO_INLINE: AttrDef = AttrDef::optional(
     regions(region: BODY),
     traits(SingleBlock),
     verify = verify_for,
+    canonicalize(canonicalize::ForTrivialTripCount),
     parse = syntax::parse_for,
     print = syntax::print_for,
 )]
@@ -80,6 +82,7 @@ const NO_INLINE: AttrDef = AttrDef::optional(
 /// the body's `scf.yield` gives their next values, and the op's results are their values after
 /// the last iteration (the `initArgs` when the loop runs zero times).
 /// A body that yields nothing may leave out its `scf.yield`; the parser adds it.
+/// Canonicalization removes a loop that runs zero times and inlines one that runs once.
 ///
 /// ```mlir
 /// scf.for %i = %lb to %ub step %c1 {
@@ -103,6 +106,7 @@ pub struct ForOp;
     regions(thenRegion: BODY, elseRegion: OPTIONAL_BODY),
     traits(SingleBlock),
     verify = verify_if,
+    canonicalize(canonicalize::IfConstantCondition),
     parse = syntax::parse_if,
     print = syntax::print_if,
 )]
@@ -111,6 +115,7 @@ pub struct ForOp;
 /// Runs `thenRegion` when `condition` is true and `elseRegion` otherwise; the `scf.yield` of
 /// the region that ran gives the results. An op with results needs both regions; without
 /// results the else region may be absent and the `scf.yield`s may be left out.
+/// Canonicalization replaces an `scf.if` on a constant condition with the region it takes.
 ///
 /// ```mlir
 /// %x = scf.if %c -> (f32) {

@@ -1,13 +1,9 @@
-//! `toy-npu`: a new chip added to nart through its public API only (the walk-through is
-//! `docs/tutorials/new-chip.md`). Four parts:
-//!
-//! - the `toynpu` dialect (this file): the chip's instructions as IR ops;
-//! - the target ([`ToyNpu`], `target.rs`): which ops of a quantized model the chip runs, and
-//!   its compiler, which lowers a segment's `qnn` ops to `toynpu` ops and serializes them;
-//! - the program (`program.rs`): the chip's own byte format, with a version;
-//! - the simulator (`sim.rs`): the chip's runtime, bit-exact with nart's integer kernels.
-//!
-//! The crate is under 400 lines of Rust in `src/` (a test counts them).
+//! `toy-npu`: a new chip added to nart through its public API only, in under 400 lines (a test
+//! counts them; the walk-through is `docs/tutorials/new-chip.md`): the `toynpu` dialect (this
+//! file), the target and its compiler ([`ToyNpu`], `target.rs`), the chip's program format
+//! (`program.rs`) and its runtime, a simulator bit-exact with nart's integer kernels
+//! (`sim.rs`). What every chip would write again comes from `nart_target::lowering` and
+//! `nart_target_rt::wire`.
 
 #![deny(missing_docs)]
 

@@ -1,11 +1,13 @@
 //! The simulator, the toy NPU's runtime: it loads a [`Program`] and runs it with the exact
 //! integer kernels of `nart_tensor::qnn`, so that it is bit-exact with nart's interpreter.
 
+use nart_target_rt::wire::{expect_inputs, Slots};
 use nart_target_rt::{Artifact, Executable, RtError, TargetRuntime};
 use nart_tensor::qnn::{self, Activation, ConvAttrs, Output, PoolAttrs, QParams, Rounding};
-use nart_tensor::{DType, Tensor};
+use nart_tensor::Tensor;
 
 use crate::program::{Program, FORMAT};
+use crate::NAME;
 
 /// Loads toy NPU programs.
 pub struct Simulator;
@@ -17,37 +19,17 @@ struct Loaded {
     consts: Vec<(usize, Tensor)>,
 }
 
-fn corrupt(m: String) -> RtError {
-    RtError::corrupt(crate::NAME, m)
-}
-
-fn dtype(name: &str) -> Result<DType, RtError> {
-    DType::from_name(name).ok_or_else(|| corrupt(format!("unknown dtype '{name}'")))
-}
-
 impl TargetRuntime for Simulator {
     fn target(&self) -> &str {
-        crate::NAME
+        NAME
     }
 
     fn load(&self, artifact: &Artifact) -> Result<Box<dyn Executable>, RtError> {
         artifact.expect_format(FORMAT)?;
         let p = Program::from_bytes(&artifact.bytes)?;
-        let quant = p
-            .quant
-            .iter()
-            .cloned()
-            .map(|(d, min, max, bits, scales, zps, axis)| {
-                let mut q = QParams::per_tensor(dtype(&d)?, 1.0, 0).with_range(min, max);
-                (q.bits, q.scales, q.zero_points, q.axis) = (bits, scales, zps, axis);
-                Ok(q)
-            });
-        let quant = quant.collect::<Result<_, RtError>>()?;
-        let consts = p.consts.iter().map(|(slot, d, shape, values)| {
-            let v = values.iter().map(|&x| x.into()).collect();
-            let t = Tensor::from_i128(dtype(d)?, shape.clone(), v);
-            Ok((*slot, t.map_err(|e| corrupt(e.to_string()))?))
-        });
+        let quant = p.quant.iter().map(|q| q.params(NAME));
+        let quant = quant.collect::<Result<_, _>>()?;
+        let consts = p.consts.iter().map(|(s, t)| Ok((*s, t.tensor(NAME)?)));
         let consts = consts.collect::<Result<_, RtError>>()?;
         Ok(Box::new(Loaded { p, quant, consts }))
     }
@@ -55,48 +37,26 @@ impl TargetRuntime for Simulator {
 
 impl Executable for Loaded {
     fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, RtError> {
-        let (want, got) = (self.p.inputs.len(), inputs.len());
-        if want != got {
-            return Err(RtError::inputs(format!(
-                "expected {want} inputs, got {got}"
-            )));
-        }
-        let n = self.quant.len();
-        let oob = |s: usize| corrupt(format!("slot {s} out of range ({n} slots)"));
-        let mut slots: Vec<Option<Tensor>> = vec![None; n];
+        expect_inputs(self.p.inputs.len(), inputs)?;
+        let mut slots = Slots::new(NAME, self.quant.len());
         let given = self.p.inputs.iter().copied().zip(inputs.iter().cloned());
-        for (s, t) in self.consts.iter().cloned().chain(given) {
-            *slots.get_mut(s).ok_or_else(|| oob(s))? = Some(t);
-        }
-        let get = |slots: &[Option<Tensor>], s: usize| {
-            let t = slots.get(s).ok_or_else(|| oob(s))?.clone();
-            t.ok_or_else(|| RtError::run(format!("slot {s} read before it is written")))
-        };
+        slots.set_all(self.consts.iter().cloned().chain(given))?;
         for ins in &self.p.instrs {
-            let ints = |n: &str| ins.ints.get(n).cloned().unwrap_or_default();
-            let args = ins
-                .args
-                .iter()
-                .map(|&s| get(&slots, s))
-                .collect::<Result<Vec<_>, _>>()?;
+            let ints = |n: &str| -> Vec<usize> {
+                let v = ins.ints.get(n).into_iter().flatten();
+                v.map(|&x| x.max(0) as usize).collect()
+            };
+            let args = ins.args.iter().map(|&s| slots.get(s));
+            let args = args.collect::<Result<Vec<_>, _>>()?;
+            let bad = || RtError::corrupt(NAME, format!("unknown rounding '{}'", ins.round));
+            let rounding = Rounding::from_name(&ins.round).ok_or_else(bad)?;
+            let act = [Activation::None, Activation::Relu][ins.relu as usize];
+            let oob = || RtError::corrupt(NAME, format!("result slot {} out of range", ins.y));
+            let q = self.quant.get(ins.y).ok_or_else(oob)?;
+            let out = Output { q, act, rounding };
             let q = |k: usize| &self.quant[ins.args[k]];
-            let rounding = match ins.round.as_str() {
-                "half_even" => Rounding::HalfEven,
-                "half_away" => Rounding::HalfAway,
-                "half_up" => Rounding::HalfUp,
-                r => return Err(corrupt(format!("unknown rounding '{r}'"))),
-            };
-            let act = if ins.relu {
-                Activation::Relu
-            } else {
-                Activation::None
-            };
-            let out = Output {
-                q: self.quant.get(ins.y).ok_or_else(|| oob(ins.y))?,
-                act,
-                rounding,
-            };
             let (strides, pads, dilations) = (ints("strides"), ints("pads"), ints("dilations"));
+            // Every arg's slot was read, so `q` is in range.
             let r = match (ins.op.as_str(), args.as_slice()) {
                 ("toynpu.conv", [x, w, b @ ..]) if b.len() < 2 => {
                     let group = ints("group").first().copied().unwrap_or(1);
@@ -106,29 +66,32 @@ impl Executable for Loaded {
                         dilations,
                         group,
                     };
-                    qnn::conv(x, q(0), w, q(1), b.first(), &attrs, out)
+                    qnn::conv(x, q(0), w, q(1), b.first().copied(), &attrs, out)
                 }
                 ("toynpu.add", [a, b]) => qnn::add(a, q(0), b, q(1), out),
                 ("toynpu.max_pool", [x]) => {
                     let kernel = ints("kernel_shape");
+                    let count_include_pad = false;
                     let attrs = PoolAttrs {
                         kernel,
                         strides,
                         pads,
                         dilations,
-                        count_include_pad: false,
+                        count_include_pad,
                     };
                     qnn::max_pool(x, q(0), &attrs)
                 }
                 (op, a) => {
-                    return Err(corrupt(format!(
-                        "no instruction '{op}' of {} operands",
-                        a.len()
-                    )))
+                    let e = format!("no instruction '{op}' of {} operands", a.len());
+                    return Err(RtError::corrupt(NAME, e));
                 }
             };
-            slots[ins.y] = Some(r.map_err(|e| RtError::run(e.to_string()))?);
+            slots.set(ins.y, r.map_err(|e| RtError::run(e.to_string()))?)?;
         }
-        self.p.outputs.iter().map(|&s| get(&slots, s)).collect()
+        self.p
+            .outputs
+            .iter()
+            .map(|&s| slots.get(s).cloned())
+            .collect()
     }
 }

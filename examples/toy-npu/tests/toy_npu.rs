@@ -235,7 +235,7 @@ fn corrupt_or_foreign_programs_are_errors() {
     assert!(load(b"nope".to_vec()).unwrap().contains("no TNPU magic"));
     let mut v2 = b"TNPU".to_vec();
     v2.extend_from_slice(&2u32.to_le_bytes());
-    assert!(load(v2).unwrap().contains("program v2"));
+    assert!(load(v2).unwrap().contains("TNPU v2"));
     let good = Program::default().to_bytes();
     assert_eq!(load(good.clone()), None);
     assert!(load(good[..good.len() - 3].to_vec())
@@ -251,9 +251,8 @@ fn corrupt_or_foreign_programs_are_errors() {
         .contains("reads artifacts in format 'toynpu-program'"));
 }
 
-/// The brief asked for under 400 lines of Rust in `src/`; the crate is 553 (`wc -l`, 463
-/// without comments and blank lines), so this test only keeps it from growing. Getting under
-/// 400 is left (see docs/tutorials/new-chip.md, "What is left").
+/// A chip fits in under 400 lines of Rust in `src/` (`wc -l`, comments included), using only
+/// nart's public API: issue 10's bound on what adding a chip costs.
 #[test]
 fn the_crate_stays_small() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -266,7 +265,7 @@ fn the_crate_stays_small() {
                 .count()
         })
         .sum();
-    assert!(n <= 553, "{n} lines of Rust in src/");
+    assert!(n < 400, "{n} lines of Rust in src/");
 }
 
 /// `qnn.add` (with zero points, a fused relu, half-up rounding) on the chip, through a package,
@@ -327,4 +326,32 @@ fn an_add_with_zero_points_is_bit_exact_too() {
         got.iter().any(|&x| x == 0.0) && got.iter().any(|&x| x > 0.0),
         "{got:?}"
     );
+}
+
+/// Every Rust code block of docs/tutorials/new-chip.md is verbatim from the crate (`src/` or
+/// `tests/`), so the tutorial shows the code that runs.
+#[test]
+fn the_tutorial_shows_the_crate_code() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("../../docs/tutorials/new-chip.md")).unwrap();
+    let mut code = String::new();
+    for dir in ["src", "tests"] {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for f in files {
+            code.push_str(&std::fs::read_to_string(f).unwrap());
+        }
+    }
+    let blocks: Vec<&str> = doc
+        .split("```rust\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap())
+        .collect();
+    assert!(blocks.len() >= 8, "{} rust blocks", blocks.len());
+    for b in blocks {
+        assert!(code.contains(b), "not in the crate:\n{b}");
+    }
 }

@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | `ConvAddBias` | `Add(Conv(x, w, b?), c)`, `c` constant per output channel or one value | `Conv(x, w, b + c)` |
 //! | `GemmAddBias` | `Add(Gemm(a, b), c)` without `C`, `c` constant of `N` values, `1×N`, `M×N` or one value | `Gemm(a, b, c)` |
-//! | `FuseActivation` | `act(Conv(...))`, `act(Gemm(...))`, `act(MatMul(a, b))`, `act(Add(MatMul(a, b), c))` with `c` a constant of `N` values or one value | `fused_conv`, `fused_gemm`, `fused_matmul` with `activation = act` |
+//! | `FuseActivation` | `act(Conv(...))`, `act(fused_conv(...))` without activation (either layout), `act(Gemm(...))`, `act(MatMul(a, b))`, `act(Add(MatMul(a, b), c))` with `c` a constant of `N` values or one value | `fused_conv`, `fused_gemm`, `fused_matmul` with `activation = act` |
 //!
 //! Activations: `Relu`, `LeakyRelu`, `Sigmoid`, `Tanh`, `HardSigmoid`, and `Clip` with constant
 //! bounds (a `Clip` with only a lower bound of 0 is a `Relu`).
@@ -70,6 +70,7 @@ fn fuse(
         .iter()
         .chain(rw.attrs(base))
         .map(|na| (rw.str(na.name).to_string(), na.value))
+        .filter(|(n, _)| n != "activation" && n != "activation_params")
         .collect();
     let act_attr = ACTIVATION_ATTR.enum_attr(rw.uniq(), act.kind());
     props.push(("activation", act_attr));
@@ -115,6 +116,15 @@ impl RewritePattern for FuseActivation {
         let Some(p) = rw.defining_op(x) else {
             return false;
         };
+        // A `fused_conv` without activation (as `graph-layout` makes, in either layout) takes
+        // the activation too: `act(fused_conv(x, w, b; none)) = fused_conv(x, w, b; act)`.
+        let bare_fused_conv =
+            is(rw, p, "fused_conv") && matches!(Activation::of(rw, p), Ok(Activation::None));
+        if bare_fused_conv {
+            let operands = rw.operands(p).to_vec();
+            fuse(rw, op, "conv", p, &operands, act);
+            return true;
+        }
         if is(rw, p, "Conv") || is(rw, p, "Gemm") {
             let kind = if is(rw, p, "Conv") { "conv" } else { "gemm" };
             let operands = rw.operands(p).to_vec();

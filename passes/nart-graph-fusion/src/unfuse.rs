@@ -2,7 +2,7 @@
 //! `fused_matmul` bias `Add`, then the activation op), for runtimes without ONNX Runtime's
 //! contrib ops.
 
-use nart_dialect_graph::fused::Activation;
+use nart_dialect_graph::fused::{Activation, ConvLayout};
 use nart_ir::{Op, PatternRewriter, RewritePattern, Value};
 
 use crate::util;
@@ -27,14 +27,17 @@ impl RewritePattern for Unfuse {
         let Ok(act) = Activation::of(rw, op) else {
             return false;
         };
-        let ty = rw.value_type(rw.result(op, 0));
+        let Ok(layout) = ConvLayout::of(rw, op) else {
+            return false;
+        };
+        let mut ty = rw.value_type(rw.result(op, 0));
         let loc = rw.op_loc(op);
         let props: Vec<(String, nart_ir::Attr)> = rw
             .props(op)
             .iter()
             .chain(rw.attrs(op))
             .map(|na| (rw.str(na.name).to_string(), na.value))
-            .filter(|(n, _)| n != "activation" && n != "activation_params")
+            .filter(|(n, _)| n != "activation" && n != "activation_params" && n != "layout")
             .collect();
         let mut operands = rw.operands(op).to_vec();
         let bias = (base == "MatMul")
@@ -42,6 +45,44 @@ impl RewritePattern for Unfuse {
             .flatten()
             .filter(|b| !util::is_none(rw, *b));
         rw.set_insertion_point_before(op);
+        // Channels-last: `Conv` runs on `X` and `W` moved to channels-first (`[0, r-1, 1..]`),
+        // and its result is moved back (`[0, 2.., 1]`) after the activation.
+        let mut back = None;
+        if layout == ConvLayout::Nhwc {
+            let Some(rank) = util::rank(rw, operands[0]).filter(|&r| r >= 3) else {
+                return false;
+            };
+            let r = rank as i64;
+            let mut first = vec![0, r - 1];
+            first.extend(1..r - 1);
+            let mut last = vec![0];
+            last.extend(2..r);
+            last.push(1);
+            let (Some(sx), Some(sw), Some(sy)) = (
+                util::shape(rw, operands[0]),
+                util::shape(rw, operands[1]),
+                util::shape(rw, rw.result(op, 0)),
+            ) else {
+                return false;
+            };
+            if sw.len() != rank || sy.len() != rank {
+                return false;
+            }
+            for (v, s) in operands.iter_mut().take(2).zip([sx, sw]) {
+                let moved: Vec<i64> = first.iter().map(|&d| s[d as usize]).collect();
+                let vty = rw.value_type(*v);
+                let elem = rw.element_type(vty);
+                let t_ty = rw.uniq().tensor_type(moved, elem);
+                let perm = util::i64_array(rw, &first);
+                let t = util::build(rw, "Transpose", &[*v], &[t_ty], vec![("perm", perm)], loc);
+                *v = rw.result(t, 0);
+            }
+            let moved: Vec<i64> = first.iter().map(|&d| sy[d as usize]).collect();
+            let outer = ty;
+            let elem = rw.element_type(ty);
+            ty = rw.uniq().tensor_type(moved, elem);
+            back = Some((outer, last));
+        }
         let mut st = nart_ir::OperationState::new(rw.uniq(), &format!("graph.{base}"), loc)
             .operands(&operands)
             .results(&[ty]);
@@ -55,6 +96,11 @@ impl RewritePattern for Unfuse {
             y = rw.result(add, 0);
         }
         y = activation_op(rw, act, y, loc);
+        if let Some((outer, last)) = back {
+            let perm = util::i64_array(rw, &last);
+            let t = util::build(rw, "Transpose", &[y], &[outer], vec![("perm", perm)], loc);
+            y = rw.result(t, 0);
+        }
         rw.replace_op(op, &[y]);
         true
     }

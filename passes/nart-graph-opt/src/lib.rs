@@ -7,7 +7,8 @@
 //! | `graph-simplify` | neutral elements, identities, shape-op and cast chains, no-op Slice/Pad/Concat |
 //! | `graph-fold-batchnorm` | inference BatchNormalization into a preceding Conv, Gemm or MatMul |
 //! | `graph-fold-pad` | a constant-zero Pad into Conv or AveragePool pads (and `-inf` Pad into MaxPool) |
-//! | `graph-transpose-opt` | sinks Transpose through elementwise ops and cancels inverse pairs |
+//! | `graph-transpose-opt` | sinks Transpose through elementwise ops, Concat, reductions, Softmax, Squeeze/Unsqueeze and cancels inverse pairs |
+//! | `graph-layout` | converts convolutions to channels-last (`graph.fused_conv` with `layout = "nhwc"`) or back, Transposes at the region borders |
 //! | `graph-specialize-shapes` | gives symbolic input dims fixed sizes (`dims`, `shapes`) and re-infers the types |
 //! | `graph-cost` | reports op count, FLOPs and bytes moved as statistics (changes nothing) |
 //!
@@ -21,6 +22,7 @@ pub mod cost;
 pub mod fold_batchnorm;
 pub mod fold_constants;
 pub mod fold_pad;
+pub mod layout;
 pub mod simplify;
 pub mod specialize_shapes;
 pub mod transpose;
@@ -30,6 +32,7 @@ pub use cost::CostReportPass;
 pub use fold_batchnorm::FoldBatchNormPass;
 pub use fold_constants::FoldConstantsPass;
 pub use fold_pad::FoldPadPass;
+pub use layout::LayoutPass;
 pub use simplify::SimplifyPass;
 pub use specialize_shapes::SpecializeShapesPass;
 pub use transpose::TransposeOptPass;
@@ -66,6 +69,7 @@ pub fn register(registry: &mut nart_pass::PassRegistry) {
     registry.register(|| Box::new(FoldPadPass::new()));
     registry.register(|| Box::new(TransposeOptPass::new()));
     registry.register(|| Box::new(CostReportPass::new()));
+    registry.register(|| Box::new(LayoutPass::new()));
     registry.register(|| Box::new(SpecializeShapesPass::new()));
     registry.register_pipeline(
         "graph-optimize",

@@ -234,3 +234,25 @@ pub fn derived_loc(u: &mut Uniquer, base: Location, suffix: &str) -> Location {
     let name = u.ident(&name);
     u.loc(LocData::Name { name, child })
 }
+
+/// An `i64` attribute.
+pub fn i64_attr(u: &mut Uniquer, v: i64) -> Attr {
+    let ty = u.int_type(64);
+    u.int_attr(ty, v as i128)
+}
+
+/// A 1-D `graph.constant` of `i64` values at the rewriter's insertion point.
+pub fn i64_constant(rw: &mut PatternRewriter<'_>, values: &[i64], loc: Location) -> Value {
+    let elem = rw.uniq().int_type(64);
+    let ty = rw.uniq().tensor_type(vec![values.len() as i64], elem);
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let value = rw.uniq().intern_attr(AttrData::DenseElements {
+        ty,
+        data: DenseData::Elements(bytes),
+    });
+    let state = OperationState::new(rw.uniq(), "graph.constant", loc)
+        .results(&[ty])
+        .prop(rw.uniq(), "value", value);
+    let op = rw.create(state);
+    rw.result(op, 0)
+}

@@ -681,3 +681,476 @@ fn squeeze_without_unit_dims_is_the_input() {
         )
     });
 }
+
+// ----- graph-transpose-opt: ops with axes -----
+
+/// `tensor<AxBx...xT>`.
+fn tt(shape: &[i64], elem: &str) -> String {
+    let mut s = String::from("tensor<");
+    for d in shape {
+        s.push_str(&format!("{d}x"));
+    }
+    format!("{s}{elem}>")
+}
+
+fn tf(shape: &[i64]) -> String {
+    tt(shape, "f32")
+}
+
+/// A random permutation of `0..n` that is not the identity (for `n > 1`).
+fn random_perm(r: &mut Rng, n: usize) -> Vec<i64> {
+    loop {
+        let mut p: Vec<i64> = (0..n as i64).collect();
+        for i in (1..n).rev() {
+            let j = r.int(0, i as i64) as usize;
+            p.swap(i, j);
+        }
+        if n < 2 || p.iter().enumerate().any(|(i, &d)| i as i64 != d) {
+            return p;
+        }
+    }
+}
+
+fn inverse(p: &[i64]) -> Vec<i64> {
+    let mut q = vec![0; p.len()];
+    for (i, &d) in p.iter().enumerate() {
+        q[d as usize] = i as i64;
+    }
+    q
+}
+
+fn permute(shape: &[i64], p: &[i64]) -> Vec<i64> {
+    p.iter().map(|&d| shape[d as usize]).collect()
+}
+
+fn perm_text(p: &[i64]) -> String {
+    p.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `%{out} = Transpose(%{inp}, p)` of a value of shape `shape`; returns the line and the
+/// result's shape.
+fn transpose_line(out: &str, inp: &str, shape: &[i64], p: &[i64]) -> (String, Vec<i64>) {
+    let y = permute(shape, p);
+    (
+        format!(
+            "  %{out} = \"graph.Transpose\"(%{inp}) <{{perm = array<i64: {}>}}> : ({}) -> {}\n",
+            perm_text(p),
+            tf(shape),
+            tf(&y)
+        ),
+        y,
+    )
+}
+
+/// `p` without the output axes `removed`, renumbered (what remains between `x` and `y` once
+/// both lose those axes).
+fn drop_axes(p: &[i64], removed: &[usize]) -> Vec<i64> {
+    let gone: Vec<i64> = removed.iter().map(|&a| p[a]).collect();
+    p.iter()
+        .enumerate()
+        .filter(|(i, _)| !removed.contains(i))
+        .map(|(_, &d)| d - gone.iter().filter(|&&g| g < d).count() as i64)
+        .collect()
+}
+
+/// A function `x → Transpose(x, p) → body → Transpose back`, whose Transposes must all cancel
+/// once they sink: `body(y, shape_y)` returns its lines, its result's name and shape, and the
+/// permutation that maps `x`-side axes of the result to its axes (`None`: nothing to undo).
+fn sink_case(
+    r: &mut Rng,
+    rank: usize,
+    body: impl Fn(&mut Rng, &[i64], &[i64]) -> (String, String, Vec<i64>, Option<Vec<i64>>),
+) -> String {
+    let x: Vec<i64> = (0..rank).map(|_| r.int(1, 4)).collect();
+    let p = random_perm(r, rank);
+    let (mut text, y) = transpose_line("t", "x", &x, &p);
+    let (lines, res, res_shape, undo) = body(r, &y, &p);
+    text.push_str(&lines);
+    let (out, out_shape) = match undo {
+        Some(q) if q.iter().enumerate().any(|(i, &d)| i as i64 != d) => {
+            let (l, s) = transpose_line("o", &res, &res_shape, &inverse(&q));
+            text.push_str(&l);
+            ("o".to_string(), s)
+        }
+        _ => (res, res_shape),
+    };
+    format!(
+        "func.func @f(%x: {}) -> {} {{\n{text}  return %{out} : {}\n}}",
+        tf(&x),
+        tf(&out_shape),
+        tf(&out_shape)
+    )
+}
+
+#[test]
+fn transpose_sinks_through_concat() {
+    cases(TRANSPOSE, "graph.Transpose", |r| {
+        let rank = r.int(2, 4) as usize;
+        let x: Vec<i64> = (0..rank).map(|_| r.int(1, 4)).collect();
+        let p = random_perm(r, rank);
+        let axis = r.int(0, rank as i64 - 1) as usize;
+        let n = r.int(2, 3) as usize;
+        let mut text = String::new();
+        let mut args = Vec::new();
+        let mut names = Vec::new();
+        let mut types = Vec::new();
+        let mut total = 0;
+        for k in 0..n {
+            // Each input's concatenated (transposed) axis has its own size.
+            let mut xi = x.clone();
+            xi[p[axis] as usize] = r.int(1, 3);
+            total += xi[p[axis] as usize];
+            args.push(format!("%x{k}: {}", tf(&xi)));
+            let (l, y) = transpose_line(&format!("t{k}"), &format!("x{k}"), &xi, &p);
+            text.push_str(&l);
+            names.push(format!("%t{k}"));
+            types.push(tf(&y));
+        }
+        let mut y = permute(&x, &p);
+        y[axis] = total;
+        let neg = if r.int(0, 1) == 0 {
+            axis as i64
+        } else {
+            axis as i64 - rank as i64
+        };
+        text.push_str(&format!(
+            "  %c = \"graph.Concat\"({}) <{{axis = {neg} : i64}}> : ({}) -> {}\n",
+            names.join(", "),
+            types.join(", "),
+            tf(&y)
+        ));
+        let (l, out) = transpose_line("o", "c", &y, &inverse(&p));
+        text.push_str(&l);
+        format!(
+            "func.func @f({}) -> {} {{\n{text}  return %o : {}\n}}",
+            args.join(", "),
+            tf(&out),
+            tf(&out)
+        )
+    });
+}
+
+#[test]
+fn transpose_sinks_through_reductions() {
+    for sink in nart_graph_opt::transpose::SINK_REDUCE {
+        let op = sink.root().expect("a root").trim_start_matches("graph.");
+        cases(TRANSPOSE, "graph.Transpose", |r| {
+            let rank = r.int(2, 4) as usize;
+            let keepdims = r.int(0, 1);
+            let all_axes = r.int(0, 4) == 0;
+            sink_case(r, rank, |r, y, p| {
+                let mut axes: Vec<usize> = (0..rank).filter(|_| r.int(0, 1) == 1).collect();
+                if axes.is_empty() || all_axes {
+                    axes = (0..rank).collect();
+                }
+                let out: Vec<i64> = (0..rank)
+                    .filter_map(|i| match (axes.contains(&i), keepdims) {
+                        (true, 1) => Some(1),
+                        (true, _) => None,
+                        (false, _) => Some(y[i]),
+                    })
+                    .collect();
+                let (axes_line, axes_arg, axes_ty) = if all_axes {
+                    (
+                        "  %a = \"graph.none\"() : () -> none\n".to_string(),
+                        "%a",
+                        "none".to_string(),
+                    )
+                } else {
+                    let list: Vec<String> = axes
+                        .iter()
+                        .map(|&a| {
+                            // Negative axes half of the time.
+                            if r.int(0, 1) == 0 {
+                                a.to_string()
+                            } else {
+                                (a as i64 - rank as i64).to_string()
+                            }
+                        })
+                        .collect();
+                    let n = list.len();
+                    (
+                        format!(
+                            "  %a = \"graph.constant\"() <{{value = dense<[{}]> : tensor<{n}xi64>}}> : () -> tensor<{n}xi64>\n",
+                            list.join(", ")
+                        ),
+                        "%a",
+                        format!("tensor<{n}xi64>"),
+                    )
+                };
+                let lines = format!(
+                    "{axes_line}  %r = \"graph.{op}\"(%t, {axes_arg}) <{{keepdims = {keepdims} : i64}}> : ({}, {axes_ty}) -> {}\n",
+                    tf(y),
+                    tf(&out)
+                );
+                let undo = if keepdims == 1 {
+                    p.to_vec()
+                } else {
+                    drop_axes(p, &axes)
+                };
+                (lines, "r".into(), out, Some(undo))
+            })
+        });
+    }
+}
+
+#[test]
+fn transpose_sinks_through_softmax() {
+    for sink in nart_graph_opt::transpose::SINK_SOFTMAX {
+        let op = sink.root().expect("a root").trim_start_matches("graph.");
+        cases(TRANSPOSE, "graph.Transpose", |r| {
+            let rank = r.int(2, 4) as usize;
+            sink_case(r, rank, |r, y, p| {
+                let axis = r.int(-(rank as i64), rank as i64 - 1);
+                let lines = format!(
+                    "  %s = \"graph.{op}\"(%t) <{{axis = {axis} : i64}}> : ({}) -> {}\n",
+                    tf(y),
+                    tf(y)
+                );
+                (lines, "s".into(), y.to_vec(), Some(p.to_vec()))
+            })
+        });
+    }
+}
+
+#[test]
+fn transpose_sinks_through_squeeze_and_unsqueeze() {
+    cases(TRANSPOSE, "graph.Transpose", |r| {
+        let rank = r.int(2, 4) as usize;
+        // Some dimensions of 1 to squeeze.
+        let x: Vec<i64> = (0..rank)
+            .map(|_| if r.int(0, 1) == 0 { 1 } else { r.int(2, 4) })
+            .collect();
+        let p = random_perm(r, rank);
+        let (mut text, y) = transpose_line("t", "x", &x, &p);
+        let units: Vec<usize> = (0..rank).filter(|&i| y[i] == 1).collect();
+        let mut axes: Vec<usize> = units.iter().copied().filter(|_| r.int(0, 2) > 0).collect();
+        if axes.is_empty() && !units.is_empty() {
+            axes.push(units[0]);
+        }
+        let (res, res_shape, undo) = if axes.is_empty() {
+            // No unit dimension: unsqueeze instead, at random new positions.
+            let k = r.int(1, 2) as usize;
+            let out_rank = rank + k;
+            let mut pos: Vec<usize> = Vec::new();
+            while pos.len() < k {
+                let a = r.int(0, out_rank as i64 - 1) as usize;
+                if !pos.contains(&a) {
+                    pos.push(a);
+                }
+            }
+            pos.sort_unstable();
+            let mut out = Vec::new();
+            let mut it = y.iter();
+            for j in 0..out_rank {
+                out.push(if pos.contains(&j) {
+                    1
+                } else {
+                    *it.next().unwrap()
+                });
+            }
+            let kept: Vec<i64> = (0..out_rank)
+                .filter(|j| !pos.contains(j))
+                .map(|j| j as i64)
+                .collect();
+            let mut q = vec![0; out_rank];
+            let mut i = 0;
+            for (j, slot) in q.iter_mut().enumerate() {
+                if pos.contains(&j) {
+                    *slot = j as i64;
+                } else {
+                    *slot = kept[p[i] as usize];
+                    i += 1;
+                }
+            }
+            let list: Vec<String> = pos.iter().map(|a| a.to_string()).collect();
+            text.push_str(&format!(
+                "  %a = \"graph.constant\"() <{{value = dense<[{}]> : tensor<{k}xi64>}}> : () -> tensor<{k}xi64>\n  %u = \"graph.Unsqueeze\"(%t, %a) : ({}, tensor<{k}xi64>) -> {}\n",
+                list.join(", "),
+                tf(&y),
+                tf(&out)
+            ));
+            ("u", out, q)
+        } else {
+            let out: Vec<i64> = (0..rank)
+                .filter(|i| !axes.contains(i))
+                .map(|i| y[i])
+                .collect();
+            let n = axes.len();
+            let list: Vec<String> = axes.iter().map(|a| a.to_string()).collect();
+            text.push_str(&format!(
+                "  %a = \"graph.constant\"() <{{value = dense<[{}]> : tensor<{n}xi64>}}> : () -> tensor<{n}xi64>\n  %u = \"graph.Squeeze\"(%t, %a) : ({}, tensor<{n}xi64>) -> {}\n",
+                list.join(", "),
+                tf(&y),
+                tf(&out)
+            ));
+            ("u", out, drop_axes(&p, &axes))
+        };
+        let (out, out_shape) = if undo.iter().enumerate().any(|(i, &d)| i as i64 != d) {
+            let (l, s) = transpose_line("o", res, &res_shape, &inverse(&undo));
+            text.push_str(&l);
+            ("o", s)
+        } else {
+            (res, res_shape)
+        };
+        format!(
+            "func.func @f(%x: {}) -> {} {{\n{text}  return %{out} : {}\n}}",
+            tf(&x),
+            tf(&out_shape),
+            tf(&out_shape)
+        )
+    });
+}
+
+/// A Transpose that moves only dimensions of size 1 becomes a Reshape.
+#[test]
+fn transpose_of_unit_dims_is_a_reshape() {
+    cases(TRANSPOSE, "graph.Transpose", |r| {
+        // [n, 1, 1, c] → perm [0, 3, 1, 2] → [n, c, 1, 1], or a random rank-3 variant.
+        let (n, c) = (r.int(1, 4), r.int(2, 5));
+        let (x, p) = if r.int(0, 1) == 0 {
+            (vec![n, 1, 1, c], vec![0, 3, 1, 2])
+        } else {
+            (vec![1, n, c], vec![1, 0, 2])
+        };
+        let (text, y) = transpose_line("t", "x", &x, &p);
+        format!(
+            "func.func @f(%x: {}) -> {} {{\n{text}  %e = \"graph.Exp\"(%t) : ({}) -> {}\n  return %e : {}\n}}",
+            tf(&x),
+            tf(&y),
+            tf(&y),
+            tf(&y),
+            tf(&y)
+        )
+    });
+}
+
+// ----- graph-layout -----
+
+const TO_NHWC: &str = "builtin.module(graph-layout{layout=nhwc})";
+
+/// A random convolution (odd channel counts, strides, pads, groups) from `inp` of shape
+/// `[n, c, h, w]`; returns its lines and result shape.
+fn conv_lines(r: &mut Rng, name: &str, inp: &str, s: &[i64], m: i64) -> (String, Vec<i64>) {
+    let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
+    let k = r.int(1, 3).min(h).min(w);
+    let stride = r.int(1, 2);
+    let pad = r.int(0, k - 1);
+    let group = if c % 2 == 0 && m % 2 == 0 && r.int(0, 1) == 0 {
+        2
+    } else {
+        1
+    };
+    let oh = (h + 2 * pad - k) / stride + 1;
+    let ow = (w + 2 * pad - k) / stride + 1;
+    let wshape = [m, c / group, k, k];
+    let wv = r.nested(&wshape, -1.0, 1.0);
+    let bv = r.floats(m, -1.0, 1.0);
+    let y = vec![n, m, oh, ow];
+    let lines = format!(
+        "  %{name}_w = \"graph.constant\"() <{{value = dense<{wv}> : {wt}}}> : () -> {wt}
+  %{name}_b = \"graph.constant\"() <{{value = dense<{bv}> : tensor<{m}xf32>}}> : () -> tensor<{m}xf32>
+  %{name} = \"graph.Conv\"(%{inp}, %{name}_w, %{name}_b) <{{group = {group} : i64, pads = array<i64: {pad}, {pad}, {pad}, {pad}>, strides = array<i64: {stride}, {stride}>}}> : ({}, {wt}, tensor<{m}xf32>) -> {}\n",
+        tf(s),
+        tf(&y),
+        wt = tf(&wshape),
+    );
+    (lines, y)
+}
+
+/// Conv → Relu → Conv (+ a residual Add of a third Conv) → GlobalAveragePool: after
+/// `graph-layout{layout=nhwc}` no `graph.Conv` is left, only the region's two border
+/// Transposes remain, and the values agree; `layout=nchw` afterwards brings every conv back.
+#[test]
+fn layout_nhwc_keeps_values_and_only_border_transposes() {
+    for seed in 1..=8u64 {
+        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let s = vec![r.int(1, 2), r.int(1, 5), r.int(3, 7), r.int(3, 7)];
+        let (m1, m2) = (r.int(1, 5), r.int(1, 5));
+        let (l1, y1) = conv_lines(&mut r, "c1", "x", &s, m1);
+        let relu = format!("  %r1 = \"graph.Relu\"(%c1) : ({t}) -> {t}\n", t = tf(&y1));
+        let (l2, y2) = conv_lines(&mut r, "c2", "r1", &y1, m2);
+        // A 1x1 stride-1 conv of the same input as c2 when the shapes allow a residual Add.
+        let mut text = format!("{l1}{relu}{l2}");
+        let mut last = ("c2".to_string(), y2.clone());
+        if y2[2] == y1[2] && y2[3] == y1[3] {
+            let wv = r.nested(&[m2, m1, 1, 1], -1.0, 1.0);
+            text.push_str(&format!(
+                "  %c3_w = \"graph.constant\"() <{{value = dense<{wv}> : {wt}}}> : () -> {wt}
+  %c3_b = \"graph.none\"() : () -> none
+  %c3 = \"graph.Conv\"(%r1, %c3_w, %c3_b) : ({}, {wt}, none) -> {}
+  %s = \"graph.Add\"(%c2, %c3) : ({t2}, {t2}) -> {t2}\n",
+                tf(&y1),
+                tf(&y2),
+                wt = tf(&[m2, m1, 1, 1]),
+                t2 = tf(&y2)
+            ));
+            last = ("s".to_string(), y2.clone());
+        }
+        let g = vec![y2[0], y2[1], 1, 1];
+        text.push_str(&format!(
+            "  %g = \"graph.GlobalAveragePool\"(%{}) : ({}) -> {}\n",
+            last.0,
+            tf(&last.1),
+            tf(&g)
+        ));
+        let fun = format!(
+            "func.func @f(%x: {}) -> {} {{\n{text}  return %g : {}\n}}",
+            tf(&s),
+            tf(&g),
+            tf(&g)
+        );
+        check(&fun, TO_NHWC, "graph.Conv", &mut r);
+        // The only Transposes left: into the region, and out of it (a Reshape when the
+        // result is [n, c, 1, 1] or the input has one channel).
+        let mut ctx = context();
+        let module = nart_ir::parser::parse_source(&mut ctx, "case.mlir", &fun).unwrap();
+        let mut pm = PassManager::parse(TO_NHWC, &registry()).unwrap();
+        pm.run(&mut ctx, module, &mut Vec::new()).unwrap();
+        let names = graph_op_names(&ctx, module);
+        // A border Transpose that moves only size-1 dimensions is a Reshape.
+        let transposes = names
+            .iter()
+            .filter(|n| *n == "graph.Transpose" || *n == "graph.Reshape")
+            .count();
+        let printed = nart_ir::printer::print_op(&ctx, module, &Default::default());
+        assert!(
+            (1..=2).contains(&transposes),
+            "{transposes} Transposes left:\n{printed}"
+        );
+        assert!(
+            printed.contains("layout = \"nhwc\""),
+            "no channels-last conv:\n{printed}"
+        );
+        // And back.
+        check(
+            &fun,
+            "builtin.module(graph-layout{layout=nhwc},graph-layout{layout=nchw})",
+            "graph.Conv",
+            &mut r,
+        );
+    }
+}
+
+/// `graph-unfuse` writes a channels-last `fused_conv` back as `Conv` between Transposes.
+#[test]
+fn unfuse_of_channels_last_conv() {
+    cases(
+        "builtin.module(graph-layout{layout=nhwc},graph-fuse-activation,graph-unfuse)",
+        "graph.fused_conv",
+        |r| {
+            let s = vec![r.int(1, 2), r.int(1, 5), r.int(3, 6), r.int(3, 6)];
+            let m = r.int(1, 5);
+            let (l, y) = conv_lines(r, "c", "x", &s, m);
+            format!(
+                "func.func @f(%x: {}) -> {} {{\n{l}  %r = \"graph.Relu\"(%c) : ({t}) -> {t}\n  return %r : {t}\n}}",
+                tf(&s),
+                tf(&y),
+                t = tf(&y)
+            )
+        },
+    );
+}

@@ -451,6 +451,14 @@ fn i64_pair(rw: &mut PatternRewriter<'_>, v: [i64; 2]) -> Attr {
 }
 
 fn lower_conv(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
+    // A channels-last `fused_conv` (`graph-layout{layout=nhwc}`) is not lowered here yet.
+    if nart_dialect_graph::fused::ConvLayout::of(rw, op)
+        != Ok(nart_dialect_graph::fused::ConvLayout::Nchw)
+    {
+        return Err(
+            "only channels-first convolutions are lowered (layout = \"nhwc\" is not)".to_string(),
+        );
+    }
     let (out, elem) = result_type(rw, op)?;
     let x = operand(rw, op, 0)?;
     let w = operand(rw, op, 1)?;

@@ -40,3 +40,14 @@ func.func @used_indices(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xi64> {
   %y, %i = "graph.MaxPool"(%x) <{kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}> : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
   return %i : tensor<1x1x2x2xi64>
 }
+
+// -----
+
+// A channels-last convolution (graph-layout{layout=nhwc}) has no lowering yet.
+func.func @channels_last(%x: tensor<1x4x4x2xf32>, %w: tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32> {
+  %n = "graph.none"() : () -> none
+  // expected-error @+2 {{failed to legalize operation 'graph.fused_conv'}}
+  // expected-note @+1 {{only channels-first convolutions are lowered (layout = "nhwc" is not)}}
+  %c = "graph.fused_conv"(%x, %w, %n) <{activation = #graph.activation<none>, layout = "nhwc"}> : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, none) -> tensor<1x4x4x2xf32>
+  return %c : tensor<1x4x4x2xf32>
+}

@@ -61,10 +61,51 @@ fn single(op: &'static str, mut out: Vec<Tensor>) -> KResult<Tensor> {
     }
 }
 
+/// `fused_conv`; with `layout = "nhwc"` the input and weight are moved to channels-first,
+/// convolved as `Conv` does, and the result moved back to channels-last (the reference
+/// semantics of the channels-last variant, not a fast kernel).
 fn fused_conv(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     const OP: &str = "fused_conv";
     let act = activation(OP, n)?;
-    let y = single(OP, nn::conv_k(n, i)?)?;
+    let layout = n.str_or("layout", "nchw")?;
+    let y = match layout.as_str() {
+        "nchw" => single(OP, nn::conv_k(n, i)?)?,
+        "nhwc" => {
+            let (Some(x), Some(w)) = (opt(i, 0), opt(i, 1)) else {
+                return Err(KernelError::Arity {
+                    op: OP,
+                    msg: "X and W are required".into(),
+                });
+            };
+            let rank = x.rank() as i64;
+            if rank < 3 || w.rank() as i64 != rank {
+                return Err(KernelError::attr(
+                    OP,
+                    "layout",
+                    "nhwc needs an input and a weight of the same rank, 3 or more",
+                ));
+            }
+            // [0, r-1, 1, ..., r-2]: channels-last to channels-first; and its inverse.
+            let mut first: Vec<i64> = vec![0, rank - 1];
+            first.extend(1..rank - 1);
+            let mut last: Vec<i64> = vec![0];
+            last.extend(2..rank);
+            last.push(1);
+            let xc = nart_tensor::shape_ops::transpose(x, Some(&first))?;
+            let wc = nart_tensor::shape_ops::transpose(w, Some(&first))?;
+            let mut ins: Vec<Option<&Tensor>> = vec![Some(&xc), Some(&wc)];
+            ins.extend(i.iter().skip(2).copied());
+            let yc = single(OP, nn::conv_k(n, &ins)?)?;
+            nart_tensor::shape_ops::transpose(&yc, Some(&last))?
+        }
+        other => {
+            return Err(KernelError::attr(
+                OP,
+                "layout",
+                format!("unknown layout '{other}'"),
+            ))
+        }
+    };
     Ok(vec![apply(y, act)?])
 }
 

@@ -76,7 +76,7 @@ pub fn on_openvino(text: &str, inputs: &[Tensor]) -> Vec<Tensor> {
         inputs,
     )
     .unwrap_or_else(|e| panic!("not run on openvino: {e}\n{text}"));
-    assert_eq!(artifact.format, "onnx");
+    assert_eq!(artifact.format, "openvino-blob");
     assert!(
         artifact.sdk_version.starts_with("OpenVINO 20"),
         "{}",

@@ -59,6 +59,19 @@ pub enum Rounding {
     HalfUp,
 }
 
+impl Rounding {
+    /// The mode of a keyword (`half_even`, `half_away`, `half_up`, as the `qnn` dialect
+    /// spells it), if it is one.
+    pub fn from_name(name: &str) -> Option<Rounding> {
+        match name {
+            "half_even" => Some(Rounding::HalfEven),
+            "half_away" => Some(Rounding::HalfAway),
+            "half_up" => Some(Rounding::HalfUp),
+            _ => None,
+        }
+    }
+}
+
 /// `round(p / 2^k)` with ties as `mode` says; a negative `k` multiplies by `2^−k`,
 /// saturating.
 pub fn rounding_shift(p: i128, k: i32, mode: Rounding) -> i128 {

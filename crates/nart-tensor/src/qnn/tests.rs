@@ -890,3 +890,11 @@ fn random_others(rng: &mut Rng) -> [Diff; 5] {
     }
     [dm, da, dmul, dr, dp]
 }
+
+#[test]
+fn rounding_modes_by_name() {
+    assert_eq!(Rounding::from_name("half_even"), Some(Rounding::HalfEven));
+    assert_eq!(Rounding::from_name("half_away"), Some(Rounding::HalfAway));
+    assert_eq!(Rounding::from_name("half_up"), Some(Rounding::HalfUp));
+    assert_eq!(Rounding::from_name("half_down"), None);
+}

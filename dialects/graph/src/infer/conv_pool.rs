@@ -153,6 +153,40 @@ pub(crate) fn window_out(w: &Window, input: &[i64]) -> Vec<i64> {
 pub(crate) fn conv(i: &In, x_idx: usize, w_idx: usize, elem: Option<TypeData>) -> R {
     let x = i.shaped(x_idx)?;
     let w = i.shaped(w_idx)?;
+    conv_of(i, x, w, (i.type_str(x_idx), i.type_str(w_idx)), elem)
+}
+
+/// `[N, spatial..., C_out]` from a channels-last input #0 (`[N, spatial..., C_in]`) and weight
+/// #1 (`[C_out, k..., C_in / group]`): [`conv`] on the shapes moved to channels-first, and its
+/// result moved back (`graph.fused_conv` with `layout = "nhwc"`).
+pub(crate) fn conv_channels_last(i: &In) -> R {
+    let to_first = |mut s: Shaped| {
+        if let Some(d) = s.shape.as_mut().filter(|d| d.len() >= 2) {
+            let c = d.remove(d.len() - 1);
+            d.insert(1, c);
+        }
+        s
+    };
+    let x = to_first(i.shaped(0)?);
+    let w = to_first(i.shaped(1)?);
+    let res = conv_of(i, x, w, (i.type_str(0), i.type_str(1)), None)?;
+    Ok(res.map(|rs| {
+        rs.into_iter()
+            .map(|r| {
+                r.map(|mut s| {
+                    if let Some(d) = s.shape.as_mut().filter(|d| d.len() >= 2) {
+                        let c = d.remove(1);
+                        d.push(c);
+                    }
+                    s
+                })
+            })
+            .collect()
+    }))
+}
+
+/// [`conv`] on given input and weight shapes (`names` are the operand types for messages).
+fn conv_of(i: &In, x: Shaped, w: Shaped, names: (String, String), elem: Option<TypeData>) -> R {
     let elem = elem.unwrap_or(x.elem.clone());
     let (Some(sx), Some(sw)) = (&x.shape, &w.shape) else {
         let r = x.shape.as_ref().map(|s| vec![DYNAMIC; s.len()]);
@@ -161,8 +195,7 @@ pub(crate) fn conv(i: &In, x_idx: usize, w_idx: usize, elem: Option<TypeData>) -
     if sx.len() < 3 || sx.len() != sw.len() {
         return Err(format!(
             "input and weight must have the same rank (3 or more): {} and {}",
-            i.type_str(x_idx),
-            i.type_str(w_idx)
+            names.0, names.1
         ));
     }
     let group = i.int("group", 1);

@@ -228,3 +228,35 @@ func.func @reinterpret_cast_element(%m: memref<8x16xf32>) {
   %r = memref.reinterpret_cast %m to offset: [0], sizes: [16], strides: [1] : memref<8x16xf32> to memref<16xi32>
   return
 }
+
+// -----
+
+func.func @collapse_group_count(%m: memref<2x3x4xf32>) {
+  // expected-error @+1 {{'memref.collapse_shape' op invalid number of reassociation groups: found 1, expected 2}}
+  %0 = memref.collapse_shape %m [[0, 1]] : memref<2x3x4xf32> into memref<6x4xf32>
+  return
+}
+
+// -----
+
+func.func @collapse_not_contiguous(%m: memref<2x3x4xf32>) {
+  // expected-error @+1 {{'memref.collapse_shape' op reassociation indices must be contiguous}}
+  %0 = memref.collapse_shape %m [[0, 2], [1]] : memref<2x3x4xf32> into memref<8x3xf32>
+  return
+}
+
+// -----
+
+func.func @collapse_size(%m: memref<2x3x4xf32>) {
+  // expected-error @+1 {{'memref.collapse_shape' op collapsed dim size (5) must equal reassociation group size (6)}}
+  %0 = memref.collapse_shape %m [[0, 1], [2]] : memref<2x3x4xf32> into memref<5x4xf32>
+  return
+}
+
+// -----
+
+func.func @expand_size(%m: memref<6x4xf32>) {
+  // expected-error @+1 {{'memref.expand_shape' op collapsed dim size (6) must equal reassociation group size (8)}}
+  %0 = memref.expand_shape %m [[0, 1], [2]] output_shape [2, 4, 4] : memref<6x4xf32> into memref<2x4x4xf32>
+  return
+}

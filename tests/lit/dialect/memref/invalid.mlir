@@ -28,3 +28,19 @@ func.func @load_from_tensor(%t: tensor<4xf32>, %i: index) {
   %v = "memref.load"(%t, %i) : (tensor<4xf32>, index) -> f32
   return
 }
+
+// -----
+
+func.func @collapse_element_type(%m: memref<2x3x4xf32>) {
+  // expected-error @+1 {{'memref.collapse_shape' op expected collapsed type to be compatible with 'memref<2x3x4xf32>' but found 'memref<6x4xi32>'}}
+  %0 = memref.collapse_shape %m [[0, 1], [2]] : memref<2x3x4xf32> into memref<6x4xi32>
+  return
+}
+
+// -----
+
+func.func @collapse_strided_gap(%m: memref<2x4xf32, strided<[8, 1]>>) {
+  // expected-error @+1 {{'memref.collapse_shape' op reassociation group dims 0 and 1 are not contiguous in memory (strides 8 and 1, size 4)}}
+  %0 = memref.collapse_shape %m [[0, 1]] : memref<2x4xf32, strided<[8, 1]>> into memref<8xf32, strided<[1]>>
+  return
+}

@@ -75,3 +75,18 @@ func.func @views(%m: memref<8x16xf32>, %i: index, %n: index, %d: memref<?x?xf32,
   %5 = memref.reinterpret_cast %m to offset: [%i], sizes: [%n, 4], strides: [4, 1] : memref<8x16xf32> to memref<?x4xf32, strided<[4, 1], offset: ?>>
   return
 }
+
+// CHECK-LABEL: func.func @reshapes
+// CHECK-NEXT: %[[C:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : memref<2x3x4xf32> into memref<6x4xf32>
+// CHECK-NEXT: %{{.*}} = memref.collapse_shape %arg0 {{\[\[}}0, 1, 2]] : memref<2x3x4xf32> into memref<24xf32>
+// CHECK-NEXT: %{{.*}} = memref.expand_shape %[[C]] {{\[\[}}0, 1], [2]] output_shape [2, 3, 4] : memref<6x4xf32> into memref<2x3x4xf32>
+// CHECK-NEXT: %{{.*}} = memref.expand_shape %arg1 {{\[\[}}0, 1], [2]] output_shape [%arg2, 2, 4] : memref<?x4xf32> into memref<?x2x4xf32>
+// CHECK-NEXT: %{{.*}} = memref.expand_shape %arg3 {{\[\[}}0], [1, 2]] output_shape [4, 2, 4] : memref<4x8xf32, strided<[16, 1], offset: 2>> into memref<4x2x4xf32, strided<[16, 4, 1], offset: 2>>
+func.func @reshapes(%m: memref<2x3x4xf32>, %d: memref<?x4xf32>, %n: index, %s: memref<4x8xf32, strided<[16, 1], offset: 2>>) {
+  %0 = memref.collapse_shape %m [[0, 1], [2]] : memref<2x3x4xf32> into memref<6x4xf32>
+  %1 = memref.collapse_shape %m [[0, 1, 2]] : memref<2x3x4xf32> into memref<24xf32>
+  %2 = memref.expand_shape %0 [[0, 1], [2]] output_shape [2, 3, 4] : memref<6x4xf32> into memref<2x3x4xf32>
+  %3 = memref.expand_shape %d [[0, 1], [2]] output_shape [%n, 2, 4] : memref<?x4xf32> into memref<?x2x4xf32>
+  %4 = memref.expand_shape %s [[0], [1, 2]] output_shape [4, 2, 4] : memref<4x8xf32, strided<[16, 1], offset: 2>> into memref<4x2x4xf32, strided<[16, 4, 1], offset: 2>>
+  return
+}

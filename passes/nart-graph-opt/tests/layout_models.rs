@@ -1,0 +1,173 @@
+//! `graph-layout{layout=nhwc}` on whole CNNs: `graph-optimize`, then the layout pass, then
+//! `graph-optimize` again (BatchNorm folding and activation fusion need the channels-first
+//! `Conv`, so the layout comes after them). The result computes what the original computes
+//! (reference interpreter, seeded inputs, within 1e-4), every convolution is channels-last, and
+//! the only Transposes left are the region borders: the model input, and both sides of each
+//! pool that has no channels-last form (`MaxPool`, `AveragePool`). Where the last border is a
+//! `[N, C, 1, 1]` result, it is a Reshape, not a Transpose.
+//!
+//! The digits CNN is in `tests/models`; ResNet-18 and MobileNetV2 are read from
+//! `~/.cache/nart/models` (`scripts/models/build_zoo.py`) and skipped when it is missing.
+
+use std::path::{Path, PathBuf};
+
+use nart_interp::Interpreter;
+use nart_ir::{Context, Op};
+use nart_pass::{PassManager, PassRegistry};
+use nart_tensor::{DType, Tensor};
+
+const PIPELINE: &str = "builtin.module(graph-optimize,graph-layout{layout=nhwc},graph-optimize)";
+
+fn context() -> Context {
+    let mut ctx = Context::new();
+    nart_onnx::register_dialects(&mut ctx);
+    nart_interp::register(&mut ctx);
+    ctx
+}
+
+/// Seeded inputs: floats in [-1, 1), dynamic dimensions 1.
+fn inputs(interp: &Interpreter, seed: u64) -> Vec<Tensor> {
+    let mut s = seed | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    interp
+        .inputs()
+        .iter()
+        .map(|spec| {
+            let shape: Vec<usize> = spec
+                .shape
+                .as_ref()
+                .expect("model inputs are ranked")
+                .iter()
+                .map(|d| d.unwrap_or(1))
+                .collect();
+            let n: usize = shape.iter().product();
+            let dtype = spec.dtype.expect("model inputs have an element type");
+            assert_eq!(dtype, DType::F32, "the CNNs take f32");
+            let values: Vec<f64> = (0..n)
+                .map(|_| (next() % 2000) as f64 / 1000.0 - 1.0)
+                .collect();
+            Tensor::from_f64(dtype, shape, values).expect("an input tensor")
+        })
+        .collect()
+}
+
+fn count(ctx: &Context, module: Op, name: &str) -> usize {
+    ctx.nested_ops(module)
+        .into_iter()
+        .filter(|&op| ctx.op_name_str(op) == name)
+        .count()
+}
+
+/// Runs the pipeline on `path`; checks values and convolutions, and returns the number of
+/// Transposes left and the number of pools without a channels-last form.
+fn check(path: &Path) -> (usize, usize) {
+    let mut ctx = context();
+    let module = nart_onnx::import_file(&mut ctx, path).expect("the model imports");
+    let interp = Interpreter::from_module(&ctx, module, None).expect("plan before");
+    let ins = inputs(&interp, 11);
+    let want = interp.run(ins.clone()).expect("run before");
+
+    let mut registry = PassRegistry::new();
+    nart_transforms::register(&mut registry);
+    nart_graph_opt::register(&mut registry);
+    nart_graph_fusion::register(&mut registry);
+    let mut pm = PassManager::parse(PIPELINE, &registry).unwrap();
+    pm.run(&mut ctx, module, &mut Vec::new())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let printed = nart_ir::printer::print_op(&ctx, module, &Default::default());
+
+    assert_eq!(count(&ctx, module, "graph.Conv"), 0, "{printed}");
+    let convs: Vec<Op> = ctx
+        .nested_ops(module)
+        .into_iter()
+        .filter(|&op| ctx.op_name_str(op) == "graph.fused_conv")
+        .collect();
+    assert!(!convs.is_empty(), "{printed}");
+    for &c in &convs {
+        assert_eq!(
+            nart_dialect_graph::fused::ConvLayout::of(&ctx, c),
+            Ok(nart_dialect_graph::fused::ConvLayout::Nhwc),
+            "{printed}"
+        );
+    }
+
+    let interp = Interpreter::from_module(&ctx, module, None).expect("plan after");
+    let got = interp.run(ins.clone()).expect("run after");
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(g.shape(), w.shape());
+        let (g, w) = (g.to_f64_vec().unwrap(), w.to_f64_vec().unwrap());
+        for (a, b) in g.iter().zip(&w) {
+            assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "{a} != {b}");
+        }
+    }
+
+    // The ONNX export writes standard ops (Conv/FusedConv between Transposes) that compute the
+    // same, read back by the importer.
+    let bytes = nart_onnx::export_model(&ctx, module).expect("the model exports");
+    let mut ctx2 = context();
+    let module2 = nart_onnx::import_model(&mut ctx2, &bytes, None).expect("it imports again");
+    let interp = Interpreter::from_module(&ctx2, module2, None).expect("plan exported");
+    let got = interp.run(ins).expect("run exported");
+    for (g, w) in got.iter().zip(&want) {
+        let (g, w) = (g.to_f64_vec().unwrap(), w.to_f64_vec().unwrap());
+        for (a, b) in g.iter().zip(&w) {
+            assert!(
+                (a - b).abs() <= 1e-4 * (1.0 + b.abs()),
+                "exported: {a} != {b}"
+            );
+        }
+    }
+
+    let pools = count(&ctx, module, "graph.MaxPool") + count(&ctx, module, "graph.AveragePool");
+    (count(&ctx, module, "graph.Transpose"), pools)
+}
+
+fn zoo(name: &str) -> Option<PathBuf> {
+    let home = std::env::var_os("HOME")?;
+    let p = Path::new(&home)
+        .join(".cache/nart/models")
+        .join(name)
+        .join("model.onnx");
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} is missing", p.display());
+        None
+    }
+}
+
+#[test]
+fn digits_cnn() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/digits_cnn/model.onnx");
+    let (transposes, pools) = check(&path);
+    // Conv-Relu-MaxPool twice, then Flatten-Gemm: both sides of the first MaxPool, and the
+    // way into the second one, after which the model stays channels-first. The input border
+    // is a Reshape: the input has one channel.
+    assert_eq!((transposes, pools), (3, 2));
+}
+
+#[test]
+fn resnet18() {
+    let Some(path) = zoo("resnet18") else { return };
+    let (transposes, pools) = check(&path);
+    // The input border and both sides of the stem's MaxPool; the exit after the global
+    // average pool is a Reshape of [1, 1, 1, 512].
+    assert_eq!((transposes, pools), (3, 1));
+}
+
+#[test]
+fn mobilenetv2() {
+    let Some(path) = zoo("mobilenetv2") else {
+        return;
+    };
+    let (transposes, pools) = check(&path);
+    // No pool but the global one: only the input border is a Transpose.
+    assert_eq!((transposes, pools), (1, 0));
+}
