@@ -74,3 +74,20 @@ got = numpy_helper.to_array(onnx.load_tensor(f"{sys.argv[2]}/output_0.pb")).asty
 print(f"auto package vs the interpreter: max |diff| = {np.abs(got - ref).max():.3g}, "
       f"predicted classes agree on {(got.argmax(-1) == ref.argmax(-1)).mean() * 100:.0f}% of {got.shape[0]} samples")
 PY
+
+echo
+echo "== nart compile $model --targets cpu --dim N=16 --emit asm -o cpu.nartpkg (nart's own code), then run it"
+"$bin/nart" compile "$model" --targets cpu --dim N=16 --emit asm -o "$out/cpu.nartpkg"
+echo "generated code: $(grep -c . "$out/cpu.nartpkg.0.s") lines of $(uname -m) assembly (cpu.nartpkg.0.s)"
+mkdir -p "$out/cpu"
+"$bin/nart" run --package "$out/cpu.nartpkg" --inputs "$data" --outputs "$out/cpu"
+python3 - "$out" "$out/cpu" "$data" <<'PY'
+import sys, numpy as np, onnx
+from onnx import numpy_helper
+ref = numpy_helper.to_array(onnx.load_tensor(f"{sys.argv[1]}/output_0.pb")).astype(np.float64)
+got = numpy_helper.to_array(onnx.load_tensor(f"{sys.argv[2]}/output_0.pb")).astype(np.float64)
+ort = numpy_helper.to_array(onnx.load_tensor(f"{sys.argv[3]}/output_0.pb")).astype(np.float64)
+print(f"cpu package vs the interpreter: max |diff| = {np.abs(got - ref).max():.3g}; "
+      f"vs onnxruntime: {np.abs(got - ort).max():.3g}; "
+      f"predicted classes agree on {(got.argmax(-1) == ort.argmax(-1)).mean() * 100:.0f}% of {got.shape[0]} samples")
+PY

@@ -383,6 +383,101 @@ pub fn required_features(llvm: &str) -> Vec<String> {
     out
 }
 
+/// `op` alone in a function (constant operands as constants, large ones as splats of the same
+/// type, since a lowering reads only small constants' values), through
+/// `convert-graph-to-linalg` in a scratch context: `Err` with the lowering's reasons when it
+/// cannot lower this op with these attributes and shapes.
+fn trial_lowering(ctx: &Context, op: Op) -> Result<(), String> {
+    use nart_ir::printer::{attr_to_string, type_to_string};
+    use std::fmt::Write;
+    let mut args = Vec::new();
+    let mut body = String::new();
+    let mut names = Vec::new();
+    for (i, &v) in ctx.operands(op).iter().enumerate() {
+        let t = ctx.value_type(v);
+        let ts = type_to_string(ctx, t);
+        let def = ctx.defining_op(v);
+        let constant = def.filter(|&d| ctx.op_name_str(d) == "graph.constant");
+        if let Some(d) = constant {
+            let value = ctx.attr(d, "value").ok_or("a constant without a value")?;
+            let small = match ctx.type_data(t) {
+                TypeData::RankedTensor { shape, .. } => shape.iter().product::<i64>() <= 64,
+                _ => false,
+            };
+            let text = if small {
+                attr_to_string(ctx, value)
+            } else {
+                format!("dense<0.0> : {ts}")
+            };
+            let _ = writeln!(
+                body,
+                "  %c{i} = \"graph.constant\"() <{{value = {text}}}> : () -> {ts}"
+            );
+            names.push(format!("%c{i}"));
+        } else if matches!(ctx.type_data(t), TypeData::None) {
+            let _ = writeln!(body, "  %c{i} = \"graph.none\"() : () -> none");
+            names.push(format!("%c{i}"));
+        } else {
+            args.push(format!("%a{i}: {ts}"));
+            names.push(format!("%a{i}"));
+        }
+    }
+    let results: Vec<String> = ctx
+        .results(op)
+        .iter()
+        .map(|&r| type_to_string(ctx, ctx.value_type(r)))
+        .collect();
+    let operand_types: Vec<String> = ctx
+        .operands(op)
+        .iter()
+        .map(|&v| type_to_string(ctx, ctx.value_type(v)))
+        .collect();
+    let props: Vec<String> = ctx
+        .props(op)
+        .iter()
+        .map(|p| format!("{} = {}", ctx.str(p.name), attr_to_string(ctx, p.value)))
+        .collect();
+    let n = results.len();
+    let lhs = if n == 0 {
+        String::new()
+    } else {
+        format!("%r:{n} = ")
+    };
+    let _ = writeln!(
+        body,
+        "  {lhs}\"{}\"({}) <{{{}}}> : ({}) -> ({})",
+        ctx.op_name_str(op),
+        names.join(", "),
+        props.join(", "),
+        operand_types.join(", "),
+        results.join(", ")
+    );
+    let text = format!(
+        "func.func @trial({}) {{\n{body}  return\n}}\n",
+        args.join(", ")
+    );
+    let mut scratch = lowering_context();
+    let module = nart_ir::parser::parse_source(&mut scratch, "trial.mlir", &text)
+        .map_err(|d| format!("cannot restate the op for a trial: {}", render(&d)))?;
+    let mut registry = nart_pass::PassRegistry::new();
+    nart_linalg_lowering::register(&mut registry);
+    let mut pm = nart_pass::PassManager::parse(
+        "builtin.module(func.func(convert-graph-to-linalg))",
+        &registry,
+    )
+    .map_err(|e| e.render())?;
+    pm.run(&mut scratch, module, &mut Vec::new())
+        .map_err(|e| match e {
+            nart_pass::PassManagerError::PassFailed { diagnostics, .. }
+            | nart_pass::PassManagerError::VerifyFailed { diagnostics, .. } => {
+                let mut m = render(&diagnostics);
+                m.truncate(300);
+                m
+            }
+            other => other.to_string(),
+        })
+}
+
 fn elem_ok(ctx: &Context, t: nart_ir::Type) -> bool {
     match ctx.type_data(t) {
         TypeData::RankedTensor { shape, elem, .. } => {
@@ -437,6 +532,19 @@ impl Target for CpuTarget {
         }
         for (what, vals) in [("operand", ctx.operands(op)), ("result", ctx.results(op))] {
             for (i, &v) in vals.iter().enumerate() {
+                // A result nothing reads (MaxPool's indices) is not computed.
+                if what == "result" && !ctx.has_uses(v) {
+                    continue;
+                }
+                // Constant operands (shapes, bounds, weights) are read by the lowering, which
+                // the trial below asks.
+                if what == "operand"
+                    && ctx
+                        .defining_op(v)
+                        .is_some_and(|d| ctx.op_name_str(d) == "graph.constant")
+                {
+                    continue;
+                }
                 let t = ctx.value_type(v);
                 if !elem_ok(ctx, t) {
                     let text = nart_ir::printer::type_to_string(ctx, t);
@@ -455,7 +563,10 @@ impl Target for CpuTarget {
                 }
             }
         }
-        Support::Supported
+        match trial_lowering(ctx, op) {
+            Ok(()) => Support::Supported,
+            Err(reason) => Support::Refused(Refusal::Other(reason)),
+        }
     }
 
     fn throughput(&self) -> Throughput {
