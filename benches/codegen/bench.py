@@ -41,7 +41,11 @@ def static_inputs(model_path, dims):
         shape = []
         for d in vi.type.tensor_type.shape.dim:
             shape.append(d.dim_value if d.dim_value > 0 else dims.get(d.dim_param, 1))
-        feeds[vi.name] = rng.standard_normal(shape).astype(np.float32)
+        if vi.type.tensor_type.elem_type == TensorProto.INT64:
+            # Token ids: small, valid for any vocabulary the zoo uses.
+            feeds[vi.name] = rng.integers(0, 10, shape).astype(np.int64)
+        else:
+            feeds[vi.name] = rng.standard_normal(shape).astype(np.float32)
     return feeds
 
 
