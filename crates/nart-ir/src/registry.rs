@@ -666,11 +666,28 @@ pub mod constraints {
         check: |ctx, ty| *ctx.type_data(ty) == TypeData::int(1),
         buildable: Some(|u| u.i1_type()),
     };
-    /// `index`.
+    /// `index` (buildable, so formats need not write it).
     pub const INDEX: TypeConstraint = TypeConstraint {
-        buildable: None,
+        buildable: Some(|u| u.index_type()),
         desc: "index",
         check: is_index,
+    };
+    /// A ranked memref.
+    pub const MEMREF: TypeConstraint = TypeConstraint {
+        buildable: None,
+        desc: "memref of any type values",
+        check: |ctx, ty| matches!(ctx.type_data(ty), TypeData::MemRef { .. }),
+    };
+    /// A ranked or unranked memref.
+    pub const ANY_MEMREF: TypeConstraint = TypeConstraint {
+        buildable: None,
+        desc: "ranked or unranked memref of any type values",
+        check: |ctx, ty| {
+            matches!(
+                ctx.type_data(ty),
+                TypeData::MemRef { .. } | TypeData::UnrankedMemRef { .. }
+            )
+        },
     };
     /// A ranked or unranked tensor.
     pub const ANY_TENSOR: TypeConstraint = TypeConstraint {

@@ -10,31 +10,14 @@ use nart_macros::op;
 use crate::layout::{self, strides_and_offset};
 use crate::syntax;
 
-/// `index` (buildable: a format need not write it).
-pub const INDEX: TypeConstraint = TypeConstraint {
-    buildable: Some(|u| u.index_type()),
-    desc: "index",
-    check: |ctx, ty| matches!(ctx.type_data(ty), TypeData::Index),
-};
+/// `index`, buildable (the core's constraint).
+pub const INDEX: TypeConstraint = nart_ir::registry::constraints::INDEX;
 
-/// A ranked memref.
-pub const MEMREF: TypeConstraint = TypeConstraint {
-    buildable: None,
-    desc: "memref of any type values",
-    check: |ctx, ty| matches!(ctx.type_data(ty), TypeData::MemRef { .. }),
-};
+/// A ranked memref (the core's constraint).
+pub const MEMREF: TypeConstraint = nart_ir::registry::constraints::MEMREF;
 
-/// A ranked or unranked memref.
-pub const ANY_MEMREF: TypeConstraint = TypeConstraint {
-    buildable: None,
-    desc: "ranked or unranked memref of any type values",
-    check: |ctx, ty| {
-        matches!(
-            ctx.type_data(ty),
-            TypeData::MemRef { .. } | TypeData::UnrankedMemRef { .. }
-        )
-    },
-};
+/// A ranked or unranked memref (the core's constraint).
+pub const ANY_MEMREF: TypeConstraint = nart_ir::registry::constraints::ANY_MEMREF;
 
 /// A memref with no layout other than the identity or a strided one.
 pub const STRIDED_MEMREF: TypeConstraint = TypeConstraint {

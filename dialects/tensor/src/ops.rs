@@ -13,12 +13,8 @@ pub const RANKED_TENSOR: TypeConstraint =
         matches!(ctx.type_data(t), TypeData::RankedTensor { .. })
     });
 
-/// `index`, buildable, so formats need not write it.
-pub const INDEX: TypeConstraint = TypeConstraint {
-    desc: "index",
-    check: |ctx, t| matches!(ctx.type_data(t), TypeData::Index),
-    buildable: Some(|u| u.index_type()),
-};
+/// `index`, buildable (the core's constraint).
+pub const INDEX: TypeConstraint = nart_ir::registry::constraints::INDEX;
 
 /// Arrays of arrays of `i64` (reassociation indices).
 pub const REASSOCIATION: AttrConstraint =

@@ -13,12 +13,8 @@ use nart_macros::op;
 use crate::attrs::{kind_add, KIND_ATTR};
 use crate::syntax;
 
-/// `index` (buildable: a format need not write it).
-pub const INDEX: TypeConstraint = TypeConstraint {
-    buildable: Some(|u| u.index_type()),
-    desc: "index",
-    check: |ctx, ty| matches!(ctx.type_data(ty), TypeData::Index),
-};
+/// `index`, buildable (the core's constraint).
+pub const INDEX: TypeConstraint = nart_ir::registry::constraints::INDEX;
 
 /// A vector.
 pub const VECTOR: TypeConstraint = TypeConstraint {
@@ -27,12 +23,8 @@ pub const VECTOR: TypeConstraint = TypeConstraint {
     check: |ctx, ty| matches!(ctx.type_data(ty), TypeData::Vector { .. }),
 };
 
-/// A memref (the base of `vector.load` and `vector.store`).
-pub const MEMREF: TypeConstraint = TypeConstraint {
-    buildable: None,
-    desc: "memref of any type values",
-    check: |ctx, ty| matches!(ctx.type_data(ty), TypeData::MemRef { .. }),
-};
+/// A ranked memref (the core's constraint).
+pub const MEMREF: TypeConstraint = nart_ir::registry::constraints::MEMREF;
 
 /// A memref or a ranked tensor (the source of a transfer).
 pub const SHAPED: TypeConstraint = TypeConstraint {

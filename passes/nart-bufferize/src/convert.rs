@@ -13,8 +13,10 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use nart_dialect_linalg::structured::structured;
+use nart_dialect_tensor::syntax::segment_sizes;
+use nart_dialect_tensor::util::dense_i64;
 use nart_ir::{
-    Attr, AttrData, Context, DenseArrayData, Location, Op, OperationState, PatternRewriter, Type,
+    AttrData, Context, DenseArrayData, Location, Op, OperationState, PatternRewriter, Type,
     TypeData, Uniquer, Value, ValueDef, WalkOrder,
 };
 use nart_rewrite::conversion::{ConversionPattern, ConversionRewriter, OpAdaptor, TypeConverter};
@@ -155,24 +157,6 @@ pub fn alloc(rw: &mut PatternRewriter<'_>, ty: Type, loc: Location) -> Value {
 pub fn copy(rw: &mut PatternRewriter<'_>, from: Value, to: Value, loc: Location) {
     let st = OperationState::new(rw.uniq(), "memref.copy", loc).operands(&[from, to]);
     rw.create(st);
-}
-
-/// `array<i32: sizes...>`, an `operandSegmentSizes` property.
-fn segment_sizes(u: &mut Uniquer, sizes: &[i64]) -> Attr {
-    let elem = u.int_type(32);
-    u.intern_attr(AttrData::DenseArray {
-        elem,
-        data: DenseArrayData::Int(sizes.to_vec()),
-    })
-}
-
-/// `array<i64: v...>`.
-fn dense_i64(u: &mut Uniquer, v: &[i64]) -> Attr {
-    let elem = u.int_type(64);
-    u.intern_attr(AttrData::DenseArray {
-        elem,
-        data: DenseArrayData::Int(v.to_vec()),
-    })
 }
 
 fn static_shape(ctx: &Context, ty: Type) -> Option<(Vec<i64>, Type)> {
