@@ -463,6 +463,18 @@ fn main() -> ExitCode {
                     shapes,
                 };
                 let registry = compile_registry(cross, emit, &req.output);
+                // --cross and --emit are about the cpu target's code: asking for them without
+                // that target, or where it cannot compile, is a mistake to report, not a
+                // package that silently holds no cpu code.
+                if cross.is_some() || emit.is_some() {
+                    let flag = if cross.is_some() { "--cross" } else { "--emit" };
+                    if !req.targets.iter().any(|t| t == "cpu" || t == "auto") {
+                        anyhow::bail!("{flag} applies to the cpu target; add cpu to --targets");
+                    }
+                    if let Some(Err(reason)) = registry.lookup("cpu").map(|t| t.availability()) {
+                        anyhow::bail!("{flag}: the cpu target cannot compile here: {reason}");
+                    }
+                }
                 let mut clock = nart_cli::auto::WallClock {
                     runs: measure_runs as usize,
                 };

@@ -197,3 +197,26 @@ fn ops_the_cpu_target_cannot_lower_fall_back_and_the_whole_matches_onnx_runtime(
     let (d, m) = max_diff(&[got], &ort_outputs(&dir, 1));
     assert!(d <= 1e-4 * m.max(1.0), "differs from ONNX Runtime by {d}");
 }
+
+#[test]
+fn cross_and_emit_without_the_cpu_target_are_errors() {
+    let nart = || Command::new(env!("CARGO_BIN_EXE_nart"));
+    let model = committed("static_cnn").join("model.onnx");
+    for flags in [["--cross", "aarch64"], ["--emit", "asm"]] {
+        let out = nart()
+            .arg("compile")
+            .arg(&model)
+            .args(["--targets", "interp"])
+            .args(flags)
+            .arg("-o")
+            .arg(tmp("cpu-tests", "no-cpu.nartpkg"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("{} applies to the cpu target", flags[0])),
+            "{err}"
+        );
+    }
+}
