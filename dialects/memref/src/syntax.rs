@@ -2,7 +2,7 @@
 //! `memref.reinterpret_cast`, as upstream prints and parses them.
 
 use nart_ir::asm::{OpAsmParser, OpAsmPrinter, UnresolvedOperand};
-use nart_ir::{Attr, AttrData, Diagnostic, NamedAttr, Op, OperationState, Type, TypeData, DYNAMIC};
+use nart_ir::{Attr, AttrData, Diagnostic, NamedAttr, Op, OperationState, Type, TypeData};
 
 fn add_prop(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState, name: &str, value: Attr) {
     let name = p.ctx().ident(name);
@@ -153,59 +153,6 @@ pub fn print_global(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
     Ok(())
 }
 
-/// Reads upstream's `custom<DynamicIndexList>`: `[` (operand | integer), ... `]`. Returns the
-/// static list (dynamic entries are [`DYNAMIC`]) and the operands.
-fn parse_dynamic_index_list(
-    p: &mut OpAsmParser<'_, '_>,
-) -> Result<(Vec<i64>, Vec<UnresolvedOperand>), Diagnostic> {
-    let mut statics = Vec::new();
-    let mut dynamics = Vec::new();
-    p.parse_lsquare()?;
-    if p.parse_optional_literal("]") {
-        return Ok((statics, dynamics));
-    }
-    loop {
-        if let Some(o) = p.parse_optional_operand()? {
-            statics.push(DYNAMIC);
-            dynamics.push(o);
-        } else {
-            let v = p.parse_integer()?;
-            let Ok(v) = i64::try_from(v) else {
-                return Err(p.emit_error("integer value too large"));
-            };
-            statics.push(v);
-        }
-        if !p.parse_optional_comma() {
-            break;
-        }
-    }
-    p.parse_rsquare()?;
-    Ok((statics, dynamics))
-}
-
-/// Writes `[` entries `]`, operands where the static list is dynamic.
-fn print_dynamic_index_list(
-    p: &mut OpAsmPrinter<'_>,
-    statics: &[i64],
-    dynamics: &[nart_ir::Value],
-) {
-    p.write_str("[");
-    let mut next = dynamics.iter();
-    for (i, &s) in statics.iter().enumerate() {
-        if i > 0 {
-            p.write_str(", ");
-        }
-        if s == DYNAMIC {
-            if let Some(&v) = next.next() {
-                p.print_operand(v);
-            }
-        } else {
-            p.write_str(&s.to_string());
-        }
-    }
-    p.write_str("]");
-}
-
 fn i64_array(p: &mut OpAsmParser<'_, '_>, v: Vec<i64>) -> Attr {
     let elem = p.ctx().i64_type();
     p.ctx().intern_attr(AttrData::DenseArray {
@@ -257,9 +204,9 @@ pub fn parse_subview(
     st: &mut OperationState,
 ) -> Result<(), Diagnostic> {
     let src = p.parse_operand()?;
-    let offsets = parse_dynamic_index_list(p)?;
-    let sizes = parse_dynamic_index_list(p)?;
-    let strides = parse_dynamic_index_list(p)?;
+    let offsets = p.parse_dynamic_index_list()?;
+    let sizes = p.parse_dynamic_index_list()?;
+    let strides = p.parse_dynamic_index_list()?;
     p.parse_optional_attr_dict(st)?;
     let src_ty = p.parse_colon_type()?;
     p.parse_keyword("to")?;
@@ -287,7 +234,7 @@ fn print_view_lists(p: &mut OpAsmPrinter<'_>, op: Op, keywords: [&str; 3], sep: 
             p.write_str(sep);
         }
         p.write_str(keywords[k]);
-        print_dynamic_index_list(p, &statics, &operands[start.min(end)..end]);
+        p.print_dynamic_index_list(&statics, &operands[start.min(end)..end]);
         start = end;
     }
 }
@@ -315,15 +262,15 @@ pub fn parse_reinterpret_cast(
     p.parse_keyword("to")?;
     p.parse_keyword("offset")?;
     p.parse_colon()?;
-    let offsets = parse_dynamic_index_list(p)?;
+    let offsets = p.parse_dynamic_index_list()?;
     p.parse_comma()?;
     p.parse_keyword("sizes")?;
     p.parse_colon()?;
-    let sizes = parse_dynamic_index_list(p)?;
+    let sizes = p.parse_dynamic_index_list()?;
     p.parse_comma()?;
     p.parse_keyword("strides")?;
     p.parse_colon()?;
-    let strides = parse_dynamic_index_list(p)?;
+    let strides = p.parse_dynamic_index_list()?;
     p.parse_optional_attr_dict(st)?;
     let src_ty = p.parse_colon_type()?;
     p.parse_keyword("to")?;
@@ -359,7 +306,7 @@ pub fn parse_expand_shape(
     let reassociation = p.parse_attribute()?;
     add_prop(p, st, "reassociation", reassociation);
     p.parse_keyword("output_shape")?;
-    let (statics, dynamics) = parse_dynamic_index_list(p)?;
+    let (statics, dynamics) = p.parse_dynamic_index_list()?;
     p.parse_optional_attr_dict(st)?;
     let src_ty = p.parse_colon_type()?;
     p.parse_keyword("into")?;
@@ -386,7 +333,7 @@ pub fn print_expand_shape(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result 
     }
     p.write_str(" output_shape ");
     let statics = crate::ops::static_list(ctx, op, "static_output_shape");
-    print_dynamic_index_list(p, &statics, &operands[1..]);
+    p.print_dynamic_index_list(&statics, &operands[1..]);
     p.print_optional_attr_dict(op, &["reassociation", "static_output_shape"]);
     p.write_str(" : ");
     p.print_type(ctx.value_type(operands[0]));

@@ -7,7 +7,7 @@ use nart_ir::{
     Attr, AttrData, DenseArrayData, Diagnostic, NamedAttr, Op, OperationState, Uniquer, Value,
 };
 
-use crate::util::{dense_i64, dense_prop, parse_index_list, print_index_list};
+use crate::util::{dense_i64, dense_prop};
 
 type PResult<T> = Result<T, Diagnostic>;
 
@@ -69,7 +69,7 @@ fn parse_slice_lists(
         .iter()
         .enumerate()
     {
-        let (s, d) = parse_index_list(p)?;
+        let (s, d) = p.parse_dynamic_index_list()?;
         let a = dense_i64(p.ctx(), &s);
         push_prop(p, st, name, a);
         out[i] = d;
@@ -89,7 +89,7 @@ fn print_slice_lists(p: &mut OpAsmPrinter<'_>, op: Op, first: usize) {
         if name != "static_offsets" {
             p.write_str(" ");
         }
-        print_index_list(p, &s, &dynamics);
+        p.print_dynamic_index_list(&s, &dynamics);
     }
 }
 
@@ -193,9 +193,9 @@ pub fn parse_pad(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResul
         push_prop(p, st, "nofold", u);
     }
     p.parse_keyword("low")?;
-    let (low, low_dyn) = parse_index_list(p)?;
+    let (low, low_dyn) = p.parse_dynamic_index_list()?;
     p.parse_keyword("high")?;
-    let (high, high_dyn) = parse_index_list(p)?;
+    let (high, high_dyn) = p.parse_dynamic_index_list()?;
     let a = dense_i64(p.ctx(), &low);
     push_prop(p, st, "static_low", a);
     let a = dense_i64(p.ctx(), &high);
@@ -236,9 +236,9 @@ pub fn print_pad(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
         p.write_str(" nofold");
     }
     p.write_str(" low");
-    print_index_list(p, &low, operands.get(1..1 + n_low).unwrap_or(&[]));
+    p.print_dynamic_index_list(&low, operands.get(1..1 + n_low).unwrap_or(&[]));
     p.write_str(" high");
-    print_index_list(p, &high, operands.get(1 + n_low..).unwrap_or(&[]));
+    p.print_dynamic_index_list(&high, operands.get(1 + n_low..).unwrap_or(&[]));
     p.write_str(" ");
     p.print_region(region, true, true);
     p.print_optional_attr_dict(
@@ -258,7 +258,7 @@ pub fn parse_expand_shape(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) 
     let reassoc = p.parse_attribute()?;
     push_prop(p, st, "reassociation", reassoc);
     p.parse_keyword("output_shape")?;
-    let (shape, dynamics) = parse_index_list(p)?;
+    let (shape, dynamics) = p.parse_dynamic_index_list()?;
     let a = dense_i64(p.ctx(), &shape);
     push_prop(p, st, "static_output_shape", a);
     p.parse_optional_attr_dict(st)?;
@@ -290,7 +290,7 @@ pub fn print_expand_shape(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result 
         p.print_attribute(r);
     }
     p.write_str(" output_shape ");
-    print_index_list(p, &shape, &operands[1..]);
+    p.print_dynamic_index_list(&shape, &operands[1..]);
     p.print_optional_attr_dict(op, &["reassociation", "static_output_shape"]);
     p.write_str(" : ");
     p.print_type(src_ty);

@@ -1,11 +1,10 @@
 //! Helpers shared by the ops with mixed static and dynamic index lists (upstream's
 //! `custom<DynamicIndexList>`): `[0, %i, 4]` is stored as a dense `i64` array with
-//! [`DYNAMIC`] where an SSA value stands, plus the values as operands.
+//! [`DYNAMIC`] where an SSA value stands, plus the values as operands (read and written by
+//! `OpAsmParser::parse_dynamic_index_list` and `OpAsmPrinter::print_dynamic_index_list`).
 
-use nart_ir::asm::{OpAsmParser, OpAsmPrinter};
-use nart_ir::parser::UnresolvedOperand;
 use nart_ir::registry::AttrConstraint;
-use nart_ir::{Attr, AttrData, Context, DenseArrayData, Diagnostic, Uniquer, Value, DYNAMIC};
+use nart_ir::{Attr, AttrData, Context, DenseArrayData, Uniquer, DYNAMIC};
 
 /// `array<i64: ...>` attributes.
 pub const DENSE_I64_ARRAY: AttrConstraint =
@@ -41,54 +40,6 @@ pub fn dense_prop(ctx: &Context, op: nart_ir::Op, name: &str) -> Vec<i64> {
     ctx.attr(op, name)
         .and_then(|a| dense_ints(ctx, a))
         .unwrap_or_default()
-}
-
-/// Reads `[a, %v, b]`: the static entries (with [`DYNAMIC`] for each value) and the values.
-pub fn parse_index_list(
-    p: &mut OpAsmParser<'_, '_>,
-) -> Result<(Vec<i64>, Vec<UnresolvedOperand>), Diagnostic> {
-    p.parse_lsquare()?;
-    let mut statics = Vec::new();
-    let mut dynamics = Vec::new();
-    if p.peek_is("]") {
-        p.parse_rsquare()?;
-        return Ok((statics, dynamics));
-    }
-    loop {
-        if let Some(v) = p.parse_optional_operand()? {
-            statics.push(DYNAMIC);
-            dynamics.push(v);
-        } else {
-            let v = p.parse_integer()?;
-            let v = i64::try_from(v).map_err(|_| p.emit_error("integer out of range"))?;
-            statics.push(v);
-        }
-        if !p.parse_optional_comma() {
-            break;
-        }
-    }
-    p.parse_rsquare()?;
-    Ok((statics, dynamics))
-}
-
-/// Prints `[a, %v, b]` from the static entries and the values standing for [`DYNAMIC`] ones.
-pub fn print_index_list(p: &mut OpAsmPrinter<'_>, statics: &[i64], dynamics: &[Value]) {
-    p.write_str("[");
-    let mut next = dynamics.iter();
-    for (i, &s) in statics.iter().enumerate() {
-        if i > 0 {
-            p.write_str(", ");
-        }
-        if s == DYNAMIC {
-            match next.next() {
-                Some(&v) => p.print_operand(v),
-                None => p.write_str("<<missing>>"),
-            }
-        } else {
-            p.write_str(&s.to_string());
-        }
-    }
-    p.write_str("]");
 }
 
 /// The number of [`DYNAMIC`] entries.

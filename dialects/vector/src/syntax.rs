@@ -6,7 +6,7 @@ use nart_ir::asm::{OpAsmParser, OpAsmPrinter, UnresolvedOperand};
 use nart_ir::enums::parse_enum_attr;
 use nart_ir::{
     AffineExpr, AffineMap, Attr, AttrData, DenseArrayData, Diagnostic, NamedAttr, Op,
-    OperationState, Type, TypeData, DYNAMIC,
+    OperationState, Type, TypeData,
 };
 
 use crate::attrs::{COMBINING_KIND, KIND};
@@ -80,35 +80,6 @@ pub fn print_from_elements(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result
     Ok(())
 }
 
-/// Reads upstream's `custom<DynamicIndexList>`: `[` (operand | integer), ... `]`.
-fn parse_position(
-    p: &mut OpAsmParser<'_, '_>,
-) -> Result<(Vec<i64>, Vec<UnresolvedOperand>), Diagnostic> {
-    let mut statics = Vec::new();
-    let mut dynamics = Vec::new();
-    p.parse_lsquare()?;
-    if p.parse_optional_literal("]") {
-        return Ok((statics, dynamics));
-    }
-    loop {
-        if let Some(o) = p.parse_optional_operand()? {
-            statics.push(DYNAMIC);
-            dynamics.push(o);
-        } else {
-            let v = p.parse_integer()?;
-            let Ok(v) = i64::try_from(v) else {
-                return Err(p.emit_error("integer value too large"));
-            };
-            statics.push(v);
-        }
-        if !p.parse_optional_comma() {
-            break;
-        }
-    }
-    p.parse_rsquare()?;
-    Ok((statics, dynamics))
-}
-
 fn print_position(p: &mut OpAsmPrinter<'_>, op: Op, dynamic: &[nart_ir::Value]) {
     let ctx = p.ctx();
     let statics = match ctx.attr(op, "static_position").map(|a| ctx.attr_data(a)) {
@@ -118,21 +89,7 @@ fn print_position(p: &mut OpAsmPrinter<'_>, op: Op, dynamic: &[nart_ir::Value]) 
         }) => v.clone(),
         _ => Vec::new(),
     };
-    p.write_str("[");
-    let mut next = dynamic.iter();
-    for (i, &s) in statics.iter().enumerate() {
-        if i > 0 {
-            p.write_str(", ");
-        }
-        match (s == DYNAMIC, next.clone().next()) {
-            (true, Some(&v)) => {
-                next.next();
-                p.print_operand(v);
-            }
-            _ => p.write_str(&s.to_string()),
-        }
-    }
-    p.write_str("]");
+    p.print_dynamic_index_list(&statics, dynamic);
 }
 
 fn position_prop(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState, statics: Vec<i64>) {
@@ -150,7 +107,7 @@ pub fn parse_extract(
     st: &mut OperationState,
 ) -> Result<(), Diagnostic> {
     let src = p.parse_operand()?;
-    let (statics, dynamics) = parse_position(p)?;
+    let (statics, dynamics) = p.parse_dynamic_index_list()?;
     p.parse_optional_attr_dict(st)?;
     let res = p.parse_colon_type()?;
     p.parse_keyword("from")?;
@@ -187,7 +144,7 @@ pub fn parse_insert(
     let value = p.parse_operand()?;
     p.parse_comma()?;
     let dest = p.parse_operand()?;
-    let (statics, dynamics) = parse_position(p)?;
+    let (statics, dynamics) = p.parse_dynamic_index_list()?;
     p.parse_optional_attr_dict(st)?;
     let vt = p.parse_colon_type()?;
     p.parse_keyword("into")?;

@@ -590,6 +590,35 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
         self.base.p.parse_unresolved_operand()
     }
 
+    /// Reads upstream's `custom<DynamicIndexList>`: `[` (operand | integer), ... `]`, as the
+    /// offsets, sizes and strides of views and slices are written. Returns the static list
+    /// (an operand's entry is [`crate::DYNAMIC`]) and the operands, in order.
+    pub fn parse_dynamic_index_list(&mut self) -> PResult<(Vec<i64>, Vec<UnresolvedOperand>)> {
+        let mut statics = Vec::new();
+        let mut dynamics = Vec::new();
+        self.parse_lsquare()?;
+        if self.parse_optional_literal("]") {
+            return Ok((statics, dynamics));
+        }
+        loop {
+            if let Some(o) = self.parse_optional_operand()? {
+                statics.push(crate::DYNAMIC);
+                dynamics.push(o);
+            } else {
+                let v = self.parse_integer()?;
+                let Ok(v) = i64::try_from(v) else {
+                    return Err(self.emit_error("integer value too large"));
+                };
+                statics.push(v);
+            }
+            if !self.parse_optional_comma() {
+                break;
+            }
+        }
+        self.parse_rsquare()?;
+        Ok((statics, dynamics))
+    }
+
     /// Reads an operand if `%` is next.
     pub fn parse_optional_operand(&mut self) -> PResult<Option<UnresolvedOperand>> {
         if self.base.p.is(Tok::PercentIdent) {

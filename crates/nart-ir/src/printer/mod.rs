@@ -538,6 +538,28 @@ impl<'a> OpAsmPrinter<'a> {
         }
     }
 
+    /// Writes upstream's `custom<DynamicIndexList>`: `[a, %v, b]` from the static entries and
+    /// the values standing, in order, for their [`crate::DYNAMIC`] ones (`<<missing>>` where
+    /// the op has too few, which only unverified IR can).
+    pub fn print_dynamic_index_list(&mut self, statics: &[i64], dynamics: &[Value]) {
+        self.out.push('[');
+        let mut next = dynamics.iter();
+        for (i, &s) in statics.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            if s == crate::DYNAMIC {
+                match next.next() {
+                    Some(&v) => self.print_operand(v),
+                    None => self.out.push_str("<<missing>>"),
+                }
+            } else {
+                let _ = write!(self.out, "{s}");
+            }
+        }
+        self.out.push(']');
+    }
+
     /// Writes `%name` of a value (`%0`, `%arg1`, `%3#1`).
     pub fn print_operand(&mut self, v: Value) {
         match self.names.get(&v).copied() {
