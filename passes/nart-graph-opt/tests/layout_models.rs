@@ -9,6 +9,8 @@
 //! The digits CNN is in `tests/models`; ResNet-18 and MobileNetV2 are read from
 //! `~/.cache/nart/models` (`scripts/models/build_zoo.py`) and skipped when it is missing.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use nart_interp::Interpreter;
@@ -18,42 +20,14 @@ use nart_tensor::{DType, Tensor};
 
 const PIPELINE: &str = "builtin.module(graph-optimize,graph-layout{layout=nhwc},graph-optimize)";
 
-fn context() -> Context {
-    let mut ctx = Context::new();
-    nart_onnx::register_dialects(&mut ctx);
-    nart_interp::register(&mut ctx);
-    ctx
-}
+use common::context;
 
-/// Seeded inputs: floats in [-1, 1), dynamic dimensions 1.
+/// Seeded inputs (see `common::inputs`), dynamic dimensions 1.
 fn inputs(interp: &Interpreter, seed: u64) -> Vec<Tensor> {
-    let mut s = seed | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
-    interp
-        .inputs()
-        .iter()
-        .map(|spec| {
-            let shape: Vec<usize> = spec
-                .shape
-                .as_ref()
-                .expect("model inputs are ranked")
-                .iter()
-                .map(|d| d.unwrap_or(1))
-                .collect();
-            let n: usize = shape.iter().product();
-            let dtype = spec.dtype.expect("model inputs have an element type");
-            assert_eq!(dtype, DType::F32, "the CNNs take f32");
-            let values: Vec<f64> = (0..n)
-                .map(|_| (next() % 2000) as f64 / 1000.0 - 1.0)
-                .collect();
-            Tensor::from_f64(dtype, shape, values).expect("an input tensor")
-        })
-        .collect()
+    for spec in interp.inputs() {
+        assert_eq!(spec.dtype, Some(DType::F32), "the CNNs take f32");
+    }
+    common::inputs(interp, seed, 1)
 }
 
 fn count(ctx: &Context, module: Op, name: &str) -> usize {

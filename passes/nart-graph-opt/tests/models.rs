@@ -4,51 +4,20 @@
 //! `benches/graph/run.sh` compares the same models with ONNX Runtime, onnxslim and ORT's
 //! optimizer.
 
+mod common;
+
 use std::path::Path;
 
 use nart_interp::Interpreter;
 use nart_ir::{Context, Op};
 use nart_pass::{PassManager, PassRegistry};
-use nart_tensor::{DType, Tensor};
+use nart_tensor::Tensor;
 
-fn context() -> Context {
-    let mut ctx = Context::new();
-    nart_onnx::register_dialects(&mut ctx);
-    nart_interp::register(&mut ctx);
-    ctx
-}
+use common::context;
 
-/// Seeded inputs: floats in [-1, 1), integers in [0, 16), dynamic dimensions 2.
+/// Seeded inputs (see `common::inputs`), dynamic dimensions 2.
 fn inputs(interp: &Interpreter, seed: u64) -> Vec<Tensor> {
-    let mut s = seed | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
-    interp
-        .inputs()
-        .iter()
-        .map(|spec| {
-            let shape: Vec<usize> = spec
-                .shape
-                .as_ref()
-                .expect("model inputs are ranked")
-                .iter()
-                .map(|d| d.unwrap_or(2))
-                .collect();
-            let n: usize = shape.iter().product();
-            let dtype = spec.dtype.expect("model inputs have an element type");
-            let values: Vec<f64> = (0..n)
-                .map(|_| match dtype {
-                    DType::F32 | DType::F64 | DType::F16 => (next() % 2000) as f64 / 1000.0 - 1.0,
-                    _ => (next() % 16) as f64,
-                })
-                .collect();
-            Tensor::from_f64(dtype, shape, values).expect("an input tensor")
-        })
-        .collect()
+    common::inputs(interp, seed, 2)
 }
 
 fn count_graph_ops(ctx: &Context, module: Op) -> usize {

@@ -3,52 +3,20 @@
 //! type, and the reference interpreter gives the same outputs as the original model on the
 //! same N=1 input.
 
+mod common;
+
 use std::path::Path;
 
 use nart_interp::Interpreter;
 use nart_ir::{Context, Op, TypeData, WalkOrder, DYNAMIC};
 use nart_pass::{PassManager, PassRegistry};
-use nart_tensor::{DType, Tensor};
+use nart_tensor::Tensor;
 
-fn context() -> Context {
-    let mut ctx = Context::new();
-    nart_onnx::register_dialects(&mut ctx);
-    nart_interp::register(&mut ctx);
-    ctx
-}
+use common::context;
 
-/// Seeded inputs of the declared shapes, with 1 for the dynamic dimensions: floats in
-/// [-1, 1), integers in [0, 16).
+/// Seeded inputs (see `common::inputs`), dynamic dimensions 1.
 fn inputs(interp: &Interpreter, seed: u64) -> Vec<Tensor> {
-    let mut s = seed | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
-    interp
-        .inputs()
-        .iter()
-        .map(|spec| {
-            let shape: Vec<usize> = spec
-                .shape
-                .as_ref()
-                .expect("model inputs are ranked")
-                .iter()
-                .map(|d| d.unwrap_or(1))
-                .collect();
-            let n: usize = shape.iter().product();
-            let dtype = spec.dtype.expect("model inputs have an element type");
-            let values: Vec<f64> = (0..n)
-                .map(|_| match dtype {
-                    DType::F32 | DType::F64 | DType::F16 => (next() % 2000) as f64 / 1000.0 - 1.0,
-                    _ => (next() % 16) as f64,
-                })
-                .collect();
-            Tensor::from_f64(dtype, shape, values).expect("an input tensor")
-        })
-        .collect()
+    common::inputs(interp, seed, 1)
 }
 
 /// The values of `module` (block arguments and op results) whose type is a tensor with a
