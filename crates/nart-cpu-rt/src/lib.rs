@@ -176,6 +176,7 @@ fn pointer_width_dtype(d: DType) -> bool {
         d,
         DType::F32
             | DType::F64
+            | DType::Bool
             | DType::I8
             | DType::I16
             | DType::I32

@@ -10,7 +10,10 @@
 
 pub mod emit;
 pub mod graph_to_linalg;
+pub mod indexing;
 pub mod linalg_to_loops;
+pub mod pointwise;
+pub mod reduce;
 
 pub use graph_to_linalg::ConvertGraphToLinalgPass;
 pub use linalg_to_loops::ConvertLinalgToLoopsPass;
