@@ -454,6 +454,27 @@ pub fn reshape(
     if from == shape {
         return Ok(x);
     }
+    if from.is_empty() {
+        // A scalar into ones: a copy through a broadcasting generic (an expand of a rank-0
+        // tensor has no reassociation).
+        return elementwise(rw, &[x], shape, elem, loc, |_, a| Ok(a[0]));
+    }
+    if shape.is_empty() {
+        // Ones into a scalar: a generic reducing the unit dimensions (a collapse into a
+        // rank-0 tensor has no reassociation either).
+        let n = from.len() as u32;
+        let init = empty(rw, &[], elem, loc);
+        let r = try_generic(
+            rw,
+            &[x],
+            &[init],
+            vec![nart_dialect_linalg::structured::identity(n), map(n, vec![])],
+            &vec![IteratorType::Reduction; from.len()],
+            loc,
+            |_, a| Ok(vec![a[0]]),
+        )?;
+        return Ok(r[0]);
+    }
     let out_ty = rw.uniq().tensor_type(shape.to_vec(), elem);
     if shape.len() <= from.len() {
         if let Some(groups) = group_dims(&from, shape) {
