@@ -16,7 +16,9 @@
 //! | `windows.rs` | `Conv`, `graph.fused_conv`, `MaxPool`, `AveragePool`, `GlobalAveragePool` |
 //! | `norm.rs` | `Softmax`, `BatchNormalization` |
 //! | `data.rs` | `Reshape`, `Flatten`, `Squeeze`, `Unsqueeze`, `Transpose`, `Concat` |
+//! | `chains.rs` | random programs of several of these ops (buffers kept alive, arena reuse) |
 
+mod chains;
 mod data;
 mod elementwise;
 mod norm;
