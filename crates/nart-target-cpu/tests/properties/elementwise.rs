@@ -22,7 +22,10 @@ fn broadcast(a: &[usize], b: &[usize]) -> Vec<usize> {
 /// dimensions replaced by 1. Returns them and the result's shape.
 fn broadcast_pair(g: &mut Gen) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
     let rank = g.size(0, 4);
-    let full = g.shape(rank, 1, 4);
+    let mut full = g.shape(rank, 1, 4);
+    if let Some(last) = full.last_mut() {
+        *last = crate::dim(g, 4);
+    }
     let operand = |g: &mut Gen| -> Vec<usize> {
         let r = g.size(0, rank);
         full[rank - r..]
@@ -123,7 +126,10 @@ fn unary_ops_and_activations() {
     let mut batch = Batch::new("unary_ops_and_activations", seed);
     for _ in 0..cases(24) {
         let rank = g.size(0, 4);
-        let shape = g.shape(rank, 1, 5);
+        let mut shape = g.shape(rank, 1, 5);
+        if let Some(last) = shape.last_mut() {
+            *last = crate::dim(&mut g, 5);
+        }
         let t = ty(&shape, "f32");
         let op = g.pick(&["Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "Exp", "Erf"]);
         let x = g.tensor_f32(&shape, -4.0, 4.0);

@@ -38,6 +38,16 @@ pub fn input(k: &mut Case, g: &mut Gen, t: Tensor) -> Val {
     }
 }
 
+/// A dimension: usually `1..=small`, one time in five `9..=40`, past the widths the
+/// generated loops are vectorized by, so that their remainders run too.
+pub fn dim(g: &mut Gen, small: usize) -> usize {
+    if g.chance(1, 5) {
+        g.size(9, 40)
+    } else {
+        g.size(1, small)
+    }
+}
+
 /// An activation of the fused ops with its parameters: the `activation` and
 /// `activation_params` properties, and its name for descriptions.
 pub fn activation(g: &mut Gen) -> (String, String) {

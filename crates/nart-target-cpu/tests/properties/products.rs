@@ -3,7 +3,7 @@
 
 use nart_target_cpu::testing::{cases, f32_literal, seed, ty, Batch, Gen, Tol};
 
-use crate::{activation, input};
+use crate::{activation, dim, input};
 
 #[test]
 fn matmul_and_fused_matmul() {
@@ -11,7 +11,7 @@ fn matmul_and_fused_matmul() {
     let mut g = Gen::new(seed);
     let mut batch = Batch::new("matmul_and_fused_matmul", seed);
     for _ in 0..cases(20) {
-        let (m, kk, n) = (g.size(1, 9), g.size(1, 17), g.size(1, 9));
+        let (m, kk, n) = (dim(&mut g, 9), dim(&mut g, 17), dim(&mut g, 9));
         let batched = g.chance(1, 3);
         let lead: Vec<usize> = if batched { vec![g.size(1, 3)] } else { vec![] };
         let shape = |a: usize, b: usize| [lead.as_slice(), &[a, b]].concat();
@@ -54,7 +54,7 @@ fn gemm_and_fused_gemm() {
     let mut g = Gen::new(seed);
     let mut batch = Batch::new("gemm_and_fused_gemm", seed);
     for _ in 0..cases(20) {
-        let (m, kk, n) = (g.size(1, 9), g.size(1, 17), g.size(1, 9));
+        let (m, kk, n) = (dim(&mut g, 9), dim(&mut g, 17), dim(&mut g, 9));
         let (trans_a, trans_b) = (g.chance(1, 2), g.chance(1, 2));
         let sa = if trans_a { vec![kk, m] } else { vec![m, kk] };
         let sb = if trans_b { vec![n, kk] } else { vec![kk, n] };
