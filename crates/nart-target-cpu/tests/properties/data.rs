@@ -5,23 +5,44 @@
 //! compiled code's scratch arena rather than in an argument.
 
 use nart_target_cpu::testing::{cases, seed, ty, Batch, Case, Gen, Tol, Val};
-use nart_tensor::Tensor;
+use nart_tensor::{DType, Tensor};
 
 use crate::input;
 
-/// The input of a reshaping case: the argument itself, or (one time in three) its `Relu`.
-fn source(k: &mut Case, g: &mut Gen, shape: &[usize]) -> Val {
-    let x = k.arg(g.tensor_f32(shape, -1.0, 1.0));
-    if g.chance(1, 3) {
+/// The element type of a case: mostly f32, else an integer type (data moves the same way
+/// whatever its width, or should).
+fn elem(g: &mut Gen) -> DType {
+    g.pick(&[
+        DType::F32,
+        DType::F32,
+        DType::F32,
+        DType::I8,
+        DType::I32,
+        DType::I64,
+    ])
+}
+
+/// Values of `dtype` and `shape`.
+fn values(g: &mut Gen, dtype: DType, shape: &[usize]) -> Tensor {
+    match dtype {
+        DType::F32 => g.tensor_f32(shape, -1.0, 1.0),
+        _ => g.tensor_int(dtype, shape, -100, 100),
+    }
+}
+
+/// The input of a case: the argument itself, or (one time in three, for floats) its `Relu`.
+fn source(k: &mut Case, g: &mut Gen, shape: &[usize], dtype: DType) -> Val {
+    let x = k.arg(values(g, dtype, shape));
+    if dtype == DType::F32 && g.chance(1, 3) {
         k.op1("graph.Relu", &[x], "", &ty(shape, "f32"))
     } else {
         x
     }
 }
 
-/// Outputs `y`, or (one time in three) its `Relu`.
-fn sink(k: &mut Case, g: &mut Gen, y: Val, shape: &[usize]) {
-    let y = if g.chance(1, 3) {
+/// Outputs `y`, or (one time in three, for floats) its `Relu`.
+fn sink(k: &mut Case, g: &mut Gen, y: Val, shape: &[usize], dtype: DType) {
+    let y = if dtype == DType::F32 && g.chance(1, 3) {
         k.op1("graph.Relu", &[y], "", &ty(shape, "f32"))
     } else {
         y
@@ -55,6 +76,8 @@ fn reshape_flatten_squeeze_unsqueeze() {
     let mut g = Gen::new(seed);
     let mut batch = Batch::new("reshape_flatten_squeeze_unsqueeze", seed);
     for _ in 0..cases(24) {
+        let dt = elem(&mut g);
+        let dtn = dt.name();
         let rank = g.size(1, 4);
         match g.size(0, 3) {
             0 => {
@@ -74,26 +97,26 @@ fn reshape_flatten_squeeze_unsqueeze() {
                     let i = g.size(0, spec.len() - 1);
                     spec[i] = -1;
                 }
-                let k = batch.case(format!("Reshape {si:?} by {spec:?} -> {so:?}"));
-                let x = source(k, &mut g, &si);
+                let k = batch.case(format!("{dtn} Reshape {si:?} by {spec:?} -> {so:?}"));
+                let x = source(k, &mut g, &si, dt);
                 let s = i64s(k, &spec);
-                let y = k.op1("graph.Reshape", &[x, s], "", &ty(&so, "f32"));
-                sink(k, &mut g, y, &so);
+                let y = k.op1("graph.Reshape", &[x, s], "", &ty(&so, dt.name()));
+                sink(k, &mut g, y, &so, dt);
             }
             1 => {
                 let si = g.shape(rank, 1, 4);
                 let axis = g.int(-(rank as i64), rank as i64);
                 let a = if axis < 0 { axis + rank as i64 } else { axis } as usize;
                 let so = [si[..a].iter().product(), si[a..].iter().product::<usize>()];
-                let k = batch.case(format!("Flatten {si:?} axis={axis} -> {so:?}"));
-                let x = source(k, &mut g, &si);
+                let k = batch.case(format!("{dtn} Flatten {si:?} axis={axis} -> {so:?}"));
+                let x = source(k, &mut g, &si, dt);
                 let props = if axis == 1 && g.chance(1, 2) {
                     String::new()
                 } else {
                     format!("axis = {axis} : i64")
                 };
-                let y = k.op1("graph.Flatten", &[x], &props, &ty(&so, "f32"));
-                sink(k, &mut g, y, &so);
+                let y = k.op1("graph.Flatten", &[x], &props, &ty(&so, dt.name()));
+                sink(k, &mut g, y, &so, dt);
             }
             2 => {
                 // Some dimensions are 1; squeeze some of them (by a positive or negative
@@ -117,20 +140,20 @@ fn reshape_flatten_squeeze_unsqueeze() {
                     .map(|&a| a as i64 - if g.chance(1, 2) { rank as i64 } else { 0 })
                     .collect();
                 let k = batch.case(format!(
-                    "Squeeze {si:?} axes={} -> {so:?}",
+                    "{dtn} Squeeze {si:?} axes={} -> {so:?}",
                     if all {
                         "(all)".to_owned()
                     } else {
                         format!("{spec:?}")
                     }
                 ));
-                let x = source(k, &mut g, &si);
+                let x = source(k, &mut g, &si, dt);
                 let mut operands = vec![x];
                 if !all {
                     operands.push(i64s(k, &spec));
                 }
-                let y = k.op1("graph.Squeeze", &operands, "", &ty(&so, "f32"));
-                sink(k, &mut g, y, &so);
+                let y = k.op1("graph.Squeeze", &operands, "", &ty(&so, dt.name()));
+                sink(k, &mut g, y, &so, dt);
             }
             _ => {
                 let si = g.shape(rank - 1, 1, 4);
@@ -151,11 +174,11 @@ fn reshape_flatten_squeeze_unsqueeze() {
                     .iter()
                     .map(|&a| a as i64 - if g.chance(1, 2) { out_rank as i64 } else { 0 })
                     .collect();
-                let k = batch.case(format!("Unsqueeze {si:?} axes={spec:?} -> {so:?}"));
-                let x = source(k, &mut g, &si);
+                let k = batch.case(format!("{dtn} Unsqueeze {si:?} axes={spec:?} -> {so:?}"));
+                let x = source(k, &mut g, &si, dt);
                 let s = i64s(k, &spec);
-                let y = k.op1("graph.Unsqueeze", &[x, s], "", &ty(&so, "f32"));
-                sink(k, &mut g, y, &so);
+                let y = k.op1("graph.Unsqueeze", &[x, s], "", &ty(&so, dt.name()));
+                sink(k, &mut g, y, &so, dt);
             }
         }
     }
@@ -168,6 +191,8 @@ fn transpose_by_any_permutation() {
     let mut g = Gen::new(seed);
     let mut batch = Batch::new("transpose_by_any_permutation", seed);
     for _ in 0..cases(20) {
+        let dt = elem(&mut g);
+        let dtn = dt.name();
         let rank = g.size(1, 5);
         let si = g.shape(rank, 1, 4);
         let perm = if g.chance(1, 5) {
@@ -179,8 +204,8 @@ fn transpose_by_any_permutation() {
             .clone()
             .unwrap_or_else(|| (0..rank).rev().collect::<Vec<_>>());
         let so: Vec<usize> = p.iter().map(|&i| si[i]).collect();
-        let k = batch.case(format!("Transpose {si:?} perm={perm:?} -> {so:?}"));
-        let x = source(k, &mut g, &si);
+        let k = batch.case(format!("{dtn} Transpose {si:?} perm={perm:?} -> {so:?}"));
+        let x = source(k, &mut g, &si, dt);
         let props = match &perm {
             Some(p) => format!(
                 "perm = {}",
@@ -190,8 +215,8 @@ fn transpose_by_any_permutation() {
             ),
             None => String::new(),
         };
-        let y = k.op1("graph.Transpose", &[x], &props, &ty(&so, "f32"));
-        sink(k, &mut g, y, &so);
+        let y = k.op1("graph.Transpose", &[x], &props, &ty(&so, dt.name()));
+        sink(k, &mut g, y, &so, dt);
     }
     batch.check();
 }
@@ -202,6 +227,8 @@ fn concat_along_any_axis() {
     let mut g = Gen::new(seed);
     let mut batch = Batch::new("concat_along_any_axis", seed);
     for _ in 0..cases(20) {
+        let dt = elem(&mut g);
+        let dtn = dt.name();
         let rank = g.size(1, 4);
         let base = g.shape(rank, 1, 3);
         let axis = g.int(-(rank as i64), rank as i64 - 1);
@@ -216,11 +243,11 @@ fn concat_along_any_axis() {
             .collect();
         let mut so = base.clone();
         so[a] = shapes.iter().map(|s| s[a]).sum();
-        let k = batch.case(format!("Concat {shapes:?} axis={axis} -> {so:?}"));
+        let k = batch.case(format!("{dtn} Concat {shapes:?} axis={axis} -> {so:?}"));
         let operands: Vec<Val> = shapes
             .iter()
             .map(|s| {
-                let t = g.tensor_f32(s, -1.0, 1.0);
+                let t = values(&mut g, dt, s);
                 input(k, &mut g, t)
             })
             .collect();
@@ -228,9 +255,9 @@ fn concat_along_any_axis() {
             "graph.Concat",
             &operands,
             &format!("axis = {axis} : i64"),
-            &ty(&so, "f32"),
+            &ty(&so, dt.name()),
         );
-        sink(k, &mut g, y, &so);
+        sink(k, &mut g, y, &so, dt);
     }
     batch.check();
 }
