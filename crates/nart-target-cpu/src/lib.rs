@@ -17,6 +17,8 @@
 #![deny(missing_docs)]
 
 mod entry;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 use std::path::PathBuf;
 
