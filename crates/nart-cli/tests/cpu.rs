@@ -47,7 +47,10 @@ fn check_all_on_cpu(name: &str, dims: &[&str], segments: usize, tol: f32) {
         .unwrap_or_else(|e| panic!("{name}: {e:#}"));
     let report = String::from_utf8(report).unwrap();
     let (on, all) = common::placed_on(&report, "cpu");
-    assert!(on == all && all > 0, "{name}: {on} of {all} ops on cpu\n{report}");
+    assert!(
+        on == all && all > 0,
+        "{name}: {on} of {all} ops on cpu\n{report}"
+    );
     let s = load_package(&pkg, &nart_rt_std::runtimes()).unwrap();
     assert_eq!(
         s.manifest().segments().count(),

@@ -489,8 +489,7 @@ fn elem_ok(ctx: &Context, t: nart_ir::Type) -> bool {
                 && match ctx.type_data(*elem) {
                     TypeData::Float(k) => k.width() == 32,
                     TypeData::Integer { width, signedness } => {
-                        *signedness == nart_ir::Signedness::Signless
-                            && matches!(width, 1 | 32 | 64)
+                        *signedness == nart_ir::Signedness::Signless && matches!(width, 1 | 32 | 64)
                     }
                     _ => false,
                 }

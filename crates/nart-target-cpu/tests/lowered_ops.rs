@@ -152,9 +152,7 @@ fn matmul_of_every_rank_combination() {
         check(&func(
             &format!("%a: {ta}, %b: {tb}"),
             &ty,
-            &format!(
-                "  %0 = \"graph.MatMul\"(%a, %b) : ({ta}, {tb}) -> {ty}\n  return %0 : {ty}"
-            ),
+            &format!("  %0 = \"graph.MatMul\"(%a, %b) : ({ta}, {tb}) -> {ty}\n  return %0 : {ty}"),
         ));
     }
 }
@@ -286,7 +284,13 @@ fn reductions_with_axes_keepdims_and_noop() {
   return %0 : tensor<2x3xf32>"#,
     ));
     // Integers.
-    for op in ["ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1"] {
+    for op in [
+        "ReduceSum",
+        "ReduceMax",
+        "ReduceMin",
+        "ReduceProd",
+        "ReduceL1",
+    ] {
         check(&func(
             "%x: tensor<3x4xi64>",
             "tensor<3xi64>",

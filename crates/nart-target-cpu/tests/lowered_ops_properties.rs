@@ -31,8 +31,16 @@ fn matmul_with_broadcast_batches_and_vectors() {
         let (ba, bb) = (side(&mut g), side(&mut g));
         let a_vec = g.chance(1, 5);
         let b_vec = g.chance(1, 5);
-        let sa: Vec<usize> = if a_vec { vec![k] } else { [ba.clone(), vec![m, k]].concat() };
-        let sb: Vec<usize> = if b_vec { vec![k] } else { [bb.clone(), vec![k, n]].concat() };
+        let sa: Vec<usize> = if a_vec {
+            vec![k]
+        } else {
+            [ba.clone(), vec![m, k]].concat()
+        };
+        let sb: Vec<usize> = if b_vec {
+            vec![k]
+        } else {
+            [bb.clone(), vec![k, n]].concat()
+        };
         let (pa, pb) = (
             if a_vec { vec![] } else { ba.clone() },
             if b_vec { vec![] } else { bb.clone() },
@@ -40,11 +48,7 @@ fn matmul_with_broadcast_batches_and_vectors() {
         let r = pa.len().max(pb.len());
         let mut out: Vec<usize> = (0..r)
             .map(|i| {
-                let get = |v: &[usize]| {
-                    (i + v.len())
-                        .checked_sub(r)
-                        .map_or(1, |j| v[j])
-                };
+                let get = |v: &[usize]| (i + v.len()).checked_sub(r).map_or(1, |j| v[j]);
                 get(&pa).max(get(&pb))
             })
             .collect();
@@ -121,7 +125,11 @@ fn gather_along_any_axis_with_negative_indices() {
         ));
         let x = k.arg(g.tensor_f32(&shape, -4.0, 4.0));
         let idx = g.tensor_int(dtype, &ishape, -n, n - 1);
-        let i = if constant { k.constant(&idx) } else { k.arg(idx) };
+        let i = if constant {
+            k.constant(&idx)
+        } else {
+            k.arg(idx)
+        };
         let out = [&shape[..a], &ishape[..], &shape[a + 1..]].concat();
         let y = k.op1(
             "graph.Gather",

@@ -359,7 +359,11 @@ pub fn float_width(ctx: &Context, ty: Type) -> Option<u32> {
 /// the signed extremes for signless integers.
 pub fn extreme(rw: &mut PatternRewriter<'_>, ty: Type, low: bool) -> Option<Attr> {
     if is_float(rw, ty) {
-        let v = if low { f64::NEG_INFINITY } else { f64::INFINITY };
+        let v = if low {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
         return Some(rw.uniq().float_attr(ty, v));
     }
     let w = signless_width(rw, ty)?;

@@ -167,7 +167,11 @@ fn leaky_relu(rw: &mut PatternRewriter<'_>, x: Value, alpha: f64, loc: Location)
 }
 
 /// `1 / (1 + exp(-x))`.
-pub(crate) fn sigmoid(rw: &mut PatternRewriter<'_>, x: Value, loc: Location) -> Result<Value, String> {
+pub(crate) fn sigmoid(
+    rw: &mut PatternRewriter<'_>,
+    x: Value,
+    loc: Location,
+) -> Result<Value, String> {
     let ty = rw.value_type(x);
     let n = ar(rw, "arith.negf", &[x], ty, loc);
     let e = math(rw, "math.exp", n, loc)?;
@@ -361,8 +365,16 @@ fn broadcast_shapes(x: &[i64], y: &[i64]) -> Option<Vec<i64>> {
     let r = x.len().max(y.len());
     (0..r)
         .map(|i| {
-            let dx = if i + x.len() >= r { x[i + x.len() - r] } else { 1 };
-            let dy = if i + y.len() >= r { y[i + y.len() - r] } else { 1 };
+            let dx = if i + x.len() >= r {
+                x[i + x.len() - r]
+            } else {
+                1
+            };
+            let dy = if i + y.len() >= r {
+                y[i + y.len() - r]
+            } else {
+                1
+            };
             match (dx, dy) {
                 _ if dx == dy => Some(dx),
                 (1, _) => Some(dy),
@@ -1084,7 +1096,12 @@ fn lower_batch_norm(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowe
 }
 
 /// `first`, then a placeholder for each further (unused) result of `op`.
-pub(crate) fn with_placeholders(rw: &mut PatternRewriter<'_>, op: Op, first: Value, loc: Location) -> Lowered {
+pub(crate) fn with_placeholders(
+    rw: &mut PatternRewriter<'_>,
+    op: Op,
+    first: Value,
+    loc: Location,
+) -> Lowered {
     let mut values = vec![first];
     for i in 1..rw.results(op).len() {
         let r = rw.result(op, i);
@@ -1095,7 +1112,11 @@ pub(crate) fn with_placeholders(rw: &mut PatternRewriter<'_>, op: Op, first: Val
 
 /// A value of `r`'s type for an optional result nothing uses: `graph.none` for `none`, a
 /// `tensor.empty` for a tensor.
-pub(crate) fn placeholder(rw: &mut PatternRewriter<'_>, r: Value, loc: Location) -> Result<Value, String> {
+pub(crate) fn placeholder(
+    rw: &mut PatternRewriter<'_>,
+    r: Value,
+    loc: Location,
+) -> Result<Value, String> {
     if rw.has_uses(r) {
         return Err("an optional result that is used is not lowered".to_string());
     }

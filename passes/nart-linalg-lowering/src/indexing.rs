@@ -294,7 +294,9 @@ pub(crate) fn lower_pad(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> 
     }
     let want: Vec<i64> = (0..r).map(|i| sx[i] + low[i] + high[i]).collect();
     if want != out {
-        return Err(format!("the result shape {out:?} is not the padded {want:?}"));
+        return Err(format!(
+            "the result shape {out:?} is not the padded {want:?}"
+        ));
     }
     let (lo_pos, hi_pos): (Vec<i64>, Vec<i64>) = (
         low.iter().map(|&p| p.max(0)).collect(),

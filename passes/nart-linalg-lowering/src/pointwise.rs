@@ -104,7 +104,10 @@ pub(crate) fn lower_sign(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) ->
             scalar(rw, -1.0, elem, loc),
         );
         let (pos, neg) = if float {
-            (cmpf(rw, cmpf::OGT, x, z, loc), cmpf(rw, cmpf::OLT, x, z, loc))
+            (
+                cmpf(rw, cmpf::OGT, x, z, loc),
+                cmpf(rw, cmpf::OLT, x, z, loc),
+            )
         } else {
             (
                 cmpi(rw, cmpi_pred::SGT, x, z, loc),
@@ -243,7 +246,9 @@ fn hard_sigmoid(
 pub(crate) fn lower_hard_sigmoid(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
     let alpha = float_attr(rw, op, "alpha", 0.2);
     let beta = float_attr(rw, op, "beta", 0.5);
-    unary(rw, op, loc, |rw, x| Ok(hard_sigmoid(rw, x, alpha, beta, loc)))
+    unary(rw, op, loc, |rw, x| {
+        Ok(hard_sigmoid(rw, x, alpha, beta, loc))
+    })
 }
 
 pub(crate) fn lower_hard_swish(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {

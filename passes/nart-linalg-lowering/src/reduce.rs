@@ -110,7 +110,10 @@ fn lower_reduce(rw: &mut PatternRewriter<'_>, op: Op, loc: Location, kind: Kind)
         Kind::Sum | Kind::Max | Kind::Min | Kind::Prod | Kind::L1 | Kind::SumSquare
     );
     if !float && !(int_ok && signless_width(rw, elem).is_some_and(|w| w > 1)) {
-        return Err("expected a float tensor (or integers for Sum, Max, Min, Prod, L1, SumSquare)".to_string());
+        return Err(
+            "expected a float tensor (or integers for Sum, Max, Min, Prod, L1, SumSquare)"
+                .to_string(),
+        );
     }
     let Some(mask) = reduce_mask(rw, op, sx.len())? else {
         return Ok(vec![reshape(rw, x, &out, loc)?]);
@@ -320,20 +323,28 @@ pub(crate) fn lower_layer_norm(rw: &mut PatternRewriter<'_>, op: Op, loc: Locati
     }
     maps.push(identity(n));
     let init = empty(rw, &s, elem, loc);
-    let y = try_generic(rw, &inputs, &[init], maps, &vec![P; s.len()], loc, |rw, a| {
-        let c = scalar(rw, inv_n, elem, loc);
-        let e = scalar(rw, eps, elem, loc);
-        let mean = ar(rw, "arith.mulf", &[a[1], c], elem, loc);
-        let var = ar(rw, "arith.mulf", &[a[2], c], elem, loc);
-        let ve = ar(rw, "arith.addf", &[var, e], elem, loc);
-        let sd = math(rw, "math.sqrt", ve, loc)?;
-        let t = ar(rw, "arith.subf", &[a[0], mean], elem, loc);
-        let q = ar(rw, "arith.divf", &[t, sd], elem, loc);
-        let mut y = ar(rw, "arith.mulf", &[q, a[3]], elem, loc);
-        if bias.is_some() {
-            y = ar(rw, "arith.addf", &[y, a[4]], elem, loc);
-        }
-        Ok(vec![y])
-    })?;
+    let y = try_generic(
+        rw,
+        &inputs,
+        &[init],
+        maps,
+        &vec![P; s.len()],
+        loc,
+        |rw, a| {
+            let c = scalar(rw, inv_n, elem, loc);
+            let e = scalar(rw, eps, elem, loc);
+            let mean = ar(rw, "arith.mulf", &[a[1], c], elem, loc);
+            let var = ar(rw, "arith.mulf", &[a[2], c], elem, loc);
+            let ve = ar(rw, "arith.addf", &[var, e], elem, loc);
+            let sd = math(rw, "math.sqrt", ve, loc)?;
+            let t = ar(rw, "arith.subf", &[a[0], mean], elem, loc);
+            let q = ar(rw, "arith.divf", &[t, sd], elem, loc);
+            let mut y = ar(rw, "arith.mulf", &[q, a[3]], elem, loc);
+            if bias.is_some() {
+                y = ar(rw, "arith.addf", &[y, a[4]], elem, loc);
+            }
+            Ok(vec![y])
+        },
+    )?;
     with_placeholders(rw, op, y[0], loc)
 }
