@@ -109,7 +109,8 @@ fn lower_reduce(rw: &mut PatternRewriter<'_>, op: Op, loc: Location, kind: Kind)
         kind,
         Kind::Sum | Kind::Max | Kind::Min | Kind::Prod | Kind::L1 | Kind::SumSquare
     );
-    if !float && !(int_ok && signless_width(rw, elem).is_some_and(|w| w > 1)) {
+    let supported = float || (int_ok && signless_width(rw, elem).is_some_and(|w| w > 1));
+    if !supported {
         return Err(
             "expected a float tensor (or integers for Sum, Max, Min, Prod, L1, SumSquare)"
                 .to_string(),
