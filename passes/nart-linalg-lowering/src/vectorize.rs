@@ -7,7 +7,8 @@
 //!   vectors `in_bounds`, the last partial one masked). An operand whose map does not read the
 //!   innermost loop is loaded once per vector and broadcast; the body is cloned with vector
 //!   types wherever a value depends on the vector lanes.
-//! - `linalg.matmul` becomes a register-blocked micro-kernel: a block of `rows` rows by
+//! - A matmul (`linalg.matmul`, or any structured op with its iterators and indexing maps)
+//!   becomes a register-blocked micro-kernel: a block of `rows` rows by
 //!   `cols` vectors of `C` is kept in `scf.for` iteration arguments across `k`, each step
 //!   broadcasting one element of `A` per row and combining it with the vectors of row `k` of
 //!   `B` through the op's own body (`arith.mulf` and `arith.addf`). Leftover columns use
@@ -530,15 +531,21 @@ fn outer_loops(
     });
 }
 
-/// Whether `op` is a plain `linalg.matmul` on static memrefs of one element type whose body
-/// can be cloned lane-wise; its `(M, N, K)`.
+/// Whether `op` is a matmul (`linalg.matmul`, or any structured op with its iterators and
+/// maps) on static memrefs of one element type whose body can be cloned lane-wise; its
+/// `(M, N, K)`.
 fn matmul_plan(ctx: &Context, op: Op) -> Result<(i64, i64, i64), String> {
-    if ctx.op_name_str(op) != "linalg.matmul" {
-        return Err("not a linalg.matmul".into());
-    }
     let s = structured(ctx, op).ok_or("not a structured op")?;
-    if s.indexing_maps(ctx, op)? != nart_dialect_linalg::named::default_matmul_maps() {
-        return Err("the matmul has non-default indexing maps".into());
+    let matmul_iters = [
+        IteratorType::Parallel,
+        IteratorType::Parallel,
+        IteratorType::Reduction,
+    ];
+    if s.num_inputs(ctx, op) != 2
+        || s.iterator_types(ctx, op)? != matmul_iters
+        || s.indexing_maps(ctx, op)? != nart_dialect_linalg::named::default_matmul_maps()
+    {
+        return Err("not a matmul: (m, n, k) with A(m, k), B(k, n), C(m, n)".into());
     }
     let ops = ctx.operands(op);
     if ops.len() != 3 {
