@@ -37,6 +37,24 @@ func.func @matmul(%a: memref<3x2xf32>, %b: memref<2x6xf32>, %c: memref<3x6xf32>)
 
 // -----
 
+// A generic with a matmul's iterators and maps is one too (ops are read through their
+// interface, not their names).
+// CHECK-LABEL: func.func @generic_matmul
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<4xf32>, vector<4xf32>) {
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NOT: linalg.generic
+func.func @generic_matmul(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // An elementwise generic goes 4 lanes at a time along the innermost dimension, the last 2 of 6
 // masked; the scalar constant is broadcast where it meets a vector.
 // CHECK-LABEL: func.func @bias_relu
