@@ -336,6 +336,10 @@ fn clone_lanewise(
     Vec::new()
 }
 
+/// A loop body: given the induction variable and the iteration arguments, it builds the
+/// body's ops and returns what to yield.
+type LoopBody<'b> = dyn FnMut(&mut PatternRewriter<'_>, Value, &[Value]) -> Vec<Value> + 'b;
+
 /// Builds `scf.for %iv = lb to ub step step iter_args(inits)` at the insertion point, its body
 /// from `body` (given the induction variable and the iteration arguments, returning what to
 /// yield), and returns the loop's results.
@@ -344,7 +348,7 @@ fn build_for(
     (lb, ub, step): (Value, Value, Value),
     inits: &[Value],
     loc: Location,
-    body: &mut dyn FnMut(&mut PatternRewriter<'_>, Value, &[Value]) -> Vec<Value>,
+    body: &mut LoopBody<'_>,
 ) -> Vec<Value> {
     let outer = rw.insertion_point();
     let region = rw.create_region();

@@ -5,7 +5,7 @@
 //! partial vectors, partial row blocks and partial column blocks, and for several vector
 //! widths and block shapes.
 
-use nart_ir::{Context, Op};
+use nart_ir::Context;
 
 /// A memref descriptor as the C interface passes it.
 #[repr(C)]
