@@ -2,7 +2,8 @@
 //!
 //! A segment (graph ops of static shapes) is compiled in a context of its own through nart's
 //! dialect stack, every step a pass of the pipeline [`PIPELINE`]:
-//! `convert-graph-to-linalg` (structured ops on tensors), `nart-bufferize{arena=true}`
+//! `convert-qnn-to-linalg` (quant casts and qnn ops to generics on storage integers, bit-exact
+//! with the interpreter), `convert-graph-to-linalg` (structured ops on tensors), `nart-bufferize{arena=true}`
 //! (buffers, results as out-parameters, intermediates in one planned scratch buffer),
 //! `convert-linalg-to-loops` (`scf` loop nests of `memref` loads and stores),
 //! `convert-scf-to-cf` and `canonicalize`; `nart-llvm` then translates the module to LLVM IR,
@@ -27,7 +28,8 @@ use nart_target_rt::{Artifact, TargetRuntime};
 pub use nart_cpu_rt::{CpuRuntime, ABI_VERSION, FORMAT, TARGET as NAME};
 
 /// The lowering pipeline from graph ops to loops in `cf` form.
-pub const PIPELINE: &str = "builtin.module(func.func(convert-graph-to-linalg),\
+pub const PIPELINE: &str =
+    "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg),\
 nart-bufferize{arena=true},func.func(convert-linalg-to-loops),convert-scf-to-cf,canonicalize)";
 
 /// The name of the segment's function in the generated code.
@@ -252,6 +254,8 @@ pub fn lowering_context() -> Context {
         nart_dialect_arith::register,
         nart_dialect_cf::register,
         nart_dialect_graph::register,
+        nart_dialect_quant::register,
+        nart_dialect_qnn::register,
         nart_dialect_math::register,
         nart_dialect_tensor::register,
         nart_dialect_linalg::register,
@@ -301,8 +305,14 @@ type Signature = (Vec<nart_cpu_rt::TensorSig>, Vec<nart_cpu_rt::TensorSig>);
 fn tensor_sig(ctx: &Context, t: nart_ir::Type) -> Result<nart_cpu_rt::TensorSig, String> {
     match ctx.type_data(t) {
         TypeData::RankedTensor { shape, elem, .. } if shape.iter().all(|&d| d >= 0) => {
+            // A quantized tensor crosses the boundary as its storage integers, which the
+            // runtime holds as the interpreter does (`u8` storage as `ui8`).
+            let dtype = match ctx.type_as::<nart_dialect_quant::UniformQuantizedType>(*elem) {
+                Some(q) => format!("{}{}", if q.signed { "i" } else { "ui" }, q.storage_width),
+                None => nart_ir::printer::type_to_string(ctx, *elem),
+            };
             Ok(nart_cpu_rt::TensorSig {
-                dtype: nart_ir::printer::type_to_string(ctx, *elem),
+                dtype,
                 shape: shape.iter().map(|&d| d as u64).collect(),
             })
         }
@@ -406,6 +416,8 @@ fn trial_lowering(ctx: &Context, op: Op) -> Result<(), String> {
             };
             let text = if small {
                 attr_to_string(ctx, value)
+            } else if matches!(ctx.type_data(ctx.element_type(t)), TypeData::Integer { .. }) {
+                format!("dense<0> : {ts}")
             } else {
                 format!("dense<0.0> : {ts}")
             };
@@ -462,7 +474,7 @@ fn trial_lowering(ctx: &Context, op: Op) -> Result<(), String> {
     let mut registry = nart_pass::PassRegistry::new();
     nart_linalg_lowering::register(&mut registry);
     let mut pm = nart_pass::PassManager::parse(
-        "builtin.module(func.func(convert-graph-to-linalg))",
+        "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg))",
         &registry,
     )
     .map_err(|e| e.render())?;
@@ -482,7 +494,10 @@ fn elem_ok(ctx: &Context, t: nart_ir::Type) -> bool {
     match ctx.type_data(t) {
         TypeData::RankedTensor { shape, elem, .. } => {
             shape.iter().all(|&d| d >= 0)
-                && matches!(ctx.type_data(*elem), TypeData::Float(k) if k.width() == 32)
+                && (matches!(ctx.type_data(*elem), TypeData::Float(k) if k.width() == 32)
+                    || ctx
+                        .type_as::<nart_dialect_quant::UniformQuantizedType>(*elem)
+                        .is_some())
         }
         TypeData::None => true,
         _ => false,
@@ -527,7 +542,9 @@ impl Target for CpuTarget {
         if name == "graph.constant" || name == "graph.none" {
             return Support::Supported;
         }
-        if !nart_linalg_lowering::graph_to_linalg::LOWERED_OPS.contains(&name) {
+        if !nart_linalg_lowering::graph_to_linalg::LOWERED_OPS.contains(&name)
+            && !nart_linalg_lowering::qnn_to_linalg::LOWERED_OPS.contains(&name)
+        {
             return Support::Refused(Refusal::UnknownOp);
         }
         for (what, vals) in [("operand", ctx.operands(op)), ("result", ctx.results(op))] {
