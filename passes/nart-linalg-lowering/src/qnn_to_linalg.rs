@@ -1265,6 +1265,13 @@ fn pool_window(
     })
 }
 
+/// An empty tensor of the window's shape, read at `(kh, kw)`: it gives the window loops their
+/// ranges (as the kernel operand of `linalg.pooling_*` does).
+fn window_extent(rw: &mut PatternRewriter<'_>, p: &Pool, loc: Location) -> (Value, AffineMap) {
+    let i8t = int_ty(rw, 8);
+    (empty(rw, &p.kernel, i8t, loc), map(6, vec![d(4), d(5)]))
+}
+
 /// The map of a 2-D window reading the padded input over loops `(n, c, oh, ow, kh, kw)`.
 fn window_map(p: &Pool) -> AffineMap {
     let win = |o: u32, k: u32, s: i64, dl: i64| add(mul_const(d(o), s), mul_const(d(k), dl));
@@ -1306,9 +1313,10 @@ fn lower_max_pool(rw: &mut PatternRewriter<'_>, op: Op, ins: &[Value], loc: Loca
         "arith.maxui"
     };
     let ty = yq.storage;
+    let ext = window_extent(rw, &p, loc);
     let v = generic(
         rw,
-        &[(xp, window_map(&p))],
+        &[(xp, window_map(&p)), ext.clone()],
         &[],
         init,
         omap,
@@ -1370,9 +1378,10 @@ fn lower_avg_pool(rw: &mut PatternRewriter<'_>, op: Op, ins: &[Value], loc: Loca
     let acc0 = filled(rw, 0.0, &yq.shape, i32t, loc);
     let omap = map(6, vec![d(0), d(1), d(2), d(3)]);
     let iters = [P, P, P, P, R, R];
+    let ext = window_extent(rw, &p, loc);
     let sum = generic(
         rw,
-        &[(xp, window_map(&p))],
+        &[(xp, window_map(&p)), ext.clone()],
         &[Param::int(zx)],
         acc0,
         omap,
