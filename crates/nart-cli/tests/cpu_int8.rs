@@ -23,7 +23,7 @@ fn package(targets: &str) -> (std::path::PathBuf, nart_rt::Package) {
         quant: Some("onnx-qdq".into()),
         calib: Some(dir.join("calib_inputs.pb")),
         output: out.clone(),
-        dims: vec!["N=1".into()],
+        dims: vec![format!("N={BATCH}")],
         ..CompileRequest::default()
     };
     let pkg = compile(&req, &nart_cli::partition::registry(), &mut Vec::new())
@@ -31,7 +31,10 @@ fn package(targets: &str) -> (std::path::PathBuf, nart_rt::Package) {
     (out, pkg)
 }
 
-/// The first `n` samples of the committed held-out inputs, one tensor of batch 1 each.
+/// The batch the model is compiled for (that of its `test_data_set_0`).
+const BATCH: usize = 16;
+
+/// The first `n` batches of the committed held-out inputs.
 fn heldout(n: usize) -> Vec<Tensor> {
     let bytes = std::fs::read(committed("digits_cnn").join("heldout_inputs.pb")).unwrap();
     let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
@@ -40,8 +43,9 @@ fn heldout(n: usize) -> Vec<Tensor> {
     let per: usize = shape[1..].iter().product();
     let v = all.to_f32_vec().unwrap();
     let mut one = shape.clone();
-    one[0] = 1;
-    (0..n.min(shape[0]))
+    one[0] = BATCH;
+    let per = per * BATCH;
+    (0..n.min(shape[0] / BATCH))
         .map(|i| Tensor::from_vec(one.clone(), v[i * per..(i + 1) * per].to_vec()).unwrap())
         .collect()
 }
@@ -74,7 +78,7 @@ fn quantized_digits_cnn_runs_entirely_on_cpu_bit_exact_with_the_interpreter() {
         vec![
             read_package_inputs(&on_cpu, &committed("digits_cnn").join("test_data_set_0")).unwrap(),
         ];
-    inputs.extend(heldout(32).into_iter().map(|t| vec![t]));
+    inputs.extend(heldout(8).into_iter().map(|t| vec![t]));
     for (k, xs) in inputs.into_iter().enumerate() {
         let got = on_cpu.run(xs.clone()).unwrap();
         let want = on_interp.run(xs).unwrap();
