@@ -913,6 +913,9 @@ impl Loaded {
         let mut args: Vec<(c_int, H)> = Vec::new();
         // The result's layout and the primitive's descriptor.
         let (dst_md, pd) = match kind {
+            OpKind::QConv { .. } | OpKind::QMatMul { .. } => {
+                return Err(bad("an integer op takes no post-ops"));
+            }
             OpKind::View => {
                 let b = self.plain(places, ins[0].value)?;
                 places.at[out.value as usize] = Some(Place {

@@ -75,16 +75,16 @@ fn on_onednn(text: &str, inputs: &[Tensor]) -> Result<(Vec<Tensor>, Program), St
 /// `tensor<2x3x!quant.uniform<u8:f32, 0.02:128>>`.
 fn qty(dims: &[i64], storage: &str, scale: f64, zp: i64) -> String {
     let d: String = dims.iter().map(|d| format!("{d}x")).collect();
-    format!("tensor<{d}!quant.uniform<{storage}:f32, {scale:e}:{zp}>>")
+    format!("tensor<{d}!quant.uniform<{storage}:f32, {scale:?}:{zp}>>")
 }
 
 /// A per-channel (`axis`) type, or a per-tensor one when `scales` has one entry.
 fn qty_axis(dims: &[i64], storage: &str, axis: usize, scales: &[f64]) -> String {
     let d: String = dims.iter().map(|d| format!("{d}x")).collect();
     if scales.len() == 1 {
-        return format!("tensor<{d}!quant.uniform<{storage}:f32, {:e}>>", scales[0]);
+        return format!("tensor<{d}!quant.uniform<{storage}:f32, {:?}>>", scales[0]);
     }
-    let s: Vec<String> = scales.iter().map(|s| format!("{s:e}")).collect();
+    let s: Vec<String> = scales.iter().map(|s| format!("{s:?}")).collect();
     format!(
         "tensor<{d}!quant.uniform<{storage}:f32:{axis}, {{{}}}>>",
         s.join(",")
