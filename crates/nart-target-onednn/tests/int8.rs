@@ -128,8 +128,8 @@ struct Quant {
     suffix: String,
 }
 
-fn random_quant(rng: &mut Rng, channels: usize) -> Quant {
-    let x_unsigned = rng.int(0, 1) == 0;
+fn random_quant(rng: &mut Rng, channels: usize, only_u8: bool) -> Quant {
+    let x_unsigned = only_u8 || rng.int(0, 1) == 0;
     let y_unsigned = rng.int(0, 1) == 0;
     let (x_storage, x_zp) = if x_unsigned {
         ("u8", rng.int(0, 255))
@@ -165,18 +165,18 @@ fn random_quant(rng: &mut Rng, channels: usize) -> Quant {
     }
 }
 
-/// The weights (`[-127, 127]`) and, maybe, the bias constants of a case; `weight_type` and
-/// the bias operand text.
+/// The weights (`[-bound, bound]`) and, maybe, the bias constants of a case; `weight_type`
+/// and the bias operand text.
 fn weights_and_bias(
     rng: &mut Rng,
     q: &Quant,
-    w_dims: &[i64],
+    (w_dims, bound): (&[i64], i64),
     axis: usize,
     channels: usize,
     body: &mut String,
 ) -> (String, Option<String>) {
     let n: i64 = w_dims.iter().product();
-    let w: Vec<u8> = (0..n).map(|_| rng.int(-127, 127) as i8 as u8).collect();
+    let w: Vec<u8> = (0..n).map(|_| rng.int(-bound, bound) as i8 as u8).collect();
     let wt = qty_axis(w_dims, "i8", axis, &q.w_scales);
     body.push_str(&int_constant("w", w_dims, "i8", &w, &wt));
     if rng.int(0, 2) == 0 {
@@ -205,8 +205,14 @@ fn random_convolutions_are_bit_identical() {
     if !onednn_here("random_convolutions_are_bit_identical") {
         return;
     }
-    let mut rng = Rng::new(17);
-    for case in 0..40 {
+    random_convolutions(17, 40, 127, false);
+}
+
+/// `cases` random convolutions with weights in `[-bound, bound]` (and `u8` inputs only when
+/// `only_u8`), each bit-identical to the interpreter.
+fn random_convolutions(seed: u64, cases: usize, bound: i64, only_u8: bool) {
+    let mut rng = Rng::new(seed);
+    for case in 0..cases {
         let sp = rng.int(1, 2) as usize;
         let batch = rng.int(1, 2);
         let groups = rng.int(1, 3);
@@ -225,12 +231,12 @@ fn random_convolutions_are_bit_identical() {
                 (input[i] + pads[i] + pads[sp + i] - eff) / strides[i] + 1
             })
             .collect();
-        let q = random_quant(&mut rng, m as usize);
+        let q = random_quant(&mut rng, m as usize, only_u8);
         let x_dims: Vec<i64> = [batch, c].into_iter().chain(input.clone()).collect();
         let y_dims: Vec<i64> = [batch, m].into_iter().chain(out).collect();
         let w_dims: Vec<i64> = [m, cg].into_iter().chain(kernel).collect();
         let mut body = String::new();
-        let (wt, bt) = weights_and_bias(&mut rng, &q, &w_dims, 0, m as usize, &mut body);
+        let (wt, bt) = weights_and_bias(&mut rng, &q, (&w_dims, bound), 0, m as usize, &mut body);
         let xt = qty(&x_dims, q.x_storage, q.x_scale, q.x_zp);
         let yt = qty(&y_dims, q.y_storage, q.y_scale, q.y_zp);
         let list = |v: &[i64]| {
@@ -269,15 +275,20 @@ fn random_matmuls_are_bit_identical() {
     if !onednn_here("random_matmuls_are_bit_identical") {
         return;
     }
-    let mut rng = Rng::new(29);
-    for case in 0..30 {
+    random_matmuls(29, 30, 127, false);
+}
+
+/// [`random_convolutions`] for matmuls.
+fn random_matmuls(seed: u64, cases: usize, bound: i64, only_u8: bool) {
+    let mut rng = Rng::new(seed);
+    for case in 0..cases {
         let lead: Vec<i64> = (0..rng.int(0, 1)).map(|_| rng.int(1, 3)).collect();
         let (m, k, n) = (rng.int(1, 7), rng.int(1, 40), rng.int(1, 9));
-        let q = random_quant(&mut rng, n as usize);
+        let q = random_quant(&mut rng, n as usize, only_u8);
         let x_dims: Vec<i64> = lead.iter().copied().chain([m, k]).collect();
         let y_dims: Vec<i64> = lead.iter().copied().chain([m, n]).collect();
         let mut body = String::new();
-        let (wt, bt) = weights_and_bias(&mut rng, &q, &[k, n], 1, n as usize, &mut body);
+        let (wt, bt) = weights_and_bias(&mut rng, &q, (&[k, n], bound), 1, n as usize, &mut body);
         let xt = qty(&x_dims, q.x_storage, q.x_scale, q.x_zp);
         let yt = qty(&y_dims, q.y_storage, q.y_scale, q.y_zp);
         let (operands, types) = match &bt {
@@ -353,4 +364,46 @@ fn what_onednn_cannot_sum_exactly_is_refused_with_the_reason() {
     );
     let err = on_onednn(&text, &[]).unwrap_err();
     assert!(err.contains("the weight is not a constant"), "{err}");
+}
+
+/// Without VNNI (oneDNN limited to AVX2 by `DNNL_MAX_CPU_ISA`, in a child process, since
+/// oneDNN reads it once): `u8` inputs with weights in `[-64, 64]` are bit-identical, and
+/// 8-bit weights or `i8` inputs are refused with the reason (16-bit saturation).
+#[test]
+fn without_vnni_7_bit_weights_are_exact_and_others_refused() {
+    const CHILD: &str = "NART_INT8_AVX2_CHILD";
+    const NAME: &str = "without_vnni_7_bit_weights_are_exact_and_others_refused";
+    if !onednn_here(NAME) {
+        return;
+    }
+    if std::env::var(CHILD).is_err() {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([NAME, "--exact", "--nocapture"])
+            .env("DNNL_MAX_CPU_ISA", "AVX2")
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{text}");
+        assert!(text.contains("1 passed"), "{text}");
+        return;
+    }
+    let api = nart_onednn_rt::ffi::api().unwrap();
+    assert!(!api.has_vnni(), "DNNL_MAX_CPU_ISA=AVX2 leaves no VNNI");
+    random_convolutions(31, 12, 64, true);
+    random_matmuls(37, 12, 64, true);
+    let xt = qty(&[2, 8], "u8", 0.02, 7);
+    let yt = qty(&[2, 3], "u8", 0.5, 0);
+    let wt = qty_axis(&[8, 3], "i8", 1, &[0.01]);
+    let body = int_constant("w", &[8, 3], "i8", &[100u8; 24], &wt);
+    let text = format!(
+        "func.func @main(%x: {xt}) -> {yt} {{\n{body}  %y = qnn.matmul %x, %w : ({xt}, {wt}) \
+         -> {yt}\n  return %y : {yt}\n}}\n"
+    );
+    let err = on_onednn(&text, &[]).unwrap_err();
+    assert!(err.contains("without VNNI"), "{err}");
 }
