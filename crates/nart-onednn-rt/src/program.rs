@@ -430,9 +430,11 @@ impl Requant {
         } else {
             (-128, 127)
         };
-        if !(min <= self.lo && self.lo <= self.hi && self.hi <= max)
-            || !(min..=max).contains(&self.zero_point)
-        {
+        let inside = min <= self.lo
+            && self.lo <= self.hi
+            && self.hi <= max
+            && (min..=max).contains(&self.zero_point);
+        if !inside {
             return err(format!(
                 "op {k} clamps to [{}, {}] with zero point {}, outside {}",
                 self.lo,
