@@ -2,7 +2,8 @@
 //!
 //! A segment (graph ops of static shapes) is compiled in a context of its own through nart's
 //! dialect stack, every step a pass of the pipeline [`PIPELINE`]:
-//! `convert-graph-to-linalg` (structured ops on tensors), `nart-bufferize{arena=true}`
+//! `convert-qnn-to-linalg` (quant casts and qnn ops to generics on storage integers, bit-exact
+//! with the interpreter), `convert-graph-to-linalg` (structured ops on tensors), `nart-bufferize{arena=true}`
 //! (buffers, results as out-parameters, intermediates in one planned scratch buffer),
 //! `linalg-vectorize` (matmuls as register-blocked micro-kernels and elementwise ops as
 //! loops over 1-D `vector` ops, as wide as the machine's registers; `NART_CPU_VECTORIZE=0`
@@ -33,7 +34,8 @@ pub use nart_cpu_rt::{CpuRuntime, ABI_VERSION, FORMAT, TARGET as NAME};
 
 /// The lowering pipeline from graph ops to loops in `cf` form, vectorized for 8 lanes (AVX2);
 /// [`pipeline`] gives it for another vector width.
-pub const PIPELINE: &str = "builtin.module(func.func(convert-graph-to-linalg),\
+pub const PIPELINE: &str =
+    "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg),\
 nart-bufferize{arena=true},func.func(linalg-vectorize{vector-width=8 rows=4 cols=2},\
 convert-linalg-to-loops),convert-scf-to-cf,canonicalize)";
 
@@ -45,7 +47,8 @@ pub fn pipeline(vector_width: Option<u32>) -> String {
         None => String::new(),
     };
     format!(
-        "builtin.module(func.func(convert-graph-to-linalg),nart-bufferize{{arena=true}},\
+        "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg),\
+nart-bufferize{{arena=true}},\
 func.func({vectorize}convert-linalg-to-loops),convert-scf-to-cf,canonicalize)"
     )
 }
@@ -289,6 +292,8 @@ pub fn lowering_context() -> Context {
         nart_dialect_arith::register,
         nart_dialect_cf::register,
         nart_dialect_graph::register,
+        nart_dialect_quant::register,
+        nart_dialect_qnn::register,
         nart_dialect_math::register,
         nart_dialect_tensor::register,
         nart_dialect_linalg::register,
@@ -345,8 +350,14 @@ type Signature = (Vec<nart_cpu_rt::TensorSig>, Vec<nart_cpu_rt::TensorSig>);
 fn tensor_sig(ctx: &Context, t: nart_ir::Type) -> Result<nart_cpu_rt::TensorSig, String> {
     match ctx.type_data(t) {
         TypeData::RankedTensor { shape, elem, .. } if shape.iter().all(|&d| d >= 0) => {
+            // A quantized tensor crosses the boundary as its storage integers, which the
+            // runtime holds as the interpreter does (`u8` storage as `ui8`).
+            let dtype = match ctx.type_as::<nart_dialect_quant::UniformQuantizedType>(*elem) {
+                Some(q) => format!("{}{}", if q.signed { "i" } else { "ui" }, q.storage_width),
+                None => nart_ir::printer::type_to_string(ctx, *elem),
+            };
             Ok(nart_cpu_rt::TensorSig {
-                dtype: nart_ir::printer::type_to_string(ctx, *elem),
+                dtype,
                 shape: shape.iter().map(|&d| d as u64).collect(),
             })
         }
@@ -450,6 +461,8 @@ fn trial_lowering(ctx: &Context, op: Op) -> Result<(), String> {
             };
             let text = if small {
                 attr_to_string(ctx, value)
+            } else if matches!(ctx.type_data(ctx.element_type(t)), TypeData::Integer { .. }) {
+                format!("dense<0> : {ts}")
             } else {
                 format!("dense<0.0> : {ts}")
             };
@@ -506,7 +519,7 @@ fn trial_lowering(ctx: &Context, op: Op) -> Result<(), String> {
     let mut registry = nart_pass::PassRegistry::new();
     nart_linalg_lowering::register(&mut registry);
     let mut pm = nart_pass::PassManager::parse(
-        "builtin.module(func.func(convert-graph-to-linalg))",
+        "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg))",
         &registry,
     )
     .map_err(|e| e.render())?;
@@ -522,19 +535,21 @@ fn trial_lowering(ctx: &Context, op: Op) -> Result<(), String> {
         })
 }
 
-/// Tensors of static shape of `f32`, `i32`, `i64` or `i1` (the element types the lowerings
-/// and the calling convention handle).
+/// Tensors of static shape of `f32`, `i32`, `i64`, `i1` or a uniform quantized type (the
+/// element types the lowerings and the calling convention handle).
 fn elem_ok(ctx: &Context, t: nart_ir::Type) -> bool {
     match ctx.type_data(t) {
         TypeData::RankedTensor { shape, elem, .. } => {
             shape.iter().all(|&d| d >= 0)
-                && match ctx.type_data(*elem) {
+                && (match ctx.type_data(*elem) {
                     TypeData::Float(k) => k.width() == 32,
                     TypeData::Integer { width, signedness } => {
                         *signedness == nart_ir::Signedness::Signless && matches!(width, 1 | 32 | 64)
                     }
                     _ => false,
-                }
+                } || ctx
+                    .type_as::<nart_dialect_quant::UniformQuantizedType>(*elem)
+                    .is_some())
         }
         TypeData::None => true,
         _ => false,
@@ -554,12 +569,13 @@ impl Target for CpuTarget {
         match self.machine {
             Machine::Host => {
                 "code generated by nart through linalg, loops and LLVM for this machine's CPU \
-                 (f32, i32, i64, bool; elementwise, matmul/gemm, conv, pooling, softmax, \
-                 reductions, normalizations, gather, slices, shape ops)"
+                 (f32, i32, i64, bool: elementwise, matmul/gemm, conv, pooling, softmax, \
+                 reductions, normalizations, gather, slices, shape ops; int8: the quant casts \
+                 and qnn ops, bit-exact with the interpreter)"
             }
             Machine::Aarch64 { .. } => {
                 "code generated by nart through linalg, loops and LLVM for aarch64 Linux \
-                 (generic ARMv8-A with NEON; f32, i32, i64, bool)"
+                 (generic ARMv8-A with NEON; f32, i32, i64, bool, and int8 quant/qnn ops)"
             }
         }
     }
@@ -580,7 +596,9 @@ impl Target for CpuTarget {
         if name == "graph.constant" || name == "graph.none" {
             return Support::Supported;
         }
-        if !nart_linalg_lowering::graph_to_linalg::LOWERED_OPS.contains(&name) {
+        if !nart_linalg_lowering::graph_to_linalg::LOWERED_OPS.contains(&name)
+            && !nart_linalg_lowering::qnn_to_linalg::LOWERED_OPS.contains(&name)
+        {
             return Support::Refused(Refusal::UnknownOp);
         }
         for (what, vals) in [("operand", ctx.operands(op)), ("result", ctx.results(op))] {
