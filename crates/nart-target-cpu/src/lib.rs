@@ -21,6 +21,8 @@
 #![deny(missing_docs)]
 
 mod entry;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 use std::path::PathBuf;
 
