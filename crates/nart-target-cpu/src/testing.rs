@@ -791,6 +791,34 @@ mod tests {
     }
 
     #[test]
+    fn a_batch_that_cannot_compile_names_the_case() {
+        if nart_target::Target::availability(&CpuTarget::host()).is_err() {
+            return;
+        }
+        let mut b = Batch::new("t", 5);
+        for op in ["graph.Relu", "graph.Gelu", "graph.Tanh"] {
+            let k = b.case(format!("{op} case"));
+            let x = k.arg(Tensor::from_vec(vec![2], vec![0.5f32, -1.0]).unwrap());
+            let y = k.op1(op, &[x], "", "tensor<2xf32>");
+            k.output(y, Tol::Float { terms: 1 });
+        }
+        let report = b.compare().unwrap_err();
+        assert!(
+            report.contains("replay with NART_PROP_SEED=0x5")
+                && report.contains("case 1: graph.Gelu case")
+                && report.contains("the case alone:")
+                && report.contains("func.func @main(%k1_0: tensor<2xf32>)")
+                && !report.contains("case 0:")
+                && !report.contains("case 2:"),
+            "{report}"
+        );
+        // Without the case that cannot compile, the rest passes.
+        b.cases.remove(1);
+        let s = b.compare().unwrap();
+        assert_eq!((s.cases, s.elements), (2, 4));
+    }
+
+    #[test]
     fn comparisons_find_the_first_difference() {
         let w = Tensor::from_vec(vec![2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
         let g = Tensor::from_vec(vec![2, 2], vec![1.0f32, 2.0, 3.5, 4.0]).unwrap();

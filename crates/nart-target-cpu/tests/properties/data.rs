@@ -57,14 +57,15 @@ fn i64s(k: &mut Case, v: &[i64]) -> Val {
 
 /// A shape of `rank` dimensions whose product is `n`.
 fn factor(g: &mut Gen, mut n: usize, rank: usize) -> Vec<usize> {
-    let mut dims = vec![1; rank];
-    for i in 0..rank.saturating_sub(1) {
+    let mut dims = Vec::with_capacity(rank);
+    for _ in 1..rank {
         let divisors: Vec<usize> = (1..=n).filter(|d| n % d == 0).collect();
-        dims[i] = g.pick(&divisors);
-        n /= dims[i];
+        let d = g.pick(&divisors);
+        dims.push(d);
+        n /= d;
     }
-    if let Some(last) = dims.last_mut() {
-        *last = n;
+    if rank > 0 {
+        dims.push(n);
     }
     let p = g.permutation(rank);
     p.iter().map(|&i| dims[i]).collect()
@@ -244,13 +245,16 @@ fn concat_along_any_axis() {
         let mut so = base.clone();
         so[a] = shapes.iter().map(|s| s[a]).sum();
         let k = batch.case(format!("{dtn} Concat {shapes:?} axis={axis} -> {so:?}"));
-        let operands: Vec<Val> = shapes
-            .iter()
-            .map(|s| {
+        // One time in five an operand repeats the one before it (`Concat(x, x)`).
+        let mut operands: Vec<Val> = Vec::new();
+        for (i, s) in shapes.iter().enumerate() {
+            if i > 0 && shapes[i - 1] == *s && g.chance(1, 5) {
+                operands.push(operands[i - 1]);
+            } else {
                 let t = values(&mut g, dt, s);
-                input(k, &mut g, t)
-            })
-            .collect();
+                operands.push(input(k, &mut g, t));
+            }
+        }
         let y = k.op1(
             "graph.Concat",
             &operands,

@@ -62,15 +62,34 @@ fn binary_f32_ops_broadcast() {
     for _ in 0..cases(24) {
         let op = g.pick(&["Add", "Sub", "Mul", "Div"]);
         let (sa, sb, out) = broadcast_pair(&mut g);
-        let ta = g.tensor_f32(&sa, -2.0, 2.0);
+        // One time in eight, the same value on both sides (`x * x`): an operand that is
+        // read twice, never written in place.
+        let same = g.chance(1, 8);
+        let (sb, out) = if same {
+            (sa.clone(), sa.clone())
+        } else {
+            (sb, out)
+        };
+        let ta = if op == "Div" {
+            away_from_zero(&mut g, &sa)
+        } else {
+            g.tensor_f32(&sa, -2.0, 2.0)
+        };
         let tb = if op == "Div" {
             away_from_zero(&mut g, &sb)
         } else {
             g.tensor_f32(&sb, -2.0, 2.0)
         };
-        let k = batch.case(format!("{op} {sa:?} x {sb:?} -> {out:?}"));
+        let k = batch.case(format!(
+            "{op} {sa:?} x {sb:?} -> {out:?}{}",
+            if same {
+                " (the same operand twice)"
+            } else {
+                ""
+            }
+        ));
         let a = input(k, &mut g, ta);
-        let b = input(k, &mut g, tb);
+        let b = if same { a } else { input(k, &mut g, tb) };
         let y = k.op1(&format!("graph.{op}"), &[a, b], "", &ty(&out, "f32"));
         // One correctly rounded operation: the same bits.
         k.output(y, Tol::Exact);
