@@ -4,8 +4,11 @@
 //! dialect stack, every step a pass of the pipeline [`PIPELINE`]:
 //! `convert-graph-to-linalg` (structured ops on tensors), `nart-bufferize{arena=true}`
 //! (buffers, results as out-parameters, intermediates in one planned scratch buffer),
-//! `convert-linalg-to-loops` (`scf` loop nests of `memref` loads and stores),
-//! `convert-scf-to-cf` and `canonicalize`; `nart-llvm` then translates the module to LLVM IR,
+//! `convert-linalg-to-loops{parallel=true}` (`scf` loop nests of `memref` loads and stores,
+//! the leading parallel loops of each op one `scf.parallel`),
+//! `convert-scf-to-cf{keep-parallel=true}` (which leaves those `scf.parallel`s for the
+//! translation to run on threads) and `canonicalize`; `nart-llvm` then translates the module
+//! to LLVM IR,
 //! adds the entry of `nart-cpu-rt`'s calling convention, optimizes it (`default<O2>`) for the
 //! machine, emits an object and links it into a shared object with the system's C compiler.
 //! The artifact is that shared object behind a header (`nart_cpu_rt::Header`).
@@ -28,7 +31,8 @@ pub use nart_cpu_rt::{CpuRuntime, ABI_VERSION, FORMAT, TARGET as NAME};
 
 /// The lowering pipeline from graph ops to loops in `cf` form.
 pub const PIPELINE: &str = "builtin.module(func.func(convert-graph-to-linalg),\
-nart-bufferize{arena=true},func.func(convert-linalg-to-loops),convert-scf-to-cf,canonicalize)";
+nart-bufferize{arena=true},func.func(convert-linalg-to-loops{parallel=true}),\
+convert-scf-to-cf{keep-parallel=true},canonicalize)";
 
 /// The name of the segment's function in the generated code.
 const FUNC: &str = "main";
@@ -611,7 +615,7 @@ impl Target for CpuTarget {
     }
 
     fn runtime(&self) -> Box<dyn TargetRuntime> {
-        Box::new(CpuRuntime)
+        Box::new(CpuRuntime::new())
     }
 }
 
