@@ -30,8 +30,9 @@ func.func @scale(%a: memref<?x?xf32>, %k: f32) {
 // CHECK:         icmp ult i64 %{{.*}}, {{[0-9]+}}
 // CHECK:         br i1 %{{.*}}, label %[[INLINE:.*]], label %[[DISPATCH:.*]]
 // CHECK:       [[DISPATCH]]:
+// CHECK:         %[[CTX:.*]] = load ptr, ptr
 // CHECK:         %[[PF:.*]] = load ptr, ptr
-// CHECK:         call void %[[PF]](ptr %{{.*}}, ptr @scale.parallel0, ptr %[[CAP]], i64 %{{.*}}, i64 {{[0-9]+}})
+// CHECK:         call void %[[PF]](ptr %[[CTX]], ptr @scale.parallel0, ptr %[[CAP]], i64 %{{.*}}, i64 {{[0-9]+}})
 // CHECK:       [[INLINE]]:
 // CHECK:         call void @scale.parallel0(ptr %[[CAP]], i64 0, i64 %{{.*}})
 // CHECK-NOT:   @scale.parallel1
