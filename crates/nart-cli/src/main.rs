@@ -374,12 +374,9 @@ fn main() -> ExitCode {
             cpu_threads,
             ..
         } => match inputs {
-            Some(inputs) => nart_cli::package::run_package(
-                &package,
-                &inputs,
-                &outputs,
-                &runtimes(cpu_threads),
-            ),
+            Some(inputs) => {
+                nart_cli::package::run_package(&package, &inputs, &outputs, &runtimes(cpu_threads))
+            }
             None => Err(anyhow::anyhow!("--package needs --inputs DIR")),
         },
         Command::Run {

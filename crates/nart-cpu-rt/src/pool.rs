@@ -192,11 +192,7 @@ impl Pool {
         self.shared.run_chunks(job);
         let mut st = lock(&self.shared.state);
         while st.running > 0 {
-            st = self
-                .shared
-                .done
-                .wait(st)
-                .unwrap_or_else(|e| e.into_inner());
+            st = self.shared.done.wait(st).unwrap_or_else(|e| e.into_inner());
         }
         drop(st);
         drop(guard);

@@ -329,7 +329,12 @@ fn the_runtime_interface_is_passed_after_the_scratch_pointer() {
 
 #[test]
 fn artifacts_of_the_convention_without_the_interface_are_refused() {
-    let old = Artifact::new(TARGET, FORMAT, "nart-cpu-abi-1", encode(&header("add1"), b"x"));
+    let old = Artifact::new(
+        TARGET,
+        FORMAT,
+        "nart-cpu-abi-1",
+        encode(&header("add1"), b"x"),
+    );
     let err = CpuRuntime::new().load(&old).err().unwrap().to_string();
     assert!(
         err.contains("nart-cpu-abi-1") && err.contains(ABI_VERSION),

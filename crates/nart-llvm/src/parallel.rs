@@ -106,7 +106,9 @@ pub(crate) fn region_cost(ir: &Context, op: Op) -> u64 {
                 } else {
                     1
                 };
-                total = total.saturating_add(1).saturating_add(inner.saturating_mul(trips));
+                total = total
+                    .saturating_add(1)
+                    .saturating_add(inner.saturating_mul(trips));
             }
         }
     }
@@ -407,15 +409,12 @@ pub(crate) fn lower(fx: &mut FnTranslator<'_, '_, '_>, op: Op) -> OpResult {
     let ctx_slot = b.build_struct_gep(iface_ty, rt, 1, "").map_err(e)?;
     let rctx = b.build_load(ptr, ctx_slot, "").map_err(e)?;
     let fn_slot = b.build_struct_gep(iface_ty, rt, 2, "").map_err(e)?;
-    let pf = b.build_load(ptr, fn_slot, "").map_err(e)?.into_pointer_value();
+    let pf = b
+        .build_load(ptr, fn_slot, "")
+        .map_err(e)?
+        .into_pointer_value();
     let pf_ty = ll.void_type().fn_type(
-        &[
-            ptr.into(),
-            ptr.into(),
-            ptr.into(),
-            i64t.into(),
-            i64t.into(),
-        ],
+        &[ptr.into(), ptr.into(), ptr.into(), i64t.into(), i64t.into()],
         false,
     );
     let args: [BasicMetadataValueEnum; 5] = [
@@ -441,9 +440,7 @@ pub(crate) fn lower(fx: &mut FnTranslator<'_, '_, '_>, op: Op) -> OpResult {
 }
 
 /// The address of [`RUNTIME_GLOBAL`], declared (null) on first use.
-fn runtime_global<'ll>(
-    fx: &FnTranslator<'_, '_, 'll>,
-) -> inkwell::values::PointerValue<'ll> {
+fn runtime_global<'ll>(fx: &FnTranslator<'_, '_, 'll>) -> inkwell::values::PointerValue<'ll> {
     let module = &fx.m.module;
     if let Some(g) = module.get_global(RUNTIME_GLOBAL) {
         return g.as_pointer_value();

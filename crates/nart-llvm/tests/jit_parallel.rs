@@ -180,11 +180,18 @@ fn parallel_loops_run_inline_without_an_interface_and_sliced_with_one() {
         let mut out = vec![-1.0f32; n];
         strided(&mut desc(&mut out, [n as i64]));
         for (i, &x) in out.iter().enumerate() {
-            let want = if i >= 2 && (i - 2) % 3 == 0 { i as f32 } else { -1.0 };
+            let want = if i >= 2 && (i - 2) % 3 == 0 {
+                i as f32
+            } else {
+                -1.0
+            };
             assert_eq!(x, want, "n {n}, i {i}");
         }
     }
-    assert!(CALLS.load(Ordering::Relaxed) > after, "the long strided loop was sliced");
+    assert!(
+        CALLS.load(Ordering::Relaxed) > after,
+        "the long strided loop was sliced"
+    );
     // SAFETY: as above.
     unsafe { global.write(std::ptr::null()) };
 }

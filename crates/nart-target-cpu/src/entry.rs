@@ -72,10 +72,9 @@ pub(crate) fn add_entry<'ll>(
     }
     if let Some(g) = module.get_global(nart_llvm::RUNTIME_GLOBAL) {
         // SAFETY (of the GEP): `args` has n + 2 slots by the convention.
-        let slot = unsafe {
-            b.build_in_bounds_gep(ptr, args, &[i64t.const_int(n as u64 + 1, false)], "")
-        }
-        .map_err(err)?;
+        let slot =
+            unsafe { b.build_in_bounds_gep(ptr, args, &[i64t.const_int(n as u64 + 1, false)], "") }
+                .map_err(err)?;
         let iface = b.build_load(ptr, slot, "runtime").map_err(err)?;
         let store = b.build_store(g.as_pointer_value(), iface).map_err(err)?;
         store

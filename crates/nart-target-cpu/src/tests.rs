@@ -328,7 +328,9 @@ func.func @main(%x: tensor<1x8x64x64xf32>, %a: tensor<48x96xf32>, %b: tensor<96x
 
 /// Values in [-1, 1) from a fixed linear congruential sequence.
 fn seeded(shape: &[usize], seed: u64) -> nart_tensor::Tensor {
-    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     let n: usize = shape.iter().product();
     let v: Vec<f32> = (0..n)
         .map(|_| {
@@ -371,7 +373,13 @@ fn parallel_loops_give_the_same_bits_on_1_2_and_3_threads() {
         }
         runs.push(
             got.iter()
-                .map(|t| t.to_f32_vec().unwrap().iter().map(|x| x.to_bits()).collect())
+                .map(|t| {
+                    t.to_f32_vec()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.to_bits())
+                        .collect()
+                })
                 .collect(),
         );
     }
