@@ -53,7 +53,7 @@ pub fn populate_patterns(set: &mut ConversionPatternSet) {
 nart_pass::pass_options! {
     /// The options of `convert-scf-to-cf`.
     pub struct ScfToCfOptions {
-        /// Keep outermost scf.parallel loops without reductions, and the scf ops inside them, for nart-llvm to run on threads
+        /// Keep scf.parallel loops without reductions, and the scf ops inside them, for nart-llvm to run on threads
         #[name = "keep-parallel"]
         pub keep_parallel: bool = false,
     }
