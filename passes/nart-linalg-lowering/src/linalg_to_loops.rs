@@ -8,7 +8,8 @@
 //!
 //! With `parallel=true` the leading iterators that are parallel (up to the first reduction)
 //! become one `scf.parallel` instead of `scf.for`s, and the rest stay `scf.for` inside it: each
-//! point of the parallel space writes its own elements of the inits, and the reductions run
+//! point of the parallel space writes its own elements of the inits (a parallel loop that some
+//! init's indexing map does not read as a plain dimension ends the parallel part), and the reductions run
 //! inside it in the same order as the sequential nest, so the results do not change. The
 //! `cpu` target's pipeline asks for it; the default keeps upstream's sequential form.
 //!
@@ -295,10 +296,21 @@ impl ConversionPattern for LinalgOpToLoops {
             };
             ubs.push(v);
         }
+        // A parallel loop whose index some init does not use directly would have iterations
+        // write the same element: the parallel part stops before it.
+        let n_in = s.num_inputs(rw, op);
         let parallel = if self.parallel {
             iters
                 .iter()
-                .take_while(|&&t| t == IteratorType::Parallel)
+                .enumerate()
+                .take_while(|&(d, &t)| {
+                    t == IteratorType::Parallel
+                        && maps[n_in..].iter().all(|m| {
+                            m.results
+                                .iter()
+                                .any(|e| matches!(e, AffineExpr::Dim(k) if *k as usize == d))
+                        })
+                })
                 .count()
         } else {
             0

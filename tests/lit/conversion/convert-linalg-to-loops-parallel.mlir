@@ -63,3 +63,19 @@ func.func @relu(%a: memref<2x3x5xf32>, %b: memref<2x3x5xf32>) {
   }
   return
 }
+
+// -----
+
+// A "parallel" iterator that the init does not index would have iterations write the same
+// element: the loops stay sequential from it on.
+// CHECK-LABEL: func.func @last_row_wins
+// CHECK-NOT: scf.parallel
+// CHECK: scf.for
+// CHECK-NEXT: scf.for
+func.func @last_row_wins(%a: memref<8x16xf32>, %s: memref<16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<8x16xf32>) outs(%s : memref<16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
