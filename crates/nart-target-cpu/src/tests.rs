@@ -407,6 +407,7 @@ fn parallel_loops_give_the_same_bits_on_1_2_and_3_threads() {
             assert!((a - b).abs() <= 1e-4 * b.abs().max(1.0), "{a} vs {b}");
         }
     }
+}
 
 #[test]
 fn vector_width_follows_the_machine_and_the_pipeline_can_do_without() {
