@@ -368,8 +368,8 @@ fn parallel_loops_give_the_same_bits_on_1_2_and_3_threads() {
         if threads == 1 {
             assert_eq!(exe.loops_on_pool(), 0);
         } else {
-            // The three ops' loops (and the elementwise ones) were shared.
-            assert!(exe.loops_on_pool() >= 3, "{}", exe.loops_on_pool());
+            // The loops linalg-vectorize leaves (the convolution's at least) were shared.
+            assert!(exe.loops_on_pool() >= 1, "{}", exe.loops_on_pool());
         }
         runs.push(
             got.iter()
