@@ -303,11 +303,11 @@ pub(crate) fn lower(fx: &mut FnTranslator<'_, '_, '_>, op: Op) -> OpResult {
             .into_int_value();
         let stop = b.build_int_add(idx[last], run, "").map_err(e)?;
         let mut ivs = Vec::with_capacity(n);
-        for d in 0..last {
+        for (d, &at) in idx[..last].iter().enumerate() {
             let lb = bx.operand(op, d)?.into_int_value();
             let step = bx.operand(op, 2 * n + d)?.into_int_value();
             let b = &bx.builder;
-            let off = b.build_int_mul(idx[d], step, "").map_err(e)?;
+            let off = b.build_int_mul(at, step, "").map_err(e)?;
             ivs.push(b.build_int_add(lb, off, "").map_err(e)?);
         }
         let b = &bx.builder;
