@@ -23,6 +23,8 @@
 #![deny(missing_docs)]
 
 mod entry;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 use std::path::PathBuf;
 
