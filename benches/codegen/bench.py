@@ -1,4 +1,8 @@
-"""nart --targets cpu against ONNX Runtime (one thread), in one run; see run.sh."""
+"""nart --targets cpu against ONNX Runtime, in one run; see run.sh.
+
+With --threads 1,2 (a list), every model runs with each thread count: nart with
+`nart bench --cpu-threads T` (the cpu target's thread pool), ONNX Runtime with
+intra_op_num_threads T, and the table gains nart's speed-up over its own one-thread run."""
 
 import argparse
 import json
@@ -49,9 +53,9 @@ def static_inputs(model_path, dims):
     return feeds
 
 
-def ort_median(model_path, feeds, runs):
+def ort_median(model_path, feeds, runs, threads=1):
     so = ort.SessionOptions()
-    so.intra_op_num_threads = 1
+    so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
     sess = ort.InferenceSession(model_path, so, providers=["CPUExecutionProvider"])
     sess.run(None, feeds)
@@ -87,9 +91,12 @@ def symbolic_dims(model_path):
     }
 
 
-def nart_bench(nart, pkg, runs):
+def nart_bench(nart, pkg, runs, threads=1):
+    cmd = [nart, "bench", "--package", pkg, "--runs", str(runs), "--json"]
+    if threads != 1:
+        cmd += ["--cpu-threads", str(threads)]
     r = subprocess.run(
-        [nart, "bench", "--package", pkg, "--runs", str(runs), "--json"],
+        cmd,
         capture_output=True,
         text=True,
     )
@@ -114,7 +121,11 @@ def main():
     ap.add_argument("--root", required=True)
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--models", default="gemm512,digits_mlp,digits_cnn,tiny_transformer,resnet18,mobilenetv2")
+    ap.add_argument("--threads", default="1", help="comma-separated thread counts, e.g. 1,2")
     args = ap.parse_args()
+    threads = [int(t) for t in args.threads.split(",")]
+    if len(threads) > 1:
+        return by_threads(args, threads)
     cache = os.path.expanduser("~/.cache/nart/models")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -146,6 +157,59 @@ def main():
     print("|---|---|---|---|---|---|")
     for name, place, c, n, o in rows:
         print(f"| {name} | {place} | {c:.2f} | {n * 1e3:.3f} | {o * 1e3:.3f} | {n / o:.1f}x |")
+
+
+def model_path(args, name, tmp):
+    cache = os.path.expanduser("~/.cache/nart/models")
+    if name == "gemm512":
+        path = os.path.join(tmp, "gemm512.onnx")
+        gemm_model(path, 512)
+        return path
+    for p in (os.path.join(args.root, "tests/models", name, "model.onnx"),
+              os.path.join(cache, name, "model.onnx")):
+        if os.path.exists(p):
+            return p
+    print(f"skip {name}: not in tests/models or {cache}")
+    return None
+
+
+def by_threads(args, threads):
+    """Each model compiled once, then nart and ONNX Runtime timed with every thread count,
+    interleaved per model so that both see the same load."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.models.split(","):
+            path = model_path(args, name, tmp)
+            if path is None:
+                continue
+            dims = {"N": 1, "batch": 1, "batch_size": 1}
+            pkg = os.path.join(tmp, f"{name}.nartpkg")
+            try:
+                nart_compile(args.nart, path, pkg, dims)
+                feeds = static_inputs(path, dims)
+                nart_ms, ort_ms = {}, {}
+                for t in threads:
+                    nart_ms[t] = nart_bench(args.nart, pkg, args.runs, t)["run_ms_median"]
+                    ort_ms[t] = ort_median(path, feeds, args.runs, t)[0] * 1e3
+            except RuntimeError as e:
+                print(f"{name}: {e}")
+                continue
+            rows.append((name, placement(args.nart, pkg), nart_ms, ort_ms))
+    print(f"nart: {args.nart}; onnxruntime {ort.__version__}; {os.cpu_count()} cpus; "
+          f"median of {args.runs} runs; threads {','.join(map(str, threads))}")
+    t0 = threads[0]
+    head = ["model", "placement"]
+    for t in threads:
+        head += [f"nart ms (T={t})", f"ORT ms (T={t})", f"nart/ORT (T={t})"]
+    head += [f"nart T={t0} / T={t}" for t in threads[1:]]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for name, place, n, o in rows:
+        cells = [name, place]
+        for t in threads:
+            cells += [f"{n[t]:.3f}", f"{o[t]:.3f}", f"{n[t] / o[t]:.2f}x"]
+        cells += [f"{n[t0] / n[t]:.2f}x" for t in threads[1:]]
+        print("| " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

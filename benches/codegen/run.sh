@@ -5,7 +5,9 @@
 # medians and the ratios. These are the starting figures of code generation (plain loop nests,
 # no tiling or vectorization yet), recorded in docs/performance.md.
 #
-# Usage: benches/codegen/run.sh [--runs N] [--models a,b,...]
+# Usage: benches/codegen/run.sh [--runs N] [--models a,b,...] [--threads 1,2]
+# (--threads: a list of thread counts; each model runs with each, nart with --cpu-threads T and
+# ONNX Runtime with intra_op_num_threads T, and the table gains nart's T=1 / T=N ratio.)
 # Skips (exit 0, with a message) without python3, onnx, onnxruntime or numpy. Builds `nart` in
 # release mode first.
 set -euo pipefail

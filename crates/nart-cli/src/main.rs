@@ -76,6 +76,10 @@ enum Command {
         /// The function to run (default: main_graph).
         #[arg(long)]
         func: Option<String>,
+        /// With --package: threads the cpu target's parallel loops run on (1: the calling
+        /// thread only, no pool).
+        #[arg(long, default_value_t = 1, requires = "package", value_parser = clap::value_parser!(u64).range(1..=256))]
+        cpu_threads: u64,
         #[command(flatten)]
         limits: LimitArgs,
     },
@@ -90,6 +94,10 @@ enum Command {
         /// With --package: threads running the package at once, each doing --runs runs.
         #[arg(long, default_value_t = 1, requires = "package", value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
+        /// With --package: threads the cpu target's parallel loops run on, in each run (1: the
+        /// calling thread only, no pool).
+        #[arg(long, default_value_t = 1, requires = "package", value_parser = clap::value_parser!(u64).range(1..=256))]
+        cpu_threads: u64,
         /// With --package and no --inputs: the size of a symbolic dimension (N=1; repeatable).
         #[arg(long = "dim", requires = "package")]
         dims: Vec<String>,
@@ -344,6 +352,15 @@ impl GoalArg {
     }
 }
 
+/// The runtimes nart ships, the cpu target's with `cpu_threads` threads.
+fn runtimes(cpu_threads: u64) -> nart_rt::RuntimeRegistry {
+    let mut r = nart_rt_std::runtimes();
+    r.register(Box::new(nart_target_cpu::CpuRuntime::with_threads(
+        cpu_threads as usize,
+    )));
+    r
+}
+
 fn main() -> ExitCode {
     let cli = match parse() {
         Ok(cli) => cli,
@@ -354,14 +371,12 @@ fn main() -> ExitCode {
             package: Some(package),
             inputs,
             outputs,
+            cpu_threads,
             ..
         } => match inputs {
-            Some(inputs) => nart_cli::package::run_package(
-                &package,
-                &inputs,
-                &outputs,
-                &nart_rt_std::runtimes(),
-            ),
+            Some(inputs) => {
+                nart_cli::package::run_package(&package, &inputs, &outputs, &runtimes(cpu_threads))
+            }
             None => Err(anyhow::anyhow!("--package needs --inputs DIR")),
         },
         Command::Run {
@@ -386,6 +401,7 @@ fn main() -> ExitCode {
             runs,
             json,
             threads,
+            cpu_threads,
             dims,
             ..
         } => nart_cli::commands::open_stdout()
@@ -399,7 +415,7 @@ fn main() -> ExitCode {
                     dims,
                     json,
                 };
-                nart_cli::package::bench_package(&req, &nart_rt_std::runtimes(), &mut out)
+                nart_cli::package::bench_package(&req, &runtimes(cpu_threads), &mut out)
             })
             .map(|_| ()),
         Command::Bench {

@@ -133,7 +133,7 @@ fn the_binary_compiles_emits_inspects_runs_and_benches() {
     let out = nart().arg("inspect").arg(&pkg).output().unwrap();
     ok(&out);
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(text.contains("nart-cpu-abi-1"), "{text}");
+    assert!(text.contains("nart-cpu-abi-2"), "{text}");
     let outputs = tmp("cpu-tests", "bin-static_cnn-out");
     let out = nart()
         .args(["run", "--package"])
@@ -150,10 +150,26 @@ fn the_binary_compiles_emits_inspects_runs_and_benches() {
     let got = nart_cli::tensor_io::tensor_from_proto(&p).unwrap();
     let (d, m) = max_diff(&[got], &ort_outputs(&dir, 1));
     assert!(d <= 1e-5 * m.max(1.0), "differs from ONNX Runtime by {d}");
+    // The cpu target's thread pool gives the same bytes.
+    for threads in ["2", "3"] {
+        let more = tmp("cpu-tests", &format!("bin-static_cnn-out-t{threads}"));
+        let out = nart()
+            .args(["run", "--package"])
+            .arg(&pkg)
+            .arg("--inputs")
+            .arg(dir.join("test_data_set_0"))
+            .arg("--outputs")
+            .arg(&more)
+            .args(["--cpu-threads", threads])
+            .output()
+            .unwrap();
+        ok(&out);
+        assert_eq!(std::fs::read(more.join("output_0.pb")).unwrap(), bytes);
+    }
     let out = nart()
         .args(["bench", "--package"])
         .arg(&pkg)
-        .args(["--runs", "3", "--json"])
+        .args(["--runs", "3", "--json", "--cpu-threads", "2"])
         .output()
         .unwrap();
     ok(&out);

@@ -16,27 +16,41 @@
 //! output, each to a memref descriptor as upstream MLIR lays it out
 //! (`{T *allocated, T *aligned, i64 offset, i64 sizes[rank], i64 strides[rank]}`, row-major
 //! strides), then one pointer to a scratch buffer of [`Header::scratch_bytes`] bytes, 64-byte
-//! aligned (null when the code needs none), where the compiler placed its intermediate buffers.
+//! aligned (null when the code needs none), where the compiler placed its intermediate buffers,
+//! then one pointer to the runtime interface (`nart_llvm::parallel` describes its layout),
+//! through which the code's parallel loops run on the executable's thread pool; it is null
+//! when the executable runs on one thread, and the loops then run on the calling thread.
 //! The code reads its inputs and writes every element of its outputs; it keeps no state
 //! between calls, so an executable may run on several threads at once.
+//!
+//! # Threads
+//!
+//! [`CpuRuntime::with_threads`] sets how many threads an executable's parallel loops use: `1`
+//! (the default) runs everything on the calling thread with no pool; `N > 1` starts a pool of
+//! `N - 1` workers when the executable is loaded (the `pool` module), which the
+//! caller's thread joins for each loop. The results do not depend on the number of threads:
+//! each iteration of a parallel loop writes its own elements, and reductions stay inside it.
 
 #![deny(missing_docs)]
 
 mod features;
 mod loader;
+mod pool;
 
 use nart_target_rt::{Artifact, Executable, RtError, TargetRuntime};
 use nart_tensor::{DType, Data, Tensor};
 use serde::{Deserialize, Serialize};
 
 pub use features::{host_arch, host_has_feature};
+pub use pool::INTERFACE_VERSION;
 
 /// The target name.
 pub const TARGET: &str = "cpu";
 /// The artifact format this runtime reads.
 pub const FORMAT: &str = "cpu-shared-object";
 /// The version of the artifact layout and calling convention, the artifact's `sdk_version`.
-pub const ABI_VERSION: &str = "nart-cpu-abi-1";
+/// Version 2 added the runtime interface argument; version 1 artifacts are refused.
+pub const ABI_VERSION: &str = "nart-cpu-abi-2";
 
 const MAGIC: &[u8; 8] = b"NARTCPU1";
 
@@ -104,9 +118,37 @@ pub fn decode(bytes: &[u8]) -> Result<(Header, &[u8]), String> {
     Ok((header, object))
 }
 
-/// Loads `cpu` artifacts.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CpuRuntime;
+/// Loads `cpu` artifacts, into executables whose parallel loops use `threads` threads.
+#[derive(Clone, Copy, Debug)]
+pub struct CpuRuntime {
+    threads: usize,
+}
+
+impl Default for CpuRuntime {
+    fn default() -> CpuRuntime {
+        CpuRuntime { threads: 1 }
+    }
+}
+
+impl CpuRuntime {
+    /// The runtime whose executables run on the calling thread only.
+    pub fn new() -> CpuRuntime {
+        CpuRuntime::default()
+    }
+
+    /// The runtime whose executables run their parallel loops on `threads` threads (the
+    /// calling one included; 0 counts as 1).
+    pub fn with_threads(threads: usize) -> CpuRuntime {
+        CpuRuntime {
+            threads: threads.max(1),
+        }
+    }
+
+    /// The threads of its executables.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+}
 
 impl TargetRuntime for CpuRuntime {
     fn target(&self) -> &str {
@@ -123,7 +165,11 @@ impl TargetRuntime for CpuRuntime {
             });
         }
         let (header, object) = decode(&artifact.bytes).map_err(|m| RtError::corrupt(TARGET, m))?;
-        Ok(Box::new(CpuExecutable::load(header, object)?))
+        Ok(Box::new(CpuExecutable::load_with_threads(
+            header,
+            object,
+            self.threads,
+        )?))
     }
 }
 
@@ -133,6 +179,8 @@ pub struct CpuExecutable {
     inputs: Vec<(DType, Vec<usize>)>,
     outputs: Vec<(DType, Vec<usize>)>,
     entry: unsafe extern "C" fn(*mut *mut u8),
+    /// The pool of the parallel loops, when more than one thread runs them.
+    pool: Option<Box<pool::Pool>>,
     // Dropped after `entry` is no longer callable: the library, then the file it was read from.
     _object: loader::LoadedObject,
 }
@@ -190,8 +238,18 @@ fn pointer_width_dtype(d: DType) -> bool {
 
 impl CpuExecutable {
     /// Loads `object` described by `header`: checks that this machine can run it, opens it and
-    /// finds the entry.
+    /// finds the entry. Its parallel loops run on the calling thread.
     pub fn load(header: Header, object: &[u8]) -> Result<CpuExecutable, RtError> {
+        CpuExecutable::load_with_threads(header, object, 1)
+    }
+
+    /// [`CpuExecutable::load`], with a pool of `threads` threads (the caller's included) for
+    /// the parallel loops when `threads` is more than 1.
+    pub fn load_with_threads(
+        header: Header,
+        object: &[u8],
+        threads: usize,
+    ) -> Result<CpuExecutable, RtError> {
         let arch = header.triple.split('-').next().unwrap_or_default();
         if arch != host_arch() {
             return Err(RtError::run(format!(
@@ -220,11 +278,17 @@ impl CpuExecutable {
         // crate docs); the symbol stays valid while `object` lives, which outlives `entry`.
         let entry = unsafe { object.symbol::<unsafe extern "C" fn(*mut *mut u8)>(&header.entry) }
             .map_err(RtError::run)?;
+        let pool = if threads > 1 {
+            Some(pool::Pool::new(threads).map_err(RtError::run)?)
+        } else {
+            None
+        };
         Ok(CpuExecutable {
             header,
             inputs,
             outputs,
             entry,
+            pool,
             _object: object,
         })
     }
@@ -232,6 +296,17 @@ impl CpuExecutable {
     /// The artifact's header.
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// The threads its parallel loops run on.
+    pub fn threads(&self) -> usize {
+        self.pool.as_ref().map_or(1, |p| p.threads())
+    }
+
+    /// How many parallel loops have run on its pool's threads so far (0 without a pool, or
+    /// when every loop was too small to share).
+    pub fn loops_on_pool(&self) -> u64 {
+        self.pool.as_ref().map_or(0, |p| p.dispatched())
     }
 }
 
@@ -312,9 +387,15 @@ impl Executable for CpuExecutable {
             .map(|d| d.as_mut_ptr().cast::<u8>())
             .collect();
         args.push(scratch.ptr());
+        args.push(
+            self.pool
+                .as_ref()
+                .map_or(std::ptr::null_mut(), |p| p.interface().cast_mut().cast()),
+        );
         // SAFETY: every descriptor points at a live buffer of the element type and shape the
         // header declares (checked above for inputs, allocated so for outputs), the scratch
-        // buffer has the declared size and alignment, and `args` has one slot per parameter of
+        // buffer has the declared size and alignment, the interface (or null) belongs to this
+        // executable's pool, which outlives the call, and `args` has one slot per parameter of
         // the convention the compiler implements.
         unsafe { (self.entry)(args.as_mut_ptr()) };
         drop(scratch);

@@ -112,7 +112,7 @@ fn header_round_trips_and_damage_is_reported() {
 #[test]
 fn runs_compiled_code_with_descriptors_and_scratch() {
     let Some(object) = add_object() else { return };
-    let exe = CpuRuntime
+    let exe = CpuRuntime::new()
         .load(&artifact(&header("add1"), &object))
         .unwrap();
     let out = exe.run(&inputs()).unwrap();
@@ -149,16 +149,16 @@ fn scratch_is_aligned_to_64_bytes() {
 #[test]
 fn two_objects_loaded_at_once_stay_apart() {
     let Some(object) = add_object() else { return };
-    let a = CpuRuntime
+    let a = CpuRuntime::new()
         .load(&artifact(&header("add1"), &object))
         .unwrap();
-    let b = CpuRuntime
+    let b = CpuRuntime::new()
         .load(&artifact(&header("add10"), &object))
         .unwrap();
     assert_eq!(a.run(&inputs()).unwrap()[0].as_f32().unwrap()[0], 1.5);
     assert_eq!(b.run(&inputs()).unwrap()[0].as_f32().unwrap()[0], 6.0);
     drop(a);
-    let c = CpuRuntime
+    let c = CpuRuntime::new()
         .load(&artifact(&header("add1"), &object))
         .unwrap();
     assert_eq!(c.run(&inputs()).unwrap()[0].as_f32().unwrap()[0], 1.5);
@@ -168,7 +168,7 @@ fn two_objects_loaded_at_once_stay_apart() {
 #[test]
 fn runs_from_several_threads() {
     let Some(object) = add_object() else { return };
-    let exe = CpuRuntime
+    let exe = CpuRuntime::new()
         .load(&artifact(&header("add1"), &object))
         .unwrap();
     std::thread::scope(|s| {
@@ -186,7 +186,7 @@ fn runs_from_several_threads() {
 #[test]
 fn wrong_inputs_are_refused_with_what_was_expected() {
     let Some(object) = add_object() else { return };
-    let exe = CpuRuntime
+    let exe = CpuRuntime::new()
         .load(&artifact(&header("add1"), &object))
         .unwrap();
     let err = exe.run(&inputs()[..1]).unwrap_err().to_string();
@@ -208,7 +208,7 @@ fn artifacts_this_machine_cannot_run_are_refused() {
     let Some(object) = add_object() else { return };
     let mut h = header("add1");
     h.triple = "riscv64-unknown-linux-gnu".into();
-    let err = CpuRuntime
+    let err = CpuRuntime::new()
         .load(&artifact(&h, &object))
         .err()
         .unwrap()
@@ -220,14 +220,14 @@ fn artifacts_this_machine_cannot_run_are_refused() {
 
     let mut h = header("add1");
     h.required_features = vec!["warp-drive".into()];
-    let err = CpuRuntime
+    let err = CpuRuntime::new()
         .load(&artifact(&h, &object))
         .err()
         .unwrap()
         .to_string();
     assert!(err.contains("warp-drive"), "{err}");
 
-    let err = CpuRuntime
+    let err = CpuRuntime::new()
         .load(&artifact(&header("no_such_entry"), &object))
         .err()
         .unwrap()
@@ -236,14 +236,14 @@ fn artifacts_this_machine_cannot_run_are_refused() {
 
     let mut h = header("add1");
     h.inputs[0].dtype = "!onnx.string".into();
-    let err = CpuRuntime
+    let err = CpuRuntime::new()
         .load(&artifact(&h, &object))
         .err()
         .unwrap()
         .to_string();
     assert!(err.contains("input 0: unsupported dtype"), "{err}");
 
-    let err = CpuRuntime
+    let err = CpuRuntime::new()
         .load(&artifact(&header("add1"), b"not an ELF file"))
         .err()
         .unwrap()
@@ -256,10 +256,10 @@ fn artifacts_this_machine_cannot_run_are_refused() {
         "nart-cpu-abi-0",
         encode(&header("add1"), &object),
     );
-    let err = CpuRuntime.load(&old).err().unwrap().to_string();
+    let err = CpuRuntime::new().load(&old).err().unwrap().to_string();
     assert!(err.contains("nart-cpu-abi-0"), "{err}");
     let other = Artifact::new(TARGET, "mlir-text", ABI_VERSION, vec![]);
-    assert!(CpuRuntime.load(&other).is_err());
+    assert!(CpuRuntime::new().load(&other).is_err());
 }
 
 #[test]
@@ -269,4 +269,75 @@ fn host_features_are_checked_by_name() {
     assert_eq!(host_has_feature("sse2"), Some(true));
     #[cfg(target_arch = "aarch64")]
     assert_eq!(host_has_feature("neon"), Some(true));
+}
+
+/// Code that fills its output through the runtime interface (`args[4]`), as the generated
+/// code's parallel loops do, and writes the interface's version (or -1 without one) first.
+const PAR: &str = r#"
+#include <stdint.h>
+typedef struct { float *alloc, *data; int64_t offset, sizes[2], strides[2]; } M2;
+typedef void (*body_fn)(void *, int64_t, int64_t);
+typedef struct {
+    uint64_t version;
+    void *ctx;
+    void (*parallel_for)(void *, body_fn, void *, int64_t, int64_t);
+} Iface;
+static void fill(void *cap, int64_t begin, int64_t end) {
+    M2 *o = cap;
+    for (int64_t i = begin; i < end; i++) o->data[i] = (float)i * 2.0f;
+}
+void par(void **args) {
+    M2 *o = args[2];
+    Iface *rt = args[4];
+    int64_t n = o->sizes[0] * o->sizes[1];
+    if (rt) rt->parallel_for(rt->ctx, fill, o, n, 1); else fill(o, 0, n);
+    o->data[0] = rt ? (float)rt->version : -1.0f;
+}
+"#;
+
+#[test]
+fn the_runtime_interface_is_passed_after_the_scratch_pointer() {
+    let Some(object) = shared_object(PAR) else {
+        return;
+    };
+    let mut h = header("par");
+    h.outputs = vec![sig(&[40, 50])];
+    for threads in [1, 2, 3] {
+        let exe = CpuRuntime::with_threads(threads)
+            .load(&artifact(&h, &object))
+            .unwrap();
+        let got = exe.run(&inputs()).unwrap()[0].to_f32_vec().unwrap();
+        let first = if threads == 1 {
+            -1.0
+        } else {
+            INTERFACE_VERSION as f32
+        };
+        assert_eq!(got[0], first, "threads {threads}");
+        assert!(
+            got.iter()
+                .enumerate()
+                .skip(1)
+                .all(|(i, &x)| x == i as f32 * 2.0),
+            "threads {threads}"
+        );
+    }
+    let exe = CpuExecutable::load_with_threads(h.clone(), &object, 2).unwrap();
+    assert_eq!(exe.threads(), 2);
+    exe.run(&inputs()).unwrap();
+    assert_eq!(exe.loops_on_pool(), 1);
+}
+
+#[test]
+fn artifacts_of_the_convention_without_the_interface_are_refused() {
+    let old = Artifact::new(
+        TARGET,
+        FORMAT,
+        "nart-cpu-abi-1",
+        encode(&header("add1"), b"x"),
+    );
+    let err = CpuRuntime::new().load(&old).err().unwrap().to_string();
+    assert!(
+        err.contains("nart-cpu-abi-1") && err.contains(ABI_VERSION),
+        "{err}"
+    );
 }

@@ -33,8 +33,14 @@
 //!
 //! Each is reported, at its location, by [`check`]: `vector.contract` and n-D vectors,
 //! `scf.execute_region`, `math.ipowi`, unranked memrefs and layouts other than strided ones,
-//! and `arith.truncf` with a rounding mode. `scf.parallel` runs its iterations in order, on
-//! the calling thread.
+//! and `arith.truncf` with a rounding mode.
+//!
+//! # Threads
+//!
+//! An outermost `scf.parallel` without reductions becomes a body function over its linearized
+//! iteration space, which the code hands to a runtime interface found through the global
+//! [`RUNTIME_GLOBAL`], as [`parallel`] describes; with no interface it runs on the calling
+//! thread.
 
 #![deny(missing_docs)]
 
@@ -42,6 +48,7 @@ mod arith;
 mod jit;
 mod math;
 mod memref;
+pub mod parallel;
 mod scf;
 mod target;
 mod translate;
@@ -50,6 +57,7 @@ mod vector;
 
 pub use inkwell;
 pub use jit::Jit;
+pub use parallel::{GRAIN_WORK, RUNTIME_GLOBAL, RUNTIME_INTERFACE_VERSION};
 pub use target::{init_targets, link_shared, Machine, AARCH64_LINUX};
 pub use translate::{check, translate_module, CIFACE_PREFIX};
 

@@ -7,7 +7,9 @@
 //! - `scf.if`: then and else blocks meeting in a block with a phi per result.
 //! - `scf.while`: the `before` block with a phi per argument, ending in the condition's branch;
 //!   the `after` block uses the condition's operands, which are also the results.
-//! - `scf.parallel`: a nest of sequential loops, one per dimension, carrying the reductions;
+//! - `scf.parallel` without reductions and not inside another one: a body function run on
+//!   the runtime's thread pool ([`crate::parallel`]).
+//! - any other `scf.parallel`: a nest of sequential loops, one per dimension, carrying the reductions;
 //!   each `scf.reduce` region is inlined to combine the running value with the iteration's.
 
 use inkwell::basic_block::BasicBlock;
@@ -273,6 +275,9 @@ fn lower_while(fx: &mut FnTranslator<'_, '_, '_>, op: Op) -> OpResult {
 
 fn lower_parallel(fx: &mut FnTranslator<'_, '_, '_>, op: Op) -> OpResult {
     let ir = fx.m.ir;
+    if crate::parallel::is_outlined(ir, op) {
+        return crate::parallel::lower(fx, op);
+    }
     let groups = nart_ir::registry::value_groups(ir, op, false)
         .ok_or_else(|| ir.op_error(op, "has malformed operand segments"))?;
     let mut vals = Vec::new();

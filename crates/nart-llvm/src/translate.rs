@@ -552,6 +552,21 @@ pub(crate) fn builder_err(ir: &Context, op: Op) -> impl Fn(BuilderError) -> Diag
 /// The result of translating one op.
 pub(crate) type OpResult = Result<(), Diagnostic>;
 
+impl<'m, 'a, 'll> FnTranslator<'m, 'a, 'll> {
+    /// A translator for a function the translation makes itself (an outlined loop body): no
+    /// values bound yet, no blocks of nart's, no results.
+    pub(crate) fn outlined(m: &'m mut ModuleTranslator<'a, 'll>, builder: Builder<'ll>) -> Self {
+        FnTranslator {
+            m,
+            builder,
+            values: HashMap::new(),
+            blocks: HashMap::new(),
+            phis: HashMap::new(),
+            ret: None,
+        }
+    }
+}
+
 impl<'ll> FnTranslator<'_, '_, 'll> {
     pub(crate) fn ir(&self) -> &Context {
         self.m.ir

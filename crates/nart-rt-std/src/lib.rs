@@ -22,7 +22,7 @@ pub fn runtimes() -> RuntimeRegistry {
     ));
     r.register(Box::new(nart_onednn_rt::OnednnRuntime));
     r.register(Box::new(nart_openvino_rt::OpenvinoRuntime));
-    r.register(Box::new(nart_cpu_rt::CpuRuntime));
+    r.register(Box::new(nart_cpu_rt::CpuRuntime::new()));
     r
 }
 
@@ -35,7 +35,7 @@ pub fn runtimes_with_test_targets() -> RuntimeRegistry {
     ));
     r.register(Box::new(nart_onednn_rt::OnednnRuntime));
     r.register(Box::new(nart_openvino_rt::OpenvinoRuntime));
-    r.register(Box::new(nart_cpu_rt::CpuRuntime));
+    r.register(Box::new(nart_cpu_rt::CpuRuntime::new()));
     r
 }
 

@@ -1,12 +1,15 @@
 //! The entry of `nart-cpu-rt`'s calling convention: `void nart_entry(void **args)`, which
 //! unpacks `args` (one pointer per input and output to its memref descriptor, then the raw
-//! scratch pointer) and calls the C-interface wrapper of the lowered function with the
-//! scratch buffer as a `memref<Nxi8>` descriptor.
+//! scratch pointer, then the runtime interface pointer) and calls the C-interface wrapper of
+//! the lowered function with the scratch buffer as a `memref<Nxi8>` descriptor. When the code
+//! has parallel loops, the entry first stores the interface pointer (null: run on the calling
+//! thread) in the module's `nart_llvm::RUNTIME_GLOBAL`, with a relaxed atomic store, so that
+//! calls from several threads with the same interface do not race.
 
 use nart_llvm::inkwell::context::Context as LlContext;
 use nart_llvm::inkwell::module::{Linkage, Module};
 use nart_llvm::inkwell::values::BasicMetadataValueEnum;
-use nart_llvm::inkwell::AddressSpace;
+use nart_llvm::inkwell::{AddressSpace, AtomicOrdering};
 
 use crate::Lowered;
 
@@ -66,6 +69,19 @@ pub(crate) fn add_entry<'ll>(
             b.build_store(d, agg).map_err(err)?;
             call_args.push(d.into());
         }
+    }
+    if let Some(g) = module.get_global(nart_llvm::RUNTIME_GLOBAL) {
+        // SAFETY (of the GEP): `args` has n + 2 slots by the convention.
+        let slot =
+            unsafe { b.build_in_bounds_gep(ptr, args, &[i64t.const_int(n as u64 + 1, false)], "") }
+                .map_err(err)?;
+        let iface = b.build_load(ptr, slot, "runtime").map_err(err)?;
+        let store = b.build_store(g.as_pointer_value(), iface).map_err(err)?;
+        store
+            .set_alignment(8)
+            .and_then(|()| store.set_atomic_ordering(AtomicOrdering::Monotonic))
+            .map_err(|e| format!("building the entry: {e}"))?;
+        g.set_linkage(Linkage::Internal);
     }
     if callee.count_params() as usize != call_args.len() {
         return Err(format!(

@@ -7,9 +7,11 @@
 //! (buffers, results as out-parameters, intermediates in one planned scratch buffer),
 //! `linalg-vectorize` (matmuls as register-blocked micro-kernels and elementwise ops as
 //! loops over 1-D `vector` ops, as wide as the machine's registers; `NART_CPU_VECTORIZE=0`
-//! leaves it out), `convert-linalg-to-loops` (`scf` loop nests of `memref` loads and stores
-//! for the rest),
-//! `convert-scf-to-cf` and `canonicalize`; `nart-llvm` then translates the module to LLVM IR,
+//! leaves it out), `convert-linalg-to-loops{parallel=true}` (`scf` loop nests of `memref`
+//! loads and stores for the rest, the leading parallel loops of each op one `scf.parallel`),
+//! `convert-scf-to-cf{keep-parallel=true}` (which leaves those `scf.parallel`s for the
+//! translation to run on threads) and `canonicalize`; `nart-llvm` then translates the module
+//! to LLVM IR,
 //! adds the entry of `nart-cpu-rt`'s calling convention, optimizes it (`default<O2>`) for the
 //! machine, emits an object and links it into a shared object with the system's C compiler.
 //! The artifact is that shared object behind a header (`nart_cpu_rt::Header`).
@@ -37,7 +39,7 @@ pub use nart_cpu_rt::{CpuRuntime, ABI_VERSION, FORMAT, TARGET as NAME};
 pub const PIPELINE: &str =
     "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg),\
 nart-bufferize{arena=true},func.func(linalg-vectorize{vector-width=8 rows=4 cols=2},\
-convert-linalg-to-loops),convert-scf-to-cf,canonicalize)";
+convert-linalg-to-loops{parallel=true}),convert-scf-to-cf{keep-parallel=true},canonicalize)";
 
 /// The lowering pipeline for vectors of `vector_width` lanes (`None`: scalar loops only, what
 /// `NART_CPU_VECTORIZE=0` selects for debugging).
@@ -49,7 +51,8 @@ pub fn pipeline(vector_width: Option<u32>) -> String {
     format!(
         "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg),\
 nart-bufferize{{arena=true}},\
-func.func({vectorize}convert-linalg-to-loops),convert-scf-to-cf,canonicalize)"
+func.func({vectorize}convert-linalg-to-loops{{parallel=true}}),\
+convert-scf-to-cf{{keep-parallel=true}},canonicalize)"
     )
 }
 
@@ -682,7 +685,7 @@ impl Target for CpuTarget {
     }
 
     fn runtime(&self) -> Box<dyn TargetRuntime> {
-        Box::new(CpuRuntime)
+        Box::new(CpuRuntime::new())
     }
 }
 

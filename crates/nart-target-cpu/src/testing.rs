@@ -601,7 +601,7 @@ fn run_both(cases: &[Case], name: &str) -> Result<Runs, String> {
         .compile_function_text(&text, name)
         .map_err(|e| format!("the cpu target cannot compile it: {e}"))?;
     let compile = start.elapsed();
-    let exe = CpuRuntime
+    let exe = CpuRuntime::new()
         .load(&artifact)
         .map_err(|e| format!("nart-cpu-rt cannot load the code: {e}"))?;
     let got = exe

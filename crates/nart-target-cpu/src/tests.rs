@@ -58,7 +58,7 @@ fn compiled_code_matches_the_interpreter() {
     let (artifact, lowered) = target.compile_function_text(MODEL, "model").unwrap();
     assert!(lowered.scratch_bytes > 0, "intermediates live in the arena");
     assert!(!lowered.loops.contains("memref.alloc"), "{}", lowered.loops);
-    let exe = CpuRuntime.load(&artifact).unwrap();
+    let exe = CpuRuntime::new().load(&artifact).unwrap();
     let got = exe.run(&inputs()).unwrap();
     let want = reference();
     assert_eq!(got.len(), want.len());
@@ -158,12 +158,20 @@ fn have_aarch64_tools() -> bool {
     ok
 }
 
-/// A C driver that calls `nart_entry` of the convention with `inputs`, then prints every
-/// output element with `%a` (exact hexadecimal floats), one per line.
+/// A C driver that calls `nart_entry` of the convention with `inputs` and a runtime interface
+/// whose `parallel_for` runs the chunks in reverse order on the calling thread, then prints
+/// every output element with `%a` (exact hexadecimal floats), one per line.
 fn c_driver(header: &nart_cpu_rt::Header, inputs: &[nart_tensor::Tensor]) -> String {
     let mut c = String::from(
         "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n\
          void nart_entry(void **args);\n\
+         typedef void (*body_fn)(void *, int64_t, int64_t);\n\
+         static void seq_for(void *ctx, body_fn body, void *cap, int64_t n, int64_t grain) {\n\
+           (void)ctx; int64_t c = grain > 0 ? grain : 1;\n\
+           for (int64_t e = n; e > 0; e -= c) body(cap, e > c ? e - c : 0, e);\n\
+         }\n\
+         static struct { uint64_t version; void *ctx; void (*parallel_for)(void *, body_fn, void *, int64_t, int64_t); }\n\
+           iface = {1, 0, seq_for};\n\
          static int64_t *desc(float *p, int rank, const int64_t *shape) {\n\
            int64_t *d = malloc(sizeof(int64_t) * (3 + 2 * rank));\n\
            d[0] = (int64_t)(intptr_t)p; d[1] = d[0]; d[2] = 0;\n\
@@ -198,6 +206,7 @@ fn c_driver(header: &nart_cpu_rt::Header, inputs: &[nart_tensor::Tensor]) -> Str
         s = header.scratch_bytes
     );
     args.push("scratch".into());
+    args.push("&iface".into());
     c += &format!(
         "  void *args[] = {{{}}};\n  nart_entry(args);\n",
         args.join(", ")
@@ -217,7 +226,7 @@ fn aarch64_code_under_qemu_computes_what_the_host_code_computes() {
     }
     let host = CpuTarget::host();
     let (artifact, _) = host.compile_function_text(MODEL, "model").unwrap();
-    let want: Vec<f32> = CpuRuntime
+    let want: Vec<f32> = CpuRuntime::new()
         .load(&artifact)
         .unwrap()
         .run(&inputs())
@@ -232,7 +241,7 @@ fn aarch64_code_under_qemu_computes_what_the_host_code_computes() {
     assert_eq!(header.triple, "aarch64-unknown-linux-gnu");
     assert_eq!(header.required_features, ["neon"]);
     // The host runtime refuses it, naming both machines.
-    let err = CpuRuntime.load(&artifact).err().unwrap().to_string();
+    let err = CpuRuntime::new().load(&artifact).err().unwrap().to_string();
     assert!(err.contains("aarch64-unknown-linux-gnu"), "{err}");
 
     let dir = std::env::temp_dir().join(format!("nart-cpu-qemu-{}", std::process::id()));
@@ -302,6 +311,102 @@ fn hex_float(x: f32) -> String {
         format!(".{mant}")
     };
     format!("{sign}0x1{dot}p{}{exp}", if exp >= 0 { "+" } else { "" })
+}
+
+/// Elementwise ops, a matmul and a convolution large enough for their parallel loops to be
+/// shared between threads.
+const PARALLEL_MODEL: &str = r#"
+func.func @main(%x: tensor<1x8x64x64xf32>, %a: tensor<48x96xf32>, %b: tensor<96x80xf32>, %img: tensor<1x4x20x20xf32>, %w: tensor<8x4x3x3xf32>) -> (tensor<1x8x64x64xf32>, tensor<48x80xf32>, tensor<1x8x18x18xf32>) {
+  %r = "graph.Relu"(%x) : (tensor<1x8x64x64xf32>) -> tensor<1x8x64x64xf32>
+  %e = "graph.Mul"(%r, %x) : (tensor<1x8x64x64xf32>, tensor<1x8x64x64xf32>) -> tensor<1x8x64x64xf32>
+  %m = "graph.MatMul"(%a, %b) : (tensor<48x96xf32>, tensor<96x80xf32>) -> tensor<48x80xf32>
+  %none = "graph.none"() : () -> none
+  %c = "graph.Conv"(%img, %w, %none) : (tensor<1x4x20x20xf32>, tensor<8x4x3x3xf32>, none) -> tensor<1x8x18x18xf32>
+  return %e, %m, %c : tensor<1x8x64x64xf32>, tensor<48x80xf32>, tensor<1x8x18x18xf32>
+}
+"#;
+
+/// Values in [-1, 1) from a fixed linear congruential sequence.
+fn seeded(shape: &[usize], seed: u64) -> nart_tensor::Tensor {
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let n: usize = shape.iter().product();
+    let v: Vec<f32> = (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 40) as f32) / (1u64 << 23) as f32 - 1.0
+        })
+        .collect();
+    nart_tensor::Tensor::from_vec(shape.to_vec(), v).unwrap()
+}
+
+#[test]
+fn parallel_loops_give_the_same_bits_on_1_2_and_3_threads() {
+    if !have_cc() {
+        return;
+    }
+    let target = CpuTarget::host();
+    let (artifact, lowered) = target.compile_function_text(PARALLEL_MODEL, "par").unwrap();
+    assert!(lowered.loops.contains("scf.parallel"), "{}", lowered.loops);
+    let inputs = vec![
+        seeded(&[1, 8, 64, 64], 1),
+        seeded(&[48, 96], 2),
+        seeded(&[96, 80], 3),
+        seeded(&[1, 4, 20, 20], 4),
+        seeded(&[8, 4, 3, 3], 5),
+    ];
+    let (header, so) = nart_cpu_rt::decode(&artifact.bytes).unwrap();
+    let mut runs: Vec<Vec<Vec<u32>>> = Vec::new();
+    for threads in [1, 2, 3] {
+        let exe =
+            nart_cpu_rt::CpuExecutable::load_with_threads(header.clone(), so, threads).unwrap();
+        assert_eq!(exe.threads(), threads);
+        let got = nart_target_rt::Executable::run(&exe, &inputs).unwrap();
+        if threads == 1 {
+            assert_eq!(exe.loops_on_pool(), 0);
+        } else {
+            // The loops linalg-vectorize leaves (the convolution's at least) were shared.
+            assert!(exe.loops_on_pool() >= 1, "{}", exe.loops_on_pool());
+        }
+        runs.push(
+            got.iter()
+                .map(|t| {
+                    t.to_f32_vec()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.to_bits())
+                        .collect()
+                })
+                .collect(),
+        );
+    }
+    assert!(runs[1] == runs[0], "2 threads differ from 1");
+    assert!(runs[2] == runs[0], "3 threads differ from 1");
+
+    // And they compute the model: the interpreter agrees within rounding.
+    let mut ctx = lowering_context();
+    nart_interp::register(&mut ctx);
+    let m = nart_ir::parser::parse_source(&mut ctx, "m.mlir", PARALLEL_MODEL).unwrap();
+    let func = ctx
+        .collect_ops(m, nart_ir::WalkOrder::PreOrder)
+        .into_iter()
+        .find(|&op| ctx.op_name_str(op) == "func.func")
+        .unwrap();
+    let want = nart_interp::Interpreter::new(&ctx, func)
+        .unwrap()
+        .run(inputs)
+        .unwrap();
+    for (g, w) in runs[0].iter().zip(&want) {
+        let w = w.to_f32_vec().unwrap();
+        assert_eq!(g.len(), w.len());
+        for (a, b) in g.iter().zip(&w) {
+            let a = f32::from_bits(*a);
+            assert!((a - b).abs() <= 1e-4 * b.abs().max(1.0), "{a} vs {b}");
+        }
+    }
 }
 
 #[test]

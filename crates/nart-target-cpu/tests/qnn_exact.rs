@@ -272,7 +272,9 @@ fn check(case: &Case, what: &str) {
     let (artifact, _) = CpuTarget::host()
         .compile_function_text(&text, what)
         .unwrap_or_else(|e| panic!("{what}: the cpu target cannot compile it: {e}\n{text}"));
-    let exe = CpuRuntime.load(&artifact).expect("the artifact loads");
+    let exe = CpuRuntime::new()
+        .load(&artifact)
+        .expect("the artifact loads");
     let got = exe.run(&case.inputs).expect("the code runs");
     assert_eq!(got.len(), want.len(), "{what}");
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {

@@ -17,6 +17,10 @@
 //!   the innermost body in order.
 //! - `scf.execute_region`: its blocks inlined, each `scf.yield` a branch to the continuation.
 //!
+//! With `keep-parallel=true`, an `scf.parallel` without reductions that no other
+//! `scf.parallel` encloses stays, with every `scf` op inside it: `nart-llvm` translates it
+//! to a body function that the runtime's thread pool runs on slices of the iteration space.
+//!
 //! Each is a [`ConversionPattern`]; [`populate_patterns`] adds them to a set.
 
 use nart_ir::builder::InsertPoint;
@@ -46,6 +50,28 @@ pub fn populate_patterns(set: &mut ConversionPatternSet) {
         .add(ExecuteRegionLowering);
 }
 
+nart_pass::pass_options! {
+    /// The options of `convert-scf-to-cf`.
+    pub struct ScfToCfOptions {
+        /// Keep scf.parallel loops without reductions, and the scf ops inside them, for nart-llvm to run on threads
+        #[name = "keep-parallel"]
+        pub keep_parallel: bool = false,
+    }
+}
+
+/// Whether `op` is an `scf.parallel` without reductions, or inside one: what
+/// `keep-parallel=true` leaves.
+pub fn in_kept_parallel(ctx: &nart_ir::Context, op: Op) -> bool {
+    let mut cur = Some(op);
+    while let Some(o) = cur {
+        if ctx.op_name_str(o) == "scf.parallel" && ctx.results(o).is_empty() {
+            return true;
+        }
+        cur = ctx.op_parent_op(o);
+    }
+    false
+}
+
 nart_pass::declare_pass! {
     /// The `convert-scf-to-cf` pass.
     pub struct ConvertScfToCfPass {
@@ -56,7 +82,10 @@ nart_pass::declare_pass! {
             `scf.execute_region` to blocks, `cf.br` and `cf.cond_br` (with `arith.addi` and \
             `arith.cmpi` for the loop counters), with the core's partial dialect conversion: \
             every other op is legal, and an `scf` op the patterns cannot lower (a malformed \
-            region) is reported at its location, leaving the IR unchanged.",
+            region) is reported at its location, leaving the IR unchanged. With \
+            `keep-parallel=true`, `scf.parallel` loops without reductions stay, with the \
+            `scf` ops inside them, for the LLVM translation to run on the thread pool.",
+        options: ScfToCfOptions,
     }
 }
 
@@ -69,7 +98,11 @@ impl Pass for ConvertScfToCfPass {
     ) -> Result<(), PassFailure> {
         let mut target = ConversionTarget::new();
         for name in ILLEGAL_OPS {
-            target.add_illegal_op(name);
+            if self.opts.keep_parallel {
+                target.add_dynamically_legal_op(name, |cx, op| in_kept_parallel(cx, op));
+            } else {
+                target.add_illegal_op(name);
+            }
         }
         target.mark_unknown_ops_legal();
         let mut patterns = ConversionPatternSet::new();

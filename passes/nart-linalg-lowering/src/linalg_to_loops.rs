@@ -6,12 +6,20 @@
 //! reads the op only through `StructuredOpInterface`, so named ops need no generalization
 //! first.
 //!
+//! With `parallel=true` the leading iterators that are parallel (up to the first reduction)
+//! become one `scf.parallel` instead of `scf.for`s, and the rest stay `scf.for` inside it: each
+//! point of the parallel space writes its own elements of the inits (a parallel loop that some
+//! init's indexing map does not read as a plain dimension ends the parallel part), and the reductions run
+//! inside it in the same order as the sequential nest, so the results do not change. The
+//! `cpu` target's pipeline asks for it; the default keeps upstream's sequential form.
+//!
 //! Index expressions become `arith` index arithmetic (`arith.muli`, `arith.addi`) where
 //! upstream would write `affine.apply`, as nart has no affine dialect. Structured ops with a
 //! tensor operand are legal here (they need bufferization first) and stay; an op on memrefs
 //! that cannot be lowered (a dynamic loop range, a body op with regions, an index expression
 //! with `mod` or division) is reported at its location and the conversion rolled back.
 
+use nart_dialect_linalg::attrs::IteratorType;
 use nart_dialect_linalg::structured::{is_tensor, static_loop_ranges, structured};
 use nart_ir::{AffineExpr, Context, Location, Op, OperationState, PatternRewriter, Value};
 use nart_pass::{Pass, PassFailure, PassState};
@@ -160,11 +168,13 @@ fn emit_body(
     Ok(())
 }
 
-/// The bounds of the loop nest: the common lower bound and step, and each loop's upper bound.
+/// The bounds of the loop nest: the common lower bound and step, and each loop's upper bound;
+/// the first `parallel` loops form one `scf.parallel`.
 struct Bounds {
     lb: Value,
     step: Value,
     ubs: Vec<Value>,
+    parallel: usize,
 }
 
 /// Builds the loops `depth..` inside the current insertion point, the body innermost.
@@ -178,6 +188,9 @@ fn emit_nest(
     let depth = ivs.len();
     if depth == b.ubs.len() {
         return emit_body(rw, op, ivs, loc);
+    }
+    if depth == 0 && b.parallel > 0 {
+        return emit_parallel(rw, op, b, ivs, loc);
     }
     let (lb, ub, step) = (b.lb, b.ubs[depth], b.step);
     let outer = rw.insertion_point();
@@ -196,8 +209,45 @@ fn emit_nest(
     Ok(())
 }
 
+/// The `scf.parallel` over the first `b.parallel` loops, the rest of the nest in its body.
+fn emit_parallel(
+    rw: &mut PatternRewriter<'_>,
+    op: Op,
+    b: &Bounds,
+    ivs: &mut Vec<Value>,
+    loc: Location,
+) -> Result<(), String> {
+    let n = b.parallel;
+    let outer = rw.insertion_point();
+    let region = rw.create_region();
+    let index = rw.uniq().index_type();
+    let block = rw.create_block(region, None, &vec![index; n], loc);
+    ivs.extend(rw.block_args(block).to_vec());
+    emit_nest(rw, op, b, ivs, loc)?;
+    let st = OperationState::new(rw.uniq(), "scf.reduce", loc);
+    rw.create(st);
+    rw.set_insertion_point(outer);
+    let i32t = rw.uniq().i32_type();
+    let seg = rw.uniq().intern_attr(nart_ir::AttrData::DenseArray {
+        elem: i32t,
+        data: nart_ir::DenseArrayData::Int(vec![n as i64, n as i64, n as i64, 0]),
+    });
+    let mut operands = vec![b.lb; n];
+    operands.extend_from_slice(&b.ubs[..n]);
+    operands.extend(std::iter::repeat_n(b.step, n));
+    let st = OperationState::new(rw.uniq(), "scf.parallel", loc)
+        .operands(&operands)
+        .regions(&[region])
+        .prop(rw.uniq(), "operandSegmentSizes", seg);
+    rw.create(st);
+    Ok(())
+}
+
 /// Lowers any structured op on buffers to a loop nest.
-struct LinalgOpToLoops;
+struct LinalgOpToLoops {
+    /// Whether the leading parallel iterators form an `scf.parallel`.
+    parallel: bool,
+}
 
 impl ConversionPattern for LinalgOpToLoops {
     fn name(&self) -> &'static str {
@@ -246,7 +296,31 @@ impl ConversionPattern for LinalgOpToLoops {
             };
             ubs.push(v);
         }
-        let bounds = Bounds { lb, step, ubs };
+        // A parallel loop whose index some init does not use directly would have iterations
+        // write the same element: the parallel part stops before it.
+        let n_in = s.num_inputs(rw, op);
+        let parallel = if self.parallel {
+            iters
+                .iter()
+                .enumerate()
+                .take_while(|&(d, &t)| {
+                    t == IteratorType::Parallel
+                        && maps[n_in..].iter().all(|m| {
+                            m.results
+                                .iter()
+                                .any(|e| matches!(e, AffineExpr::Dim(k) if *k as usize == d))
+                        })
+                })
+                .count()
+        } else {
+            0
+        };
+        let bounds = Bounds {
+            lb,
+            step,
+            ubs,
+            parallel,
+        };
         match emit_nest(rw, op, &bounds, &mut Vec::new(), loc) {
             Ok(()) => {
                 rw.erase_op(op);
@@ -254,6 +328,15 @@ impl ConversionPattern for LinalgOpToLoops {
             }
             Err(e) => rw.match_failure(e),
         }
+    }
+}
+
+nart_pass::pass_options! {
+    /// The options of `convert-linalg-to-loops`.
+    pub struct LinalgToLoopsOptions {
+        /// Emit the leading parallel iterators as one scf.parallel (the rest stay scf.for inside it)
+        #[name = "parallel"]
+        pub parallel: bool = false,
     }
 }
 
@@ -268,7 +351,9 @@ nart_pass::declare_pass! {
             `scf.for` loops, one per iterator, whose body loads the operands with \
             `memref.load`, runs the op's body, and stores the yielded values with \
             `memref.store`. Index expressions become `arith` index arithmetic. Ops on tensors \
-            are left for bufferization.",
+            are left for bufferization. With `parallel=true`, the leading parallel iterators \
+            form one `scf.parallel` around the other loops.",
+        options: LinalgToLoopsOptions,
         statistics: [
             "LoweredOps" => "Number of structured ops lowered to loops",
         ],
@@ -286,7 +371,9 @@ impl Pass for ConvertLinalgToLoopsPass {
         target.mark_unknown_ops_legal();
         target.add_dynamically_legal_dialect("linalg", |cx, op| !on_buffers(cx, op));
         let mut patterns = ConversionPatternSet::new();
-        patterns.add(LinalgOpToLoops);
+        patterns.add(LinalgOpToLoops {
+            parallel: self.opts.parallel,
+        });
         match apply_partial_conversion(ctx, op, &target, &patterns, None) {
             Ok(res) => {
                 state.add_stat("LoweredOps", res.num_pattern_applications() as u64);
