@@ -2,9 +2,12 @@
 //! `graph-optimize` again (BatchNorm folding and activation fusion need the channels-first
 //! `Conv`, so the layout comes after them). The result computes what the original computes
 //! (reference interpreter, seeded inputs, within 1e-4), every convolution is channels-last, and
-//! the only Transposes left are the region borders: the model input, and both sides of each
-//! pool that has no channels-last form (`MaxPool`, `AveragePool`). Where the last border is a
-//! `[N, C, 1, 1]` result, it is a Reshape, not a Transpose.
+//! the only Transposes left are the region borders. With `pools=false` (the pass before pools
+//! had a channels-last form) those are the model input and both sides of each `MaxPool` or
+//! `AveragePool`; by default the pools are `graph.pool` with `layout = "nhwc"` and only the
+//! model's input and output borders are left. Each test checks both, in the same run, so the
+//! counts before and after stand side by side. Where the last border is a `[N, C, 1, 1]`
+//! result, it is a Reshape, not a Transpose.
 //!
 //! The digits CNN is in `tests/models`; ResNet-18 and MobileNetV2 are read from
 //! `~/.cache/nart/models` (`scripts/models/build_zoo.py`) and skipped when it is missing.
@@ -19,6 +22,8 @@ use nart_pass::{PassManager, PassRegistry};
 use nart_tensor::{DType, Tensor};
 
 const PIPELINE: &str = "builtin.module(graph-optimize,graph-layout{layout=nhwc},graph-optimize)";
+const PIPELINE_NO_POOLS: &str =
+    "builtin.module(graph-optimize,graph-layout{layout=nhwc pools=false},graph-optimize)";
 
 use common::context;
 
@@ -37,9 +42,9 @@ fn count(ctx: &Context, module: Op, name: &str) -> usize {
         .count()
 }
 
-/// Runs the pipeline on `path`; checks values and convolutions, and returns the number of
+/// Runs `pipeline` on `path`; checks values and convolutions, and returns the number of
 /// Transposes left and the number of pools without a channels-last form.
-fn check(path: &Path) -> (usize, usize) {
+fn check(path: &Path, pipeline: &str) -> (usize, usize) {
     let mut ctx = context();
     let module = nart_onnx::import_file(&mut ctx, path).expect("the model imports");
     let interp = Interpreter::from_module(&ctx, module, None).expect("plan before");
@@ -50,7 +55,7 @@ fn check(path: &Path) -> (usize, usize) {
     nart_transforms::register(&mut registry);
     nart_graph_opt::register(&mut registry);
     nart_graph_fusion::register(&mut registry);
-    let mut pm = PassManager::parse(PIPELINE, &registry).unwrap();
+    let mut pm = PassManager::parse(pipeline, &registry).unwrap();
     pm.run(&mut ctx, module, &mut Vec::new())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let printed = nart_ir::printer::print_op(&ctx, module, &Default::default());
@@ -120,20 +125,22 @@ fn zoo(name: &str) -> Option<PathBuf> {
 fn digits_cnn() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/digits_cnn/model.onnx");
-    let (transposes, pools) = check(&path);
-    // Conv-Relu-MaxPool twice, then Flatten-Gemm: both sides of the first MaxPool, and the
-    // way into the second one, after which the model stays channels-first. The input border
-    // is a Reshape: the input has one channel.
-    assert_eq!((transposes, pools), (3, 2));
+    // Conv-Relu-MaxPool twice, then Flatten-Gemm. Without channels-last pools: both sides of
+    // the first MaxPool, and the way into the second one, after which the model stays
+    // channels-first. The input border is a Reshape: the input has one channel.
+    assert_eq!(check(&path, PIPELINE_NO_POOLS), (3, 2));
+    // With them: only the way into the Flatten.
+    assert_eq!(check(&path, PIPELINE), (1, 0));
 }
 
 #[test]
 fn resnet18() {
     let Some(path) = zoo("resnet18") else { return };
-    let (transposes, pools) = check(&path);
-    // The input border and both sides of the stem's MaxPool; the exit after the global
-    // average pool is a Reshape of [1, 1, 1, 512].
-    assert_eq!((transposes, pools), (3, 1));
+    // Without channels-last pools: the input border and both sides of the stem's MaxPool; the
+    // exit after the global average pool is a Reshape of [1, 1, 1, 512].
+    assert_eq!(check(&path, PIPELINE_NO_POOLS), (3, 1));
+    // With them: the input border only.
+    assert_eq!(check(&path, PIPELINE), (1, 0));
 }
 
 #[test]
@@ -141,7 +148,7 @@ fn mobilenetv2() {
     let Some(path) = zoo("mobilenetv2") else {
         return;
     };
-    let (transposes, pools) = check(&path);
-    // No pool but the global one: only the input border is a Transpose.
-    assert_eq!((transposes, pools), (1, 0));
+    // No pool but the global one: only the input border is a Transpose, either way.
+    assert_eq!(check(&path, PIPELINE_NO_POOLS), (1, 0));
+    assert_eq!(check(&path, PIPELINE), (1, 0));
 }
