@@ -149,6 +149,8 @@ func.func @kept(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>, %m: tensor<2xf
 }
 
 // CHECK: GraphLayout
-// CHECK-DAG: (S) 4 num-converted
+// CHECK-DAG: (S) 7 num-converted
 // CHECK-DAG: (S) 1 num-global-pools
-// CHECK-DAG: (S) 6 num-transposes
+// CHECK-DAG: (S) 3 num-pools
+// CHECK-DAG: (S) 1 num-batchnorms
+// CHECK-DAG: (S) 10 num-transposes

@@ -38,7 +38,7 @@ func.func @max_count_pad(%x: tensor<1x8x8x4xf32>) {
 
 // A channels-last result keeps the channels last: pooling the channel axis is wrong.
 func.func @wrong_axes(%x: tensor<1x8x8x4xf32>) {
-  // expected-error @+1 {{}}
+  // expected-error @+1 {{result #0 has type tensor<1x8x7x3xf32> but inference gives tensor<1x7x7x4xf32>}}
   %0 = "graph.pool"(%x) <{kind = "max", kernel_shape = array<i64: 2, 2>, layout = "nhwc"}> : (tensor<1x8x8x4xf32>) -> tensor<1x8x7x3xf32>
   return
 }
