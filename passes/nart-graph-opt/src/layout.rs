@@ -27,7 +27,9 @@
 //! Elementwise ops, `Add` of two converted branches, Concat, reductions and Softmax need no
 //! variant: `graph-transpose-opt`'s rules (run here after the conversion) move the Transposes
 //! through them, and pairs of inverse Transposes between two converted ops cancel, so only the
-//! region's borders keep one. With `pools=false` the pools and BatchNorms are left as they are
+//! region's borders keep one. Like convolutions, pools and BatchNorms are converted wherever
+//! they are, so a pool outside any convolution region gets its own Transpose pair (the same
+//! values; a region of its own). With `pools=false` the pools and BatchNorms are left as they are
 //! (a Transpose pair stays around each, as before they had a channels-last form). `Resize`,
 //! `LRN` and `InstanceNormalization` are not converted: a Transpose pair stays around them.
 
