@@ -51,7 +51,12 @@ fn tmp(name: &str) -> PathBuf {
 fn compile_and_run(model: &Path, target: &str, inputs: &Path) -> (Vec<Tensor>, Vec<String>) {
     let out = tmp(&format!(
         "{}-{target}.nartpkg",
-        model.parent().unwrap().file_name().unwrap().to_string_lossy()
+        model
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
     ));
     let req = CompileRequest {
         model: model.to_path_buf(),
@@ -91,7 +96,10 @@ fn assert_close(got: &[Tensor], want: &[Tensor], what: &str) {
         assert_eq!(g.shape(), w.shape(), "{what}");
         let (g, w) = (g.to_f64_vec().unwrap(), w.to_f64_vec().unwrap());
         for (a, b) in g.iter().zip(&w) {
-            assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "{what}: {a} != {b}");
+            assert!(
+                (a - b).abs() <= 1e-4 * (1.0 + b.abs()),
+                "{what}: {a} != {b}"
+            );
         }
     }
 }

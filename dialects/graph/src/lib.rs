@@ -37,8 +37,8 @@ pub use schema::{schema, schema_of_op, AttrKind, Form, OnnxSchema};
 pub mod op {
     pub use crate::fused::{FUSED_CONV, FUSED_GEMM, FUSED_MATMUL};
     pub use crate::ops::{CONSTANT, NONE, YIELD};
-    pub use crate::pool::POOL;
     pub use crate::ops_generated::*;
+    pub use crate::pool::POOL;
 }
 
 const SUMMARY: &str =

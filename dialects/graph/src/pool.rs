@@ -71,11 +71,7 @@ strides = array<i64: 2, 2>}> : (tensor<1x112x112x64xf32>) -> tensor<1x56x56x64xf
             c::I64_ARRAY_ATTR,
             "As the base op's (default 1 along each axis).",
         ),
-        AttrDef::required(
-            "kernel_shape",
-            c::I64_ARRAY_ATTR,
-            "As the base op's.",
-        ),
+        AttrDef::required("kernel_shape", c::I64_ARRAY_ATTR, "As the base op's."),
         attr(
             "layout",
             c::STR_ATTR,

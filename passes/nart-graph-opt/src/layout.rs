@@ -502,10 +502,7 @@ fn batchnorm_to_scale_shift(rw: &mut PatternRewriter<'_>, bn: Op) -> Result<(), 
     let dtype = util::dtype_of(rw, x)
         .filter(|&d| crate::fold_batchnorm::float_dtype(d))
         .ok_or("the input is not a float tensor")?;
-    let sx = rw
-        .shape_of(ty)
-        .ok_or("the input is unranked")?
-        .to_vec();
+    let sx = rw.shape_of(ty).ok_or("the input is unranked")?.to_vec();
     if sx.len() < 2 {
         return Err("the input has no channel axis");
     }
