@@ -134,9 +134,9 @@ fn fused_matmul(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
 fn layout_pool(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     const OP: &str = "pool";
     let kind = n.str_or("kind", "")?;
-    let base: fn(&Node, &[Option<&Tensor>]) -> KResult<Vec<Tensor>> = match kind.as_str() {
-        "max" => nn::max_pool,
-        "average" => nn::average_pool,
+    let max = match kind.as_str() {
+        "max" => true,
+        "average" => false,
         other => {
             return Err(KernelError::attr(
                 OP,
@@ -147,7 +147,7 @@ fn layout_pool(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
     };
     let layout = n.str_or("layout", "nchw")?;
     let y = match layout.as_str() {
-        "nchw" => base(n, i)?.into_iter().next(),
+        "nchw" => base_pool(max, n, i)?.into_iter().next(),
         "nhwc" => {
             let Some(x) = opt(i, 0) else {
                 return Err(KernelError::Arity {
@@ -169,7 +169,7 @@ fn layout_pool(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
             last.extend(2..rank);
             last.push(1);
             let xc = nart_tensor::shape_ops::transpose(x, Some(&first))?;
-            match base(n, &[Some(&xc)])?.into_iter().next() {
+            match base_pool(max, n, &[Some(&xc)])?.into_iter().next() {
                 Some(yc) => Some(nart_tensor::shape_ops::transpose(&yc, Some(&last))?),
                 None => None,
             }
@@ -187,4 +187,13 @@ fn layout_pool(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
         msg: "the base kernel gave no result".into(),
     })?;
     Ok(vec![y])
+}
+
+/// `MaxPool`'s kernel (`max`) or `AveragePool`'s.
+fn base_pool(max: bool, n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    if max {
+        nn::max_pool(n, i)
+    } else {
+        nn::average_pool(n, i)
+    }
 }
