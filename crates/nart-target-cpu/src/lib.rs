@@ -4,7 +4,10 @@
 //! dialect stack, every step a pass of the pipeline [`PIPELINE`]:
 //! `convert-graph-to-linalg` (structured ops on tensors), `nart-bufferize{arena=true}`
 //! (buffers, results as out-parameters, intermediates in one planned scratch buffer),
-//! `convert-linalg-to-loops` (`scf` loop nests of `memref` loads and stores),
+//! `linalg-vectorize` (matmuls as register-blocked micro-kernels and elementwise ops as
+//! loops over 1-D `vector` ops, as wide as the machine's registers; `NART_CPU_VECTORIZE=0`
+//! leaves it out), `convert-linalg-to-loops` (`scf` loop nests of `memref` loads and stores
+//! for the rest),
 //! `convert-scf-to-cf` and `canonicalize`; `nart-llvm` then translates the module to LLVM IR,
 //! adds the entry of `nart-cpu-rt`'s calling convention, optimizes it (`default<O2>`) for the
 //! machine, emits an object and links it into a shared object with the system's C compiler.
@@ -26,9 +29,37 @@ use nart_target_rt::{Artifact, TargetRuntime};
 
 pub use nart_cpu_rt::{CpuRuntime, ABI_VERSION, FORMAT, TARGET as NAME};
 
-/// The lowering pipeline from graph ops to loops in `cf` form.
+/// The lowering pipeline from graph ops to loops in `cf` form, vectorized for 8 lanes (AVX2);
+/// [`pipeline`] gives it for another vector width.
 pub const PIPELINE: &str = "builtin.module(func.func(convert-graph-to-linalg),\
-nart-bufferize{arena=true},func.func(convert-linalg-to-loops),convert-scf-to-cf,canonicalize)";
+nart-bufferize{arena=true},func.func(linalg-vectorize{vector-width=8 rows=4 cols=2},\
+convert-linalg-to-loops),convert-scf-to-cf,canonicalize)";
+
+/// The lowering pipeline for vectors of `vector_width` lanes (`None`: scalar loops only, what
+/// `NART_CPU_VECTORIZE=0` selects for debugging).
+pub fn pipeline(vector_width: Option<u32>) -> String {
+    let vectorize = match vector_width {
+        Some(w) => format!("linalg-vectorize{{vector-width={w} rows=4 cols=2}},"),
+        None => String::new(),
+    };
+    format!(
+        "builtin.module(func.func(convert-graph-to-linalg),nart-bufferize{{arena=true}},\
+func.func({vectorize}convert-linalg-to-loops),convert-scf-to-cf,canonicalize)"
+    )
+}
+
+/// The number of 32-bit lanes of the machine's vector registers: 16 with AVX-512, 8 with AVX
+/// or AVX2, 4 with SSE or NEON (and anything else).
+pub fn vector_width(features: &str) -> u32 {
+    let has = |f: &str| features.split(',').any(|x| x == format!("+{f}"));
+    if has("avx512f") {
+        16
+    } else if has("avx2") || has("avx") {
+        8
+    } else {
+        4
+    }
+}
 
 /// The name of the segment's function in the generated code.
 const FUNC: &str = "main";
@@ -135,9 +166,13 @@ impl CpuTarget {
         text: &str,
         what: &str,
     ) -> Result<(Artifact, Lowered), String> {
-        let lowered = lower_to_loops(text, what)?;
-        let so = self.codegen(&lowered)?;
         let machine = self.llvm_machine().map_err(|e| e.to_string())?;
+        let width = match std::env::var("NART_CPU_VECTORIZE").as_deref() {
+            Ok("0") => None,
+            _ => Some(vector_width(machine.features())),
+        };
+        let lowered = lower_to_loops_with(text, what, &pipeline(width))?;
+        let so = self.codegen(&lowered)?;
         let header = nart_cpu_rt::Header {
             triple: machine.triple().to_string(),
             cpu: machine.cpu().to_string(),
@@ -257,6 +292,7 @@ pub fn lowering_context() -> Context {
         nart_dialect_linalg::register,
         nart_dialect_memref::register,
         nart_dialect_scf::register,
+        nart_dialect_vector::register,
         nart_dialect_bufferization::register,
     ] {
         r(&mut ctx);
@@ -266,6 +302,12 @@ pub fn lowering_context() -> Context {
 
 /// Parses `text` (a module or a function of graph ops) and runs [`PIPELINE`] on it.
 pub fn lower_to_loops(text: &str, what: &str) -> Result<Lowered, String> {
+    lower_to_loops_with(text, what, PIPELINE)
+}
+
+/// Parses `text` (a module or a function of graph ops) and runs `pipeline` (one of
+/// [`pipeline`]'s) on it.
+pub fn lower_to_loops_with(text: &str, what: &str, pipeline: &str) -> Result<Lowered, String> {
     let mut ctx = lowering_context();
     let module = nart_ir::parser::parse_source(&mut ctx, what, text).map_err(|d| render(&d))?;
     let mut registry = nart_pass::PassRegistry::new();
@@ -273,7 +315,7 @@ pub fn lower_to_loops(text: &str, what: &str) -> Result<Lowered, String> {
     nart_bufferize::register(&mut registry);
     nart_conversion::register(&mut registry);
     nart_transforms::register(&mut registry);
-    let mut pm = nart_pass::PassManager::parse(PIPELINE, &registry).map_err(|e| e.render())?;
+    let mut pm = nart_pass::PassManager::parse(pipeline, &registry).map_err(|e| e.render())?;
     let func = ctx
         .collect_ops(module, nart_ir::WalkOrder::PreOrder)
         .into_iter()
