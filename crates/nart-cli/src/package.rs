@@ -311,6 +311,13 @@ fn build(
         .iter()
         .map(|s| s.ops.len() as u64)
         .collect();
+    apply_preferred_layouts(&mut ctx, module, registry).map_err(|d| {
+        anyhow!(
+            "cannot convert the segments of '{}' to their targets' layouts:{}",
+            req.model.display(),
+            render(&ctx, &d)
+        )
+    })?;
     nart_target::compile::compile_segments(&mut ctx, module, registry).map_err(|d| {
         anyhow!(
             "cannot compile the segments of '{}':{}",
@@ -320,6 +327,37 @@ fn build(
     })?;
     let pkg = build_package(&ctx, func, model_name, &op_counts, notes)?;
     Ok((pkg, report))
+}
+
+/// Converts each `target.segment` under `root` whose target states a
+/// [`preferred_layout`](nart_target::Target::preferred_layout) with `graph-layout`
+/// ([`nart_graph_opt::layout::convert_segment`], the verifier after it), before the targets
+/// compile them. `nart-target` cannot do it itself: `nart-graph-opt` is in its tier.
+pub fn apply_preferred_layouts(
+    ctx: &mut Context,
+    root: Op,
+    registry: &TargetRegistry,
+) -> std::result::Result<(), Vec<nart_ir::Diagnostic>> {
+    use nart_graph_opt::layout::{convert_segment, Layout as PassLayout};
+    let segments: Vec<Op> = ctx
+        .collect_ops(root, nart_ir::WalkOrder::PreOrder)
+        .into_iter()
+        .filter(|&op| ctx.op_name_str(op) == "target.segment")
+        .collect();
+    for seg in segments {
+        let name = nart_target::compile::target_of(ctx, seg).unwrap_or_default();
+        // An unknown target is compile_segments' error to report.
+        let Ok(target) = registry.get(name) else {
+            continue;
+        };
+        let layout = match target.preferred_layout() {
+            None => continue,
+            Some(nart_target::Layout::Nchw) => PassLayout::Nchw,
+            Some(nart_target::Layout::Nhwc) => PassLayout::Nhwc,
+        };
+        convert_segment(ctx, seg, layout)?;
+    }
+    Ok(())
 }
 
 /// The string of key `key` in entry `i` of a `func.func`'s `arg_attrs`/`res_attrs`.

@@ -438,6 +438,7 @@ impl<'c> Exporter<'c> {
                 "graph.fused_conv" | "graph.fused_gemm" | "graph.fused_matmul" => {
                     self.export_fused(op, graph)?;
                 }
+                "graph.pool" => self.export_layout_pool(op, graph)?,
                 _ => {
                     let node = self.export_op(op)?;
                     graph.node.push(node);
@@ -605,6 +606,60 @@ impl<'c> Exporter<'c> {
             back_to_nhwc = Some((y, name, last));
         }
         self.export_fused_nodes(op, graph, act, (base, contrib), input, output)?;
+        if let Some((from, to, perm)) = back_to_nhwc {
+            self.push_transpose(graph, from, to, &perm);
+        }
+        Ok(())
+    }
+
+    /// A `graph.pool`: its base op (`MaxPool` or `AveragePool`) with the base op's attributes;
+    /// a channels-last one between Transposes (the input moved to channels-first, the result
+    /// moved back to the op's result name).
+    fn export_layout_pool(&mut self, op: Op, graph: &mut GraphProto) -> Result<(), Diagnostic> {
+        use nart_dialect_graph::fused::ConvLayout;
+        let ctx = self.ctx;
+        let kind = nart_dialect_graph::pool::PoolKind::of(ctx, op).map_err(|m| self.err(op, m))?;
+        let base = kind.onnx_name();
+        let schema = nart_dialect_graph::schema(base)
+            .ok_or_else(|| self.err(op, format!("has no ONNX schema for {base}")))?;
+        self.opset = self.opset.max(needed_opset(ctx, op, schema));
+        let mut input = self.operand_names(op);
+        let mut output = self.result_names(op);
+        let base_name = loc_name(ctx, ctx.op_loc(op)).unwrap_or_default();
+        let mut back_to_nhwc = None;
+        if ConvLayout::of(ctx, op).map_err(|m| self.err(op, m))? == ConvLayout::Nhwc {
+            let rank = ctx
+                .shape_of(ctx.value_type(ctx.operands(op)[0]))
+                .map(|s| s.len() as i64)
+                .filter(|&r| r >= 3)
+                .ok_or_else(|| self.err(op, "has a channels-last input of unknown rank"))?;
+            let mut first = vec![0, rank - 1];
+            first.extend(1..rank - 1);
+            let mut last = vec![0];
+            last.extend(2..rank);
+            last.push(1);
+            let to = self.fresh(&format!("{base_name}_x_nchw"));
+            let from = std::mem::replace(&mut input[0], to.clone());
+            self.push_transpose(graph, from, to, &first);
+            let y = self.fresh(&format!("{base_name}_y_nchw"));
+            let name = std::mem::replace(&mut output[0], y.clone());
+            back_to_nhwc = Some((y, name, last));
+        }
+        let mut attribute = Vec::new();
+        for na in ctx.props(op).iter().chain(ctx.attrs(op)) {
+            let an = ctx.str(na.name);
+            let Some(sa) = schema.attr(an) else { continue };
+            attribute.push(self.export_attr(op, an, sa.kind, na.value)?);
+        }
+        let node_name = self.fresh_node(&base_name);
+        graph.node.push(NodeProto {
+            input,
+            output,
+            name: Some(node_name),
+            op_type: Some(base.into()),
+            attribute,
+            ..Default::default()
+        });
         if let Some((from, to, perm)) = back_to_nhwc {
             self.push_transpose(graph, from, to, &perm);
         }

@@ -2,9 +2,10 @@
 //!
 //! - [`Target`] is the trait a device implements: its name, [`Level`] and description, which
 //!   ops it runs ([`Target::supports`], with a typed [`Refusal`] for each op it does not), the
-//!   quantization scheme it wants, what an op costs there ([`Target::cost`], by default from
-//!   the ops' `OpCostInterface` and the target's [`Throughput`]), the precision it wants at its
-//!   boundaries ([`Target::io_precision`]), how it compiles a segment into an
+//!   quantization scheme and data layout ([`Target::preferred_layout`]) it wants, what an op
+//!   costs there ([`Target::cost`], by default from the ops' `OpCostInterface` and the
+//!   target's [`Throughput`]), the precision it wants at its boundaries
+//!   ([`Target::io_precision`]), how it compiles a segment into an
 //!   [`Artifact`](nart_target_rt::Artifact), and the runtime that loads what it compiles.
 //! - [`TargetRegistry`] holds targets by name; [`TargetRegistry::builtin`] has `interp`
 //!   ([`interp::InterpTarget`]), the reference interpreter as a target and the fallback.
@@ -38,4 +39,6 @@ pub use nart_target_rt as rt;
 pub use partition::{partition_function, plan, Override, Plan, Setup};
 pub use pass::{register_passes, CompileSegmentsPass, PartitionPass};
 pub use registry::{TargetRegistry, UnknownTarget};
-pub use target::{value_bytes, Cost, IoPrecision, Level, Refusal, Support, Target, Throughput};
+pub use target::{
+    value_bytes, Cost, IoPrecision, Layout, Level, Refusal, Support, Target, Throughput,
+};

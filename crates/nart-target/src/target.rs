@@ -51,6 +51,34 @@ impl fmt::Display for Level {
     }
 }
 
+/// A data layout a target wants its segments' convolution regions in
+/// ([`Target::preferred_layout`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// Channels first (ONNX's own): nothing to convert.
+    Nchw,
+    /// Channels last: convolutions, pools and BatchNorms of the segment as `graph-layout
+    /// {layout=nhwc}` makes them (`graph.fused_conv`/`graph.pool` with `layout = "nhwc"`),
+    /// Transposes only at the region's borders.
+    Nhwc,
+}
+
+impl Layout {
+    /// The keyword of `graph-layout`'s `layout` option (`nhwc`).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Layout::Nchw => "nchw",
+            Layout::Nhwc => "nhwc",
+        }
+    }
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.keyword())
+    }
+}
+
 /// Why a target does not run an op.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Refusal {
@@ -225,6 +253,19 @@ pub trait Target: Send + Sync {
     /// The quantization scheme the target wants its segments in (a name in the scheme
     /// registry), if any.
     fn quant_scheme(&self) -> Option<&str> {
+        None
+    }
+
+    /// The data layout the target wants each of its segments in before it compiles it, if
+    /// any (the default: none, the segment as the graph has it). With `Some(layout)`, the
+    /// compile flow (`nart compile`, through `nart_graph_opt::layout::convert_segment`)
+    /// converts the segment's body with `graph-layout{layout=...}` and checks it with the
+    /// verifier before [`compile`](Target::compile) sees it: the segment's operands and
+    /// results keep their types, and Transposes sit at its borders. [`supports`](Target::supports)
+    /// is asked about the ops as the graph has them; [`compile`](Target::compile) must then
+    /// take their converted forms (`graph.fused_conv`/`graph.pool` with `layout = "nhwc"`,
+    /// `Transpose`, `Reshape`, `Mul`/`Add` of constants, `ReduceMean`/`ReduceMax`).
+    fn preferred_layout(&self) -> Option<Layout> {
         None
     }
 

@@ -12,7 +12,7 @@ use nart_ir::{Context, Diagnostic, Op, TypeData, Value};
 use nart_target_rt::{Artifact, Executable, RtError, TargetRuntime};
 
 use crate::interp::{segment_as_function, InterpRuntime};
-use crate::target::{IoPrecision, Level, Refusal, Support, Target, Throughput};
+use crate::target::{IoPrecision, Layout, Level, Refusal, Support, Target, Throughput};
 use crate::TargetRegistry;
 
 /// A stand-in for a device, for tests.
@@ -23,6 +23,7 @@ pub struct FakeTarget {
     ops: Vec<String>,
     int8: bool,
     throughput: Throughput,
+    layout: Option<Layout>,
 }
 
 /// The scale of a fake `int8` target's boundary tensors.
@@ -40,6 +41,7 @@ impl FakeTarget {
             ops: ["Conv", "Relu", "Add"].map(String::from).to_vec(),
             int8: true,
             throughput: Throughput::default(),
+            layout: None,
         }
     }
 
@@ -52,7 +54,15 @@ impl FakeTarget {
             ops: ops.iter().map(|s| s.to_string()).collect(),
             int8: false,
             throughput: Throughput::default(),
+            layout: None,
         }
+    }
+
+    /// The same target asking for its segments in `layout` ([`Target::preferred_layout`]);
+    /// its compiler takes the converted segment as it comes.
+    pub fn with_layout(mut self, layout: Layout) -> FakeTarget {
+        self.layout = Some(layout);
+        self
     }
 
     /// The same target with other cost-model numbers.
@@ -88,6 +98,10 @@ impl Target for FakeTarget {
 
     fn quant_scheme(&self) -> Option<&str> {
         self.int8.then_some("pow2")
+    }
+
+    fn preferred_layout(&self) -> Option<Layout> {
+        self.layout
     }
 
     fn supports(&self, ctx: &Context, op: Op) -> Support {

@@ -10,7 +10,8 @@
 //! `InferShapedTypeOpInterface` the op declares) and backs every op's verifier; [`cost`] is the
 //! default `OpCostInterface` (FLOPs and bytes from static shapes); [`fold`] folds constant
 //! subgraphs; [`fused`] holds the fused ops graph-level fusion produces (`graph.fused_conv`,
-//! `graph.fused_gemm`, `graph.fused_matmul`: a product and an activation).
+//! `graph.fused_gemm`, `graph.fused_matmul`: a product and an activation); [`pool`] holds
+//! `graph.pool`, a max or average pool in a stated layout (channels-last regions).
 
 #![deny(missing_docs)]
 
@@ -20,6 +21,7 @@ pub mod fold;
 pub mod fused;
 pub mod infer;
 pub mod ops;
+pub mod pool;
 #[allow(missing_docs)]
 #[rustfmt::skip]
 mod ops_generated;
@@ -36,6 +38,7 @@ pub mod op {
     pub use crate::fused::{FUSED_CONV, FUSED_GEMM, FUSED_MATMUL};
     pub use crate::ops::{CONSTANT, NONE, YIELD};
     pub use crate::ops_generated::*;
+    pub use crate::pool::POOL;
 }
 
 const SUMMARY: &str =
@@ -53,12 +56,14 @@ so every operand keeps its schema position.";
 
 static ALL: std::sync::OnceLock<Vec<&'static OpDef>> = std::sync::OnceLock::new();
 
-/// Every op of the dialect: the hand-written ones, then the generated ones, then the fused ones.
+/// Every op of the dialect: the hand-written ones, then the generated ones, then the fused
+/// ones, then `graph.pool`.
 pub fn all_ops() -> &'static [&'static OpDef] {
     ALL.get_or_init(|| {
         let mut v: Vec<&'static OpDef> = vec![&ops::CONSTANT, &ops::NONE, &ops::YIELD];
         v.extend(GENERATED_OPS.iter().copied());
         v.extend(fused::OPS.iter().copied());
+        v.extend(pool::OPS.iter().copied());
         v
     })
 }
@@ -115,6 +120,11 @@ them as ONNX Runtime's `com.microsoft` `FusedConv`/`FusedGemm`, or as standard o
 ONNX ops are channels-first by definition, so the layout is nart's own attribute on nart's own \
 op; `graph-layout` makes it, the interpreter runs it as `Conv` on the operands moved to \
 channels-first, and the exporter writes `Conv`/`FusedConv` between Transposes.\n\
+- **Channels-last pooling is `graph.pool`** (`kind = \"max\"` or `\"average\"`, `layout = \
+\"nhwc\"`): `MaxPool`/`AveragePool` have no layout attribute and are generated from ONNX's \
+schemas, so the channels-last form is one hand-written op for both, with the base op's \
+attributes; the interpreter runs the base op on the input moved to channels-first, and the \
+exporter writes the base op between Transposes.\n\
 - **Absent optional inputs are `graph.none` values**, not operand segments: operand `i` is always \
 the schema's input `i`, which keeps inference, folding and patterns index-based. Absent optional \
 outputs are results of type `none`.\n\

@@ -94,7 +94,7 @@ pub fn fold_into_producer(
 }
 
 /// The per-channel factors `(s, t)` of an inference BatchNorm, if it can be folded.
-fn bn_factors(ctx: &Context, bn: Op) -> Result<(Vec<f64>, Vec<f64>), &'static str> {
+pub(crate) fn bn_factors(ctx: &Context, bn: Op) -> Result<(Vec<f64>, Vec<f64>), &'static str> {
     if ctx.operands(bn).len() != 5 {
         return Err("the BatchNorm does not have five operands");
     }
@@ -123,7 +123,7 @@ fn bn_factors(ctx: &Context, bn: Op) -> Result<(Vec<f64>, Vec<f64>), &'static st
     Ok((s, t))
 }
 
-fn float_dtype(d: DType) -> bool {
+pub(crate) fn float_dtype(d: DType) -> bool {
     matches!(d, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
 }
 

@@ -13,14 +13,25 @@
 //!   `graph-fold-constants`); the same for a channels-first `fused_conv`, keeping its activation.
 //! - `GlobalAveragePool(x) → ReduceMean(x, axes=[2..r], keepdims=1)` and `GlobalMaxPool(x) →
 //!   ReduceMax(x, ...)`: the same values, in ops whose axes the Transposes sink through.
+//! - `MaxPool(x)` (indices unused) and `AveragePool(x)` `→ Transpose(pool_nhwc(Transpose(x, l)),
+//!   f)`, where `pool_nhwc` is `graph.pool` with `kind = "max"|"average"` and
+//!   `layout = "nhwc"` (the base op's attributes kept).
+//! - `BatchNormalization(x, scale, B, mean, var)` in inference mode with constant parameters
+//!   `→ Add(Mul(x, s), t)` with `s = scale / sqrt(var + epsilon)` and `t = B - mean * s` as
+//!   `[C, 1, ...]` constants: elementwise ops with constant operands, which the Transposes
+//!   sink through (the constants permuted), so the BatchNorm is channels-last too.
 //! - with `layout=nchw`, `fused_conv_nhwc(x, w, b) → Transpose(fused_conv(Transpose(x, f),
-//!   Transpose(w, f), b), l)`.
+//!   Transpose(w, f), b), l)` and `pool_nhwc(x) → Transpose(MaxPool|AveragePool(Transpose(x,
+//!   f)), l)`.
 //!
 //! Elementwise ops, `Add` of two converted branches, Concat, reductions and Softmax need no
 //! variant: `graph-transpose-opt`'s rules (run here after the conversion) move the Transposes
 //! through them, and pairs of inverse Transposes between two converted ops cancel, so only the
-//! region's borders keep one. Pools other than the global ones (`MaxPool`, `AveragePool`),
-//! `BatchNormalization` and `Resize` are not converted: a Transpose pair stays around them.
+//! region's borders keep one. Like convolutions, pools and BatchNorms are converted wherever
+//! they are, so a pool outside any convolution region gets its own Transpose pair (the same
+//! values; a region of its own). With `pools=false` the pools and BatchNorms are left as they are
+//! (a Transpose pair stays around each, as before they had a channels-last form). `Resize`,
+//! `LRN` and `InstanceNormalization` are not converted: a Transpose pair stays around them.
 
 use nart_dialect_graph::fused::{activation, ConvLayout, ACTIVATION_ATTR};
 use nart_ir::{Context, Op, PatternRewriter, RewritePattern, Value};
@@ -45,6 +56,9 @@ nart_pass::pass_options! {
         /// The layout to convert convolutions to (nhwc or nchw)
         #[name = "layout"]
         pub layout: Layout = Layout::Nhwc,
+        /// With layout=nhwc, also make MaxPool/AveragePool and BatchNormalization channels-last
+        #[name = "pools"]
+        pub pools: bool = true,
     }
 }
 
@@ -53,19 +67,26 @@ nart_pass::declare_pass! {
     pub struct LayoutPass {
         argument: "graph-layout",
         name: "GraphLayout",
-        summary: "Convert convolutions to channels-last (or back) with Transposes only at region borders",
+        summary: "Convert convolutions, pools and BatchNorms to channels-last (or back) with Transposes only at region borders",
         description: "With `layout=nhwc`, every `Conv` and channels-first `graph.fused_conv` \
             with ranked operands becomes a `graph.fused_conv` with `layout = \"nhwc\"` \
             between two Transposes (a constant weight is permuted at once), and \
             `GlobalAveragePool`/`GlobalMaxPool` become the equivalent `ReduceMean`/`ReduceMax` \
-            over the spatial axes; with `layout=nchw`, channels-last convolutions go back.\n\
+            over the spatial axes; unless `pools=false`, `MaxPool`/`AveragePool` become \
+            `graph.pool` with `layout = \"nhwc\"` between two Transposes and an inference \
+            `BatchNormalization` with constant parameters becomes a `Mul` and an `Add` of \
+            per-channel constants; with `layout=nchw`, channels-last convolutions and pools \
+            go back.\n\
             Then `graph-transpose-opt`'s rules sink the Transposes and cancel inverse pairs, so \
             that only the borders of each converted region keep one.\n\
-            No target states a preferred layout yet: the layout is this option.",
+            A target that wants a layout says so (`Target::preferred_layout`); `nart compile` \
+            then runs this conversion on each of its segments.",
         options: LayoutOptions,
         statistics: [
             "num-converted" => "Number of convolutions converted",
             "num-global-pools" => "Number of global pools turned into reductions",
+            "num-pools" => "Number of MaxPool/AveragePool ops converted",
+            "num-batchnorms" => "Number of BatchNormalization ops turned into a Mul and an Add",
             "num-transposes" => "Number of Transposes left after the conversion and sinking",
         ],
     }
@@ -78,32 +99,73 @@ impl Pass for LayoutPass {
         op: Op,
         state: &mut PassState<'_>,
     ) -> Result<(), PassFailure> {
-        let config = GreedyConfig {
-            region_simplification: RegionSimplification::Disabled,
-            fold: false,
-            ..GreedyConfig::default()
-        };
-        let to = match self.opts.layout {
-            Layout::Nhwc => ConvLayout::Nhwc,
-            Layout::Nchw => ConvLayout::Nchw,
-        };
-        let all: Vec<&'static dyn RewritePattern> = match to {
-            ConvLayout::Nhwc => vec![&TO_NHWC, &GLOBAL_POOL],
-            ConvLayout::Nchw => vec![&TO_NCHW],
-        };
-        let set = FrozenPatternSet::new(all, Vec::new());
-        let res = apply_patterns_greedily(ctx, op, &set, &config);
-        let count = |n: &str| res.pattern_applications.get(n).copied().unwrap_or(0) as u64;
-        state.add_stat("num-converted", count("ConvertConvLayout"));
-        state.add_stat("num-global-pools", count("GlobalPoolToReduce"));
-        crate::transpose::sink_and_cancel(ctx, op);
-        let left = util::graph_ops(ctx, op)
-            .into_iter()
-            .filter(|&o| util::is_op(ctx, o, "Transpose"))
-            .count();
-        state.add_stat("num-transposes", left as u64);
+        let n = convert(ctx, op, self.opts.layout, self.opts.pools);
+        state.add_stat("num-converted", n.convs);
+        state.add_stat("num-global-pools", n.global_pools);
+        state.add_stat("num-pools", n.pools);
+        state.add_stat("num-batchnorms", n.batchnorms);
+        state.add_stat("num-transposes", n.transposes);
         Ok(())
     }
+}
+
+/// What [`convert`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Converted {
+    /// Convolutions converted.
+    pub convs: u64,
+    /// Global pools turned into reductions.
+    pub global_pools: u64,
+    /// `MaxPool`/`AveragePool` ops converted.
+    pub pools: u64,
+    /// BatchNorms turned into a `Mul` and an `Add`.
+    pub batchnorms: u64,
+    /// Transposes left under `root` afterwards.
+    pub transposes: u64,
+}
+
+/// What `graph-layout{layout=... pools=...}` does, on the ops nested in `root` (a module, a
+/// function, or a `target.segment`, whose operands and results keep their types).
+pub fn convert(ctx: &mut Context, root: Op, layout: Layout, pools: bool) -> Converted {
+    let config = GreedyConfig {
+        region_simplification: RegionSimplification::Disabled,
+        fold: false,
+        ..GreedyConfig::default()
+    };
+    let all: Vec<&'static dyn RewritePattern> = match layout {
+        Layout::Nhwc if pools => vec![&TO_NHWC, &GLOBAL_POOL, &POOL_TO_NHWC, &BATCHNORM],
+        Layout::Nhwc => vec![&TO_NHWC, &GLOBAL_POOL],
+        Layout::Nchw => vec![&TO_NCHW, &POOL_TO_NCHW],
+    };
+    let set = FrozenPatternSet::new(all, Vec::new());
+    let res = apply_patterns_greedily(ctx, root, &set, &config);
+    let count = |n: &str| res.pattern_applications.get(n).copied().unwrap_or(0) as u64;
+    let mut n = Converted {
+        convs: count("ConvertConvLayout"),
+        global_pools: count("GlobalPoolToReduce"),
+        pools: count("ConvertPoolLayout"),
+        batchnorms: count("BatchNormToScaleShift"),
+        transposes: 0,
+    };
+    crate::transpose::sink_and_cancel(ctx, root);
+    n.transposes = util::graph_ops(ctx, root)
+        .into_iter()
+        .filter(|&o| util::is_op(ctx, o, "Transpose"))
+        .count() as u64;
+    n
+}
+
+/// Converts the body of `segment` (a `target.segment` whose target asks for `layout`) with
+/// [`convert`] (pools and BatchNorms included), then runs the verifier on it: what the compile
+/// flow does before the target compiles the segment.
+pub fn convert_segment(
+    ctx: &mut Context,
+    segment: Op,
+    layout: Layout,
+) -> Result<Converted, Vec<nart_ir::Diagnostic>> {
+    let n = convert(ctx, segment, layout, true);
+    nart_ir::verify::verify(ctx, segment)?;
+    Ok(n)
 }
 
 /// `[0, 2, ..., r-1, 1]`: the permutation that takes channels-first to channels-last.
@@ -298,4 +360,177 @@ impl RewritePattern for GlobalPoolToReduce {
         rw.replace_op(op, &[v]);
         true
     }
+}
+
+static POOL_TO_NHWC: ConvertPool = ConvertPool {
+    to: ConvLayout::Nhwc,
+};
+static POOL_TO_NCHW: ConvertPool = ConvertPool {
+    to: ConvLayout::Nchw,
+};
+
+/// `MaxPool`/`AveragePool` to a channels-last `graph.pool`, or a channels-last `graph.pool`
+/// back to its base op, between Transposes.
+struct ConvertPool {
+    to: ConvLayout,
+}
+
+impl RewritePattern for ConvertPool {
+    fn name(&self) -> &'static str {
+        "ConvertPoolLayout"
+    }
+    fn root(&self) -> Option<&'static str> {
+        None
+    }
+    fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
+        match convert_pool(rw, op, self.to) {
+            Ok(()) => true,
+            Err(why) => rw.match_failure(why),
+        }
+    }
+}
+
+fn convert_pool(rw: &mut PatternRewriter<'_>, op: Op, to: ConvLayout) -> Result<(), &'static str> {
+    use nart_dialect_graph::pool::PoolKind;
+    let kind = match to {
+        ConvLayout::Nhwc if util::is_op(rw, op, "MaxPool") => PoolKind::Max,
+        ConvLayout::Nhwc if util::is_op(rw, op, "AveragePool") => PoolKind::Average,
+        ConvLayout::Nchw if rw.op_name_str(op) == "graph.pool" => {
+            if ConvLayout::of(rw, op) != Ok(ConvLayout::Nhwc) {
+                return Err("not a channels-last pool");
+            }
+            PoolKind::of(rw, op).map_err(|_| "the kind attribute is invalid")?
+        }
+        _ => return Err("not a pool to convert"),
+    };
+    if rw.results(op)[1..].iter().any(|&r| rw.has_uses(r)) {
+        return Err("the MaxPool's indices are used");
+    }
+    if util::attr_int(rw, op, "storage_order", 0) != 0 {
+        return Err("storage_order is set");
+    }
+    let x = rw.operand(op, 0);
+    let y = rw.result(op, 0);
+    let ranked = |v: Value| rw.shape_of(rw.value_type(v)).map(<[i64]>::to_vec);
+    let (Some(sx), Some(sy)) = (ranked(x), ranked(y)) else {
+        return Err("the input or the result is unranked");
+    };
+    let rank = sx.len();
+    if rank < 3 || sy.len() != rank {
+        return Err("input and result must have one rank, 3 or more");
+    }
+    let (inward, outward) = match to {
+        ConvLayout::Nhwc => (to_channels_last(rank), to_channels_first(rank)),
+        ConvLayout::Nchw => (to_channels_first(rank), to_channels_last(rank)),
+    };
+    let loc = rw.op_loc(op);
+    rw.set_insertion_point_before(op);
+    let x_ty = rw.value_type(x);
+    let x_new_ty = util::with_shape(rw.uniq(), x_ty, &permuted(&sx, &inward));
+    let perm = util::i64_array(rw.uniq(), &inward);
+    let xt = util::build_op(rw, "Transpose", loc, &[x], &[x_new_ty], &[("perm", perm)]);
+    let x_new = rw.result(xt, 0);
+    let y_ty = rw.value_type(y);
+    let y_new_ty = util::with_shape(rw.uniq(), y_ty, &permuted(&sy, &inward));
+    let mut props: Vec<(String, nart_ir::Attr)> = rw
+        .props(op)
+        .iter()
+        .chain(rw.attrs(op))
+        .map(|na| (rw.str(na.name).to_string(), na.value))
+        .filter(|(n, _)| !matches!(n.as_str(), "layout" | "kind" | "storage_order"))
+        .collect();
+    let pooled = match to {
+        ConvLayout::Nhwc => {
+            let k = rw.uniq().string_attr(kind.keyword());
+            props.push(("kind".into(), k));
+            let l = rw.uniq().string_attr(to.keyword());
+            props.push(("layout".into(), l));
+            let refs: Vec<(&str, nart_ir::Attr)> =
+                props.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+            util::build_op(rw, "pool", loc, &[x_new], &[y_new_ty], &refs)
+        }
+        ConvLayout::Nchw => {
+            let mut results = vec![y_new_ty];
+            if kind == PoolKind::Max {
+                results.push(rw.uniq().none_type());
+            }
+            let refs: Vec<(&str, nart_ir::Attr)> =
+                props.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+            util::build_op(rw, kind.onnx_name(), loc, &[x_new], &results, &refs)
+        }
+    };
+    let y_new = rw.result(pooled, 0);
+    let perm = util::i64_array(rw.uniq(), &outward);
+    let back = util::build_op(rw, "Transpose", loc, &[y_new], &[y_ty], &[("perm", perm)]);
+    let out = rw.result(back, 0);
+    // The other results (a MaxPool's indices) have no uses (checked above).
+    let mut repl = vec![out];
+    repl.resize(rw.results(op).len(), out);
+    rw.replace_op(op, &repl);
+    Ok(())
+}
+
+/// An inference `BatchNormalization` with constant parameters `→ Add(Mul(x, s), t)`, `s` and
+/// `t` (see [`crate::fold_batchnorm`]) shaped `[C, 1, ...]` to broadcast along the channel axis.
+static BATCHNORM: BatchNormToScaleShift = BatchNormToScaleShift;
+
+struct BatchNormToScaleShift;
+
+impl RewritePattern for BatchNormToScaleShift {
+    fn name(&self) -> &'static str {
+        "BatchNormToScaleShift"
+    }
+    fn root(&self) -> Option<&'static str> {
+        Some("graph.BatchNormalization")
+    }
+    fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
+        match batchnorm_to_scale_shift(rw, op) {
+            Ok(()) => true,
+            Err(why) => rw.match_failure(why),
+        }
+    }
+}
+
+fn batchnorm_to_scale_shift(rw: &mut PatternRewriter<'_>, bn: Op) -> Result<(), &'static str> {
+    let (s, t) = crate::fold_batchnorm::bn_factors(rw, bn)?;
+    let x = rw.operand(bn, 0);
+    let y = rw.result(bn, 0);
+    let ty = rw.value_type(y);
+    if rw.value_type(x) != ty {
+        return Err("the BatchNorm changes the type");
+    }
+    let dtype = util::dtype_of(rw, x)
+        .filter(|&d| crate::fold_batchnorm::float_dtype(d))
+        .ok_or("the input is not a float tensor")?;
+    let sx = rw.shape_of(ty).ok_or("the input is unranked")?.to_vec();
+    if sx.len() < 2 {
+        return Err("the input has no channel axis");
+    }
+    let c = s.len();
+    if sx[1] >= 0 && sx[1] as usize != c {
+        return Err("the channel count differs from the parameters'");
+    }
+    let mut shape = vec![c];
+    shape.resize(sx.len() - 1, 1);
+    let loc = rw.op_loc(bn);
+    let elem = rw.element_type(ty);
+    rw.set_insertion_point_before(bn);
+    let mut consts = Vec::new();
+    for (values, what) in [(s, "scale"), (t, "shift")] {
+        let tensor = nart_tensor::Tensor::from_f64(dtype, shape.clone(), values)
+            .map_err(|_| "cannot build a tensor")?;
+        let cty = rw
+            .uniq()
+            .tensor_type(shape.iter().map(|&d| d as i64).collect(), elem);
+        let cloc = util::derived_loc(rw.uniq(), loc, what);
+        consts.push(util::build_constant(rw, &tensor, cty, cloc).ok_or("cannot build a constant")?);
+    }
+    let mul = util::build_op(rw, "Mul", loc, &[x, consts[0]], &[ty], &[]);
+    let scaled = rw.result(mul, 0);
+    let add = util::build_op(rw, "Add", loc, &[scaled, consts[1]], &[ty], &[]);
+    let out = rw.result(add, 0);
+    let mut repl = vec![out];
+    repl.resize(rw.results(bn).len(), out);
+    rw.replace_op(bn, &repl);
+    Ok(())
 }

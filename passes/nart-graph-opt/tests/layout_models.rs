@@ -2,9 +2,12 @@
 //! `graph-optimize` again (BatchNorm folding and activation fusion need the channels-first
 //! `Conv`, so the layout comes after them). The result computes what the original computes
 //! (reference interpreter, seeded inputs, within 1e-4), every convolution is channels-last, and
-//! the only Transposes left are the region borders: the model input, and both sides of each
-//! pool that has no channels-last form (`MaxPool`, `AveragePool`). Where the last border is a
-//! `[N, C, 1, 1]` result, it is a Reshape, not a Transpose.
+//! the only Transposes left are the region borders. With `pools=false` (the pass before pools
+//! had a channels-last form) those are the model input and both sides of each `MaxPool` or
+//! `AveragePool`; by default the pools are `graph.pool` with `layout = "nhwc"` and only the
+//! model's input and output borders are left. Each test checks both, in the same run, so the
+//! counts before and after stand side by side. Where the last border is a `[N, C, 1, 1]`
+//! result, it is a Reshape, not a Transpose.
 //!
 //! The digits CNN is in `tests/models`; ResNet-18 and MobileNetV2 are read from
 //! `~/.cache/nart/models` (`scripts/models/build_zoo.py`) and skipped when it is missing.
@@ -19,6 +22,8 @@ use nart_pass::{PassManager, PassRegistry};
 use nart_tensor::{DType, Tensor};
 
 const PIPELINE: &str = "builtin.module(graph-optimize,graph-layout{layout=nhwc},graph-optimize)";
+const PIPELINE_NO_POOLS: &str =
+    "builtin.module(graph-optimize,graph-layout{layout=nhwc pools=false},graph-optimize)";
 
 use common::context;
 
@@ -37,20 +42,31 @@ fn count(ctx: &Context, module: Op, name: &str) -> usize {
         .count()
 }
 
-/// Runs the pipeline on `path`; checks values and convolutions, and returns the number of
-/// Transposes left and the number of pools without a channels-last form.
-fn check(path: &Path) -> (usize, usize) {
+/// Runs each of `pipelines` on `path`; checks values and convolutions, and returns, per
+/// pipeline, the number of Transposes left and the number of pools without a channels-last
+/// form. The model's own outputs are computed once.
+fn check(path: &Path, pipelines: &[&str]) -> Vec<(usize, usize)> {
     let mut ctx = context();
     let module = nart_onnx::import_file(&mut ctx, path).expect("the model imports");
     let interp = Interpreter::from_module(&ctx, module, None).expect("plan before");
     let ins = inputs(&interp, 11);
     let want = interp.run(ins.clone()).expect("run before");
+    pipelines
+        .iter()
+        .map(|p| check_one(path, p, &ins, &want))
+        .collect()
+}
+
+/// One pipeline of [`check`], on a fresh import of `path`.
+fn check_one(path: &Path, pipeline: &str, ins: &[Tensor], want: &[Tensor]) -> (usize, usize) {
+    let mut ctx = context();
+    let module = nart_onnx::import_file(&mut ctx, path).expect("the model imports");
 
     let mut registry = PassRegistry::new();
     nart_transforms::register(&mut registry);
     nart_graph_opt::register(&mut registry);
     nart_graph_fusion::register(&mut registry);
-    let mut pm = PassManager::parse(PIPELINE, &registry).unwrap();
+    let mut pm = PassManager::parse(pipeline, &registry).unwrap();
     pm.run(&mut ctx, module, &mut Vec::new())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let printed = nart_ir::printer::print_op(&ctx, module, &Default::default());
@@ -71,9 +87,9 @@ fn check(path: &Path) -> (usize, usize) {
     }
 
     let interp = Interpreter::from_module(&ctx, module, None).expect("plan after");
-    let got = interp.run(ins.clone()).expect("run after");
+    let got = interp.run(ins.to_vec()).expect("run after");
     assert_eq!(got.len(), want.len());
-    for (g, w) in got.iter().zip(&want) {
+    for (g, w) in got.iter().zip(want) {
         assert_eq!(g.shape(), w.shape());
         let (g, w) = (g.to_f64_vec().unwrap(), w.to_f64_vec().unwrap());
         for (a, b) in g.iter().zip(&w) {
@@ -87,8 +103,8 @@ fn check(path: &Path) -> (usize, usize) {
     let mut ctx2 = context();
     let module2 = nart_onnx::import_model(&mut ctx2, &bytes, None).expect("it imports again");
     let interp = Interpreter::from_module(&ctx2, module2, None).expect("plan exported");
-    let got = interp.run(ins).expect("run exported");
-    for (g, w) in got.iter().zip(&want) {
+    let got = interp.run(ins.to_vec()).expect("run exported");
+    for (g, w) in got.iter().zip(want) {
         let (g, w) = (g.to_f64_vec().unwrap(), w.to_f64_vec().unwrap());
         for (a, b) in g.iter().zip(&w) {
             assert!(
@@ -120,20 +136,26 @@ fn zoo(name: &str) -> Option<PathBuf> {
 fn digits_cnn() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/digits_cnn/model.onnx");
-    let (transposes, pools) = check(&path);
-    // Conv-Relu-MaxPool twice, then Flatten-Gemm: both sides of the first MaxPool, and the
-    // way into the second one, after which the model stays channels-first. The input border
-    // is a Reshape: the input has one channel.
-    assert_eq!((transposes, pools), (3, 2));
+    // Conv-Relu-MaxPool twice, then Flatten-Gemm. Without channels-last pools: both sides of
+    // the first MaxPool, and the way into the second one, after which the model stays
+    // channels-first. The input border is a Reshape: the input has one channel.
+    // With them: only the way into the Flatten.
+    assert_eq!(
+        check(&path, &[PIPELINE_NO_POOLS, PIPELINE]),
+        [(3, 2), (1, 0)]
+    );
 }
 
 #[test]
 fn resnet18() {
     let Some(path) = zoo("resnet18") else { return };
-    let (transposes, pools) = check(&path);
-    // The input border and both sides of the stem's MaxPool; the exit after the global
-    // average pool is a Reshape of [1, 1, 1, 512].
-    assert_eq!((transposes, pools), (3, 1));
+    // Without channels-last pools: the input border and both sides of the stem's MaxPool; the
+    // exit after the global average pool is a Reshape of [1, 1, 1, 512].
+    // With them: the input border only.
+    assert_eq!(
+        check(&path, &[PIPELINE_NO_POOLS, PIPELINE]),
+        [(3, 1), (1, 0)]
+    );
 }
 
 #[test]
@@ -141,7 +163,9 @@ fn mobilenetv2() {
     let Some(path) = zoo("mobilenetv2") else {
         return;
     };
-    let (transposes, pools) = check(&path);
-    // No pool but the global one: only the input border is a Transpose.
-    assert_eq!((transposes, pools), (1, 0));
+    // No pool but the global one: only the input border is a Transpose, either way.
+    assert_eq!(
+        check(&path, &[PIPELINE_NO_POOLS, PIPELINE]),
+        [(1, 0), (1, 0)]
+    );
 }

@@ -1154,3 +1154,94 @@ fn unfuse_of_channels_last_conv() {
         },
     );
 }
+
+/// Conv → BatchNorm → Relu → MaxPool or AveragePool (random window, strides, pads,
+/// `ceil_mode`, `count_include_pad`) → Conv: after `graph-layout{layout=nhwc}` no
+/// channels-first pool or BatchNorm is left, the region has only its two borders, and the
+/// values agree; `layout=nchw` afterwards brings the pools back to their ONNX ops.
+#[test]
+fn layout_nhwc_pools_and_batchnorm() {
+    for seed in 1..=8u64 {
+        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let s = vec![r.int(1, 2), r.int(2, 5), r.int(4, 8), r.int(4, 8)];
+        let m1 = r.int(2, 5);
+        let (l1, y1) = conv_lines(&mut r, "c1", "x", &s, m1);
+        let t1 = tf(&y1);
+        let bn = bn_params(&mut r, m1);
+        let k = r.int(1, 3).min(y1[2]).min(y1[3]);
+        let stride = r.int(1, 2);
+        let pad = r.int(0, k - 1);
+        let ceil = r.int(0, 1);
+        let max = r.int(0, 1) == 1;
+        let out = |d: i64| {
+            let span = d + 2 * pad - k;
+            let mut o = if ceil == 1 {
+                (span + stride - 1) / stride + 1
+            } else {
+                span / stride + 1
+            };
+            if ceil == 1 && (o - 1) * stride >= d + pad {
+                o -= 1;
+            }
+            o
+        };
+        let yp = vec![y1[0], m1, out(y1[2]), out(y1[3])];
+        let attrs = format!(
+            "ceil_mode = {ceil} : i64, kernel_shape = array<i64: {k}, {k}>, pads = array<i64: {pad}, {pad}, {pad}, {pad}>, strides = array<i64: {stride}, {stride}>"
+        );
+        let pool = if max {
+            format!(
+                "  %p, %pi = \"graph.MaxPool\"(%r1) <{{{attrs}}}> : ({t1}) -> ({}, none)\n",
+                tf(&yp)
+            )
+        } else {
+            format!(
+                "  %p = \"graph.AveragePool\"(%r1) <{{count_include_pad = {} : i64, {attrs}}}> : ({t1}) -> {}\n",
+                r.int(0, 1),
+                tf(&yp)
+            )
+        };
+        let m2 = r.int(1, 4);
+        let (l2, y2) = conv_lines(&mut r, "c2", "p", &yp, m2);
+        let text = format!(
+            "{l1}{bn}  %b1, %b1m, %b1v = \"graph.BatchNormalization\"(%c1, %g, %be, %mu, %va) : ({t1}, tensor<{m1}xf32>, tensor<{m1}xf32>, tensor<{m1}xf32>, tensor<{m1}xf32>) -> ({t1}, none, none)
+  %r1 = \"graph.Relu\"(%b1) : ({t1}) -> {t1}
+{pool}{l2}"
+        );
+        let fun = format!(
+            "func.func @f(%x: {}) -> {} {{\n{text}  return %c2 : {}\n}}",
+            tf(&s),
+            tf(&y2),
+            tf(&y2)
+        );
+        let base = if max {
+            "graph.MaxPool"
+        } else {
+            "graph.AveragePool"
+        };
+        check(&fun, TO_NHWC, base, &mut r);
+        let mut ctx = context();
+        let module = nart_ir::parser::parse_source(&mut ctx, "case.mlir", &fun).unwrap();
+        let mut pm = PassManager::parse(TO_NHWC, &registry()).unwrap();
+        pm.run(&mut ctx, module, &mut Vec::new()).unwrap();
+        let names = graph_op_names(&ctx, module);
+        let printed = nart_ir::printer::print_op(&ctx, module, &Default::default());
+        let borders = names
+            .iter()
+            .filter(|n| *n == "graph.Transpose" || *n == "graph.Reshape")
+            .count();
+        assert_eq!(borders, 2, "{printed}");
+        assert!(
+            !names.iter().any(|n| n == "graph.BatchNormalization"),
+            "{printed}"
+        );
+        assert!(names.iter().any(|n| n == "graph.pool"), "{printed}");
+        // And back: the pool is its ONNX op again, with the same values.
+        check(
+            &fun,
+            "builtin.module(graph-layout{layout=nhwc},graph-layout{layout=nchw})",
+            "graph.pool",
+            &mut r,
+        );
+    }
+}

@@ -1,7 +1,9 @@
 //! Kernels of the graph dialect's fused ops (`graph.fused_conv`, `graph.fused_gemm`,
 //! `graph.fused_matmul`): the base op's kernel, the `fused_matmul` bias, then the activation,
 //! each step the same `nart_tensor` function the unfused ops run, so a fused op computes
-//! exactly what its unfused sequence does.
+//! exactly what its unfused sequence does. Also `graph.pool` (a `MaxPool` or `AveragePool` in
+//! a stated layout), which, like a channels-last `fused_conv`, runs its base op's kernel on the
+//! input moved to channels-first.
 
 use nart_dialect_graph::fused::{Activation, ACTIVATION};
 use nart_tensor::elementwise::{self as ew, BinaryOp, UnaryOp};
@@ -17,6 +19,7 @@ pub(crate) static FUSED_KERNELS: &[(&str, Kernel)] = &[
     ("graph.fused_conv", T(fused_conv)),
     ("graph.fused_gemm", T(fused_gemm)),
     ("graph.fused_matmul", T(fused_matmul)),
+    ("graph.pool", T(layout_pool)),
 ];
 
 /// The activation `n` states (`activation` as its keyword, `activation_params`).
@@ -124,4 +127,73 @@ fn fused_matmul(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
         y = ew::binary(BinaryOp::Add, &y, bias)?;
     }
     Ok(vec![apply(y, act)?])
+}
+
+/// `graph.pool`: `MaxPool` (values only) or `AveragePool` as `kind` says; with
+/// `layout = "nhwc"` the input is moved to channels-first, pooled, and the result moved back.
+fn layout_pool(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    const OP: &str = "pool";
+    let kind = n.str_or("kind", "")?;
+    let max = match kind.as_str() {
+        "max" => true,
+        "average" => false,
+        other => {
+            return Err(KernelError::attr(
+                OP,
+                "kind",
+                format!("unknown pool kind '{other}'"),
+            ))
+        }
+    };
+    let layout = n.str_or("layout", "nchw")?;
+    let y = match layout.as_str() {
+        "nchw" => base_pool(max, n, i)?.into_iter().next(),
+        "nhwc" => {
+            let Some(x) = opt(i, 0) else {
+                return Err(KernelError::Arity {
+                    op: OP,
+                    msg: "X is required".into(),
+                });
+            };
+            let rank = x.rank() as i64;
+            if rank < 3 {
+                return Err(KernelError::attr(
+                    OP,
+                    "layout",
+                    "nhwc needs an input of rank 3 or more",
+                ));
+            }
+            let mut first: Vec<i64> = vec![0, rank - 1];
+            first.extend(1..rank - 1);
+            let mut last: Vec<i64> = vec![0];
+            last.extend(2..rank);
+            last.push(1);
+            let xc = nart_tensor::shape_ops::transpose(x, Some(&first))?;
+            match base_pool(max, n, &[Some(&xc)])?.into_iter().next() {
+                Some(yc) => Some(nart_tensor::shape_ops::transpose(&yc, Some(&last))?),
+                None => None,
+            }
+        }
+        other => {
+            return Err(KernelError::attr(
+                OP,
+                "layout",
+                format!("unknown layout '{other}'"),
+            ))
+        }
+    };
+    let y = y.ok_or_else(|| KernelError::Arity {
+        op: OP,
+        msg: "the base kernel gave no result".into(),
+    })?;
+    Ok(vec![y])
+}
+
+/// `MaxPool`'s kernel (`max`) or `AveragePool`'s.
+fn base_pool(max: bool, n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    if max {
+        nn::max_pool(n, i)
+    } else {
+        nn::average_pool(n, i)
+    }
 }

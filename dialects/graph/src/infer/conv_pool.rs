@@ -269,7 +269,28 @@ fn conv_transpose(i: &In) -> R {
 }
 
 fn pool(i: &In) -> Result<Shaped, String> {
-    let x = i.shaped(0)?;
+    pool_of(i, i.shaped(0)?)
+}
+
+/// `[N, spatial..., C]` from a channels-last input `[N, spatial..., C]` (`graph.pool` with
+/// `layout = "nhwc"`): [`pool`] on the shape moved to channels-first, its result moved back.
+pub(crate) fn pool_channels_last(i: &In) -> Result<Shaped, String> {
+    let mut x = i.shaped(0)?;
+    if let Some(d) = x.shape.as_mut().filter(|d| d.len() >= 2) {
+        let c = d.remove(d.len() - 1);
+        d.insert(1, c);
+    }
+    let mut r = pool_of(i, x)?;
+    if let Some(d) = r.shape.as_mut().filter(|d| d.len() >= 2) {
+        let c = d.remove(1);
+        d.push(c);
+    }
+    Ok(r)
+}
+
+/// The pooled shape of a channels-first input `x` (operand #0's element type and shape, or
+/// those shapes moved to channels-first).
+pub(crate) fn pool_of(i: &In, x: Shaped) -> Result<Shaped, String> {
     let Some(sx) = &x.shape else {
         return Ok(x);
     };

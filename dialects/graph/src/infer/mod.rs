@@ -742,6 +742,7 @@ mod tests {
         ("control", control::RULES),
         ("conv_pool", conv_pool::RULES),
         ("fused", crate::fused::INFER_RULES),
+        ("pool", crate::pool::INFER_RULES),
         ("elementwise", elementwise::RULES),
         ("generate", generate::RULES),
         ("indexing", indexing::RULES),
