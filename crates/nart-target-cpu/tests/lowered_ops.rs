@@ -82,7 +82,7 @@ fn check_ints(text: &str, seeds: u64, lo: i64, hi: i64, tol: f32) {
     let (artifact, _) = target
         .compile_function_text(text, "case")
         .unwrap_or_else(|e| panic!("{e}\n{text}"));
-    let exe = CpuRuntime.load(&artifact).unwrap();
+    let exe = CpuRuntime::new().load(&artifact).unwrap();
     let mut ctx = lowering_context();
     nart_interp::register(&mut ctx);
     let m = nart_ir::parser::parse_source(&mut ctx, "case.mlir", text).unwrap();
@@ -221,7 +221,7 @@ fn gather_clamps_out_of_range_run_time_indices() {
     let (artifact, _) = CpuTarget::host()
         .compile_function_text(&text, "case")
         .unwrap();
-    let exe = CpuRuntime.load(&artifact).unwrap();
+    let exe = CpuRuntime::new().load(&artifact).unwrap();
     let d = Tensor::from_vec(vec![5, 2], (0..10).map(|v| v as f32).collect::<Vec<_>>()).unwrap();
     let i = Tensor::from_vec(vec![2], vec![7i64, -9]).unwrap();
     let y = exe.run(&[d, i]).unwrap();
