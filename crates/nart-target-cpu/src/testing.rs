@@ -623,7 +623,13 @@ fn interpret(text: &str, inputs: Vec<Tensor>) -> Result<Vec<Tensor>, String> {
     nart_interp::register(&mut ctx);
     let module = nart_ir::parser::parse_source(&mut ctx, "case.mlir", text).map_err(|d| {
         let msgs: Vec<String> = d.iter().map(|d| d.message.clone()).collect();
-        format!("the case does not parse or verify: {}", msgs.join("; "))
+        format!("the case does not parse: {}", msgs.join("; "))
+    })?;
+    // The interpreter runs ops the verifier would refuse (a left-off optional operand); a case
+    // must be valid IR, or the cpu target's verifier between passes refuses the batch.
+    nart_ir::verify::verify(&ctx, module).map_err(|d| {
+        let msgs: Vec<String> = d.iter().map(|d| d.message.clone()).collect();
+        format!("the case does not verify: {}", msgs.join("; "))
     })?;
     let func = ctx
         .collect_ops(module, nart_ir::WalkOrder::PreOrder)

@@ -150,9 +150,7 @@ fn reshape_flatten_squeeze_unsqueeze() {
                 ));
                 let x = source(k, &mut g, &si, dt);
                 let mut operands = vec![x];
-                if !all {
-                    operands.push(i64s(k, &spec));
-                }
+                operands.push(if all { k.none() } else { i64s(k, &spec) });
                 let y = k.op1("graph.Squeeze", &operands, "", &ty(&so, dt.name()));
                 sink(k, &mut g, y, &so, dt);
             }
