@@ -268,8 +268,8 @@ impl Calibrator {
         }
     }
 
-    /// Whether the calibrator reads the magnitude histogram (the driver then makes a second
-    /// pass over the data to fill it).
+    /// Whether the calibrator reads the magnitude histogram (the driver then fills one in its
+    /// pass over the data, besides the range).
     pub fn needs_histogram(&self) -> bool {
         !matches!(self, Calibrator::MinMax)
     }
