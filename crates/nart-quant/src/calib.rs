@@ -13,8 +13,8 @@
 //!   `Q` is the same bins merged into `levels` quantization levels of equal width (bin `k` of
 //!   `i` in level `k * levels / i`, as the uniform grid over `[0, t]`; MXNet and TVM give the
 //!   last level the remainder of `i / levels`, see [`entropy_threshold`]) and spread back
-//!   evenly over the bins where `P` is non-empty; both are smoothed (a zero becomes `1e-4`, as MXNet and
-//!   TVM do), and the `t` of least `KL(P || Q)` wins. The first bin (the exact zeros of a
+//!   evenly over the bins where `P` is non-empty; both are smoothed (a zero becomes `1e-4`, as
+//!   MXNet and TVM do), and the `t` of least `KL(P || Q)` wins. The first bin (the exact zeros of a
 //!   ReLU's output) counts as much as the second, as in pytorch-quantization.
 //! - `mse`: the `t` minimizing the expected squared error of quantizing with `levels` steps over
 //!   `[0, t]`: clipping error `(|x| - t)^2` above `t`, rounding noise `step^2 / 12` below.

@@ -5,8 +5,8 @@
 //! Statistics take one pass over the data for every calibrator: the histogram calibrators'
 //! magnitude histograms have an upper end that is a power of two and doubles, merging pairs of
 //! bins, whenever a larger value comes ([`Histogram::observe`]), which is exact; at the end the
-//! bins above the largest value are dropped ([`Histogram::finish`]), so that between half of
-//! the bins and all of them cover the data.
+//! bins above the largest value are dropped ([`Histogram::finish`]). The histograms have twice
+//! the bins asked for, so that more than that many cover the data.
 //! With `per_channel`, each value of rank 2 or more also gets statistics per index of
 //! dimension 1 (what per-channel activation schemes need).
 //!
@@ -183,8 +183,13 @@ pub fn collect(
     })?;
     let values = calibrated_values(ctx, func);
     let wanted: HashMap<Value, usize> = values.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    // Twice the bins asked for: a histogram grown to a power of two holds the data in more
+    // than half of its bins, so after `finish` more than `opts.bins` bins, each at most
+    // `max|x| / opts.bins` wide, cover it (as fine as `opts.bins` bins over exactly
+    // `[0, max|x|]`; with only `opts.bins` the entropy search saw half the resolution and
+    // picked other thresholds).
     let bins = if opts.calibrator.needs_histogram() {
-        opts.bins
+        2 * opts.bins
     } else {
         0
     };
