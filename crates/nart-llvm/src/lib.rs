@@ -31,7 +31,7 @@
 
 //! # Not translated yet
 //!
-//! Each is reported, at its location, by [`check`]: the `vector` dialect (not in nart yet),
+//! Each is reported, at its location, by [`check`]: `vector.contract` and n-D vectors,
 //! `scf.execute_region`, `math.ipowi`, unranked memrefs and layouts other than strided ones,
 //! and `arith.truncf` with a rounding mode. `scf.parallel` runs its iterations in order, on
 //! the calling thread.
@@ -46,6 +46,7 @@ mod scf;
 mod target;
 mod translate;
 pub mod types;
+mod vector;
 
 pub use inkwell;
 pub use jit::Jit;

@@ -114,16 +114,16 @@ fn dense_i64(ir: &Context, op: Op, name: &str) -> Vec<i64> {
 type LoopBody<'b, T, I> = dyn FnMut(&mut T, &[I]) -> Result<(), Diagnostic> + 'b;
 
 /// The parts of a descriptor.
-struct Desc<'ll> {
+pub(crate) struct Desc<'ll> {
     allocated: BasicValueEnum<'ll>,
-    aligned: BasicValueEnum<'ll>,
+    pub(crate) aligned: BasicValueEnum<'ll>,
     offset: IntValue<'ll>,
-    sizes: Vec<IntValue<'ll>>,
-    strides: Vec<IntValue<'ll>>,
+    pub(crate) sizes: Vec<IntValue<'ll>>,
+    pub(crate) strides: Vec<IntValue<'ll>>,
 }
 
 impl<'ll> FnTranslator<'_, '_, 'll> {
-    fn i64c(&self, v: i64) -> IntValue<'ll> {
+    pub(crate) fn i64c(&self, v: i64) -> IntValue<'ll> {
         self.m.ll.i64_type().const_int(v as u64, true)
     }
 
@@ -151,7 +151,12 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
 
     /// The offset, sizes and strides of memref value `d` of type `t`: constants where the
     /// type knows them, descriptor fields elsewhere.
-    fn desc_of(&self, op: Op, d: BasicValueEnum<'ll>, t: Type) -> Result<Desc<'ll>, Diagnostic> {
+    pub(crate) fn desc_of(
+        &self,
+        op: Op,
+        d: BasicValueEnum<'ll>,
+        t: Type,
+    ) -> Result<Desc<'ll>, Diagnostic> {
         let (shape, strides, offset) = layout(self.m.ir, t);
         let known = |v: i64, i: u32, j: Option<u32>| -> Result<IntValue<'ll>, Diagnostic> {
             if v == DYNAMIC {
@@ -217,7 +222,12 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
 
     /// `a * b`, or the other operand when one is the constant 1 (index arithmetic reads
     /// better without the identities, before LLVM folds them).
-    fn mul(&self, op: Op, a: IntValue<'ll>, b: IntValue<'ll>) -> Result<IntValue<'ll>, Diagnostic> {
+    pub(crate) fn mul(
+        &self,
+        op: Op,
+        a: IntValue<'ll>,
+        b: IntValue<'ll>,
+    ) -> Result<IntValue<'ll>, Diagnostic> {
         match (
             a.get_zero_extended_constant(),
             b.get_zero_extended_constant(),
@@ -232,7 +242,12 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
     }
 
     /// `a + b`, or the other operand when one is the constant 0.
-    fn add(&self, op: Op, a: IntValue<'ll>, b: IntValue<'ll>) -> Result<IntValue<'ll>, Diagnostic> {
+    pub(crate) fn add(
+        &self,
+        op: Op,
+        a: IntValue<'ll>,
+        b: IntValue<'ll>,
+    ) -> Result<IntValue<'ll>, Diagnostic> {
         match (
             a.get_zero_extended_constant(),
             b.get_zero_extended_constant(),
@@ -247,7 +262,7 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
     }
 
     /// The address of element `indices` of memref `m` (operand `at` of `op`).
-    fn element_ptr(
+    pub(crate) fn element_ptr(
         &self,
         op: Op,
         at: usize,

@@ -41,6 +41,7 @@ fn is_known_op(name: &str) -> bool {
         || crate::scf::is_known(name)
         || crate::math::is_known(name)
         || crate::memref::is_known(name)
+        || crate::vector::is_known(name)
 }
 
 /// Reports every op and type in `module` that the translator cannot handle, each with its
@@ -118,6 +119,7 @@ pub fn check(ir: &Context, ll: &LlContext, module: Op) -> Vec<Diagnostic> {
             crate::arith::check_op(ir, op),
             crate::math::check_op(ir, op),
             crate::memref::check_op(ir, op),
+            crate::vector::check_op(ir, op),
         ];
         errors.extend(extra.into_iter().flatten());
     }
@@ -707,6 +709,7 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
             n if crate::scf::is_known(n) => crate::scf::lower(self, op, n),
             n if crate::math::is_known(n) => crate::math::lower(self, op, n),
             n if crate::memref::is_known(n) => crate::memref::lower(self, op, n),
+            n if crate::vector::is_known(n) => crate::vector::lower(self, op, n),
             _ => Err(self.m.ir.op_error(op, "has no translation to LLVM IR")),
         }
     }

@@ -2,9 +2,13 @@
 //!
 //! A segment (graph ops of static shapes) is compiled in a context of its own through nart's
 //! dialect stack, every step a pass of the pipeline [`PIPELINE`]:
-//! `convert-graph-to-linalg` (structured ops on tensors), `nart-bufferize{arena=true}`
+//! `convert-qnn-to-linalg` (quant casts and qnn ops to generics on storage integers, bit-exact
+//! with the interpreter), `convert-graph-to-linalg` (structured ops on tensors), `nart-bufferize{arena=true}`
 //! (buffers, results as out-parameters, intermediates in one planned scratch buffer),
-//! `convert-linalg-to-loops` (`scf` loop nests of `memref` loads and stores),
+//! `linalg-vectorize` (matmuls as register-blocked micro-kernels and elementwise ops as
+//! loops over 1-D `vector` ops, as wide as the machine's registers; `NART_CPU_VECTORIZE=0`
+//! leaves it out), `convert-linalg-to-loops` (`scf` loop nests of `memref` loads and stores
+//! for the rest),
 //! `convert-scf-to-cf` and `canonicalize`; `nart-llvm` then translates the module to LLVM IR,
 //! adds the entry of `nart-cpu-rt`'s calling convention, optimizes it (`default<O2>`) for the
 //! machine, emits an object and links it into a shared object with the system's C compiler.
@@ -26,9 +30,39 @@ use nart_target_rt::{Artifact, TargetRuntime};
 
 pub use nart_cpu_rt::{CpuRuntime, ABI_VERSION, FORMAT, TARGET as NAME};
 
-/// The lowering pipeline from graph ops to loops in `cf` form.
-pub const PIPELINE: &str = "builtin.module(func.func(convert-graph-to-linalg),\
-nart-bufferize{arena=true},func.func(convert-linalg-to-loops),convert-scf-to-cf,canonicalize)";
+/// The lowering pipeline from graph ops to loops in `cf` form, vectorized for 8 lanes (AVX2);
+/// [`pipeline`] gives it for another vector width.
+pub const PIPELINE: &str =
+    "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg),\
+nart-bufferize{arena=true},func.func(linalg-vectorize{vector-width=8 rows=4 cols=2},\
+convert-linalg-to-loops),convert-scf-to-cf,canonicalize)";
+
+/// The lowering pipeline for vectors of `vector_width` lanes (`None`: scalar loops only, what
+/// `NART_CPU_VECTORIZE=0` selects for debugging).
+pub fn pipeline(vector_width: Option<u32>) -> String {
+    let vectorize = match vector_width {
+        Some(w) => format!("linalg-vectorize{{vector-width={w} rows=4 cols=2}},"),
+        None => String::new(),
+    };
+    format!(
+        "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg),\
+nart-bufferize{{arena=true}},\
+func.func({vectorize}convert-linalg-to-loops),convert-scf-to-cf,canonicalize)"
+    )
+}
+
+/// The number of 32-bit lanes of the machine's vector registers: 16 with AVX-512, 8 with AVX
+/// or AVX2, 4 with SSE or NEON (and anything else).
+pub fn vector_width(features: &str) -> u32 {
+    let has = |f: &str| features.split(',').any(|x| x == format!("+{f}"));
+    if has("avx512f") {
+        16
+    } else if has("avx2") || has("avx") {
+        8
+    } else {
+        4
+    }
+}
 
 /// The name of the segment's function in the generated code.
 const FUNC: &str = "main";
@@ -135,9 +169,13 @@ impl CpuTarget {
         text: &str,
         what: &str,
     ) -> Result<(Artifact, Lowered), String> {
-        let lowered = lower_to_loops(text, what)?;
-        let so = self.codegen(&lowered)?;
         let machine = self.llvm_machine().map_err(|e| e.to_string())?;
+        let width = match std::env::var("NART_CPU_VECTORIZE").as_deref() {
+            Ok("0") => None,
+            _ => Some(vector_width(machine.features())),
+        };
+        let lowered = lower_to_loops_with(text, what, &pipeline(width))?;
+        let so = self.codegen(&lowered)?;
         let header = nart_cpu_rt::Header {
             triple: machine.triple().to_string(),
             cpu: machine.cpu().to_string(),
@@ -252,11 +290,14 @@ pub fn lowering_context() -> Context {
         nart_dialect_arith::register,
         nart_dialect_cf::register,
         nart_dialect_graph::register,
+        nart_dialect_quant::register,
+        nart_dialect_qnn::register,
         nart_dialect_math::register,
         nart_dialect_tensor::register,
         nart_dialect_linalg::register,
         nart_dialect_memref::register,
         nart_dialect_scf::register,
+        nart_dialect_vector::register,
         nart_dialect_bufferization::register,
     ] {
         r(&mut ctx);
@@ -266,6 +307,12 @@ pub fn lowering_context() -> Context {
 
 /// Parses `text` (a module or a function of graph ops) and runs [`PIPELINE`] on it.
 pub fn lower_to_loops(text: &str, what: &str) -> Result<Lowered, String> {
+    lower_to_loops_with(text, what, PIPELINE)
+}
+
+/// Parses `text` (a module or a function of graph ops) and runs `pipeline` (one of
+/// [`pipeline`]'s) on it.
+pub fn lower_to_loops_with(text: &str, what: &str, pipeline: &str) -> Result<Lowered, String> {
     let mut ctx = lowering_context();
     let module = nart_ir::parser::parse_source(&mut ctx, what, text).map_err(|d| render(&d))?;
     let mut registry = nart_pass::PassRegistry::new();
@@ -273,7 +320,7 @@ pub fn lower_to_loops(text: &str, what: &str) -> Result<Lowered, String> {
     nart_bufferize::register(&mut registry);
     nart_conversion::register(&mut registry);
     nart_transforms::register(&mut registry);
-    let mut pm = nart_pass::PassManager::parse(PIPELINE, &registry).map_err(|e| e.render())?;
+    let mut pm = nart_pass::PassManager::parse(pipeline, &registry).map_err(|e| e.render())?;
     let func = ctx
         .collect_ops(module, nart_ir::WalkOrder::PreOrder)
         .into_iter()
@@ -301,8 +348,14 @@ type Signature = (Vec<nart_cpu_rt::TensorSig>, Vec<nart_cpu_rt::TensorSig>);
 fn tensor_sig(ctx: &Context, t: nart_ir::Type) -> Result<nart_cpu_rt::TensorSig, String> {
     match ctx.type_data(t) {
         TypeData::RankedTensor { shape, elem, .. } if shape.iter().all(|&d| d >= 0) => {
+            // A quantized tensor crosses the boundary as its storage integers, which the
+            // runtime holds as the interpreter does (`u8` storage as `ui8`).
+            let dtype = match ctx.type_as::<nart_dialect_quant::UniformQuantizedType>(*elem) {
+                Some(q) => format!("{}{}", if q.signed { "i" } else { "ui" }, q.storage_width),
+                None => nart_ir::printer::type_to_string(ctx, *elem),
+            };
             Ok(nart_cpu_rt::TensorSig {
-                dtype: nart_ir::printer::type_to_string(ctx, *elem),
+                dtype,
                 shape: shape.iter().map(|&d| d as u64).collect(),
             })
         }
@@ -406,6 +459,8 @@ fn trial_lowering(ctx: &Context, op: Op) -> Result<(), String> {
             };
             let text = if small {
                 attr_to_string(ctx, value)
+            } else if matches!(ctx.type_data(ctx.element_type(t)), TypeData::Integer { .. }) {
+                format!("dense<0> : {ts}")
             } else {
                 format!("dense<0.0> : {ts}")
             };
@@ -462,7 +517,7 @@ fn trial_lowering(ctx: &Context, op: Op) -> Result<(), String> {
     let mut registry = nart_pass::PassRegistry::new();
     nart_linalg_lowering::register(&mut registry);
     let mut pm = nart_pass::PassManager::parse(
-        "builtin.module(func.func(convert-graph-to-linalg))",
+        "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg))",
         &registry,
     )
     .map_err(|e| e.render())?;
@@ -482,7 +537,10 @@ fn elem_ok(ctx: &Context, t: nart_ir::Type) -> bool {
     match ctx.type_data(t) {
         TypeData::RankedTensor { shape, elem, .. } => {
             shape.iter().all(|&d| d >= 0)
-                && matches!(ctx.type_data(*elem), TypeData::Float(k) if k.width() == 32)
+                && (matches!(ctx.type_data(*elem), TypeData::Float(k) if k.width() == 32)
+                    || ctx
+                        .type_as::<nart_dialect_quant::UniformQuantizedType>(*elem)
+                        .is_some())
         }
         TypeData::None => true,
         _ => false,
@@ -502,11 +560,12 @@ impl Target for CpuTarget {
         match self.machine {
             Machine::Host => {
                 "code generated by nart through linalg, loops and LLVM for this machine's CPU \
-                 (f32; elementwise, matmul/gemm, conv, pooling, softmax, shape ops)"
+                 (f32: elementwise, matmul/gemm, conv, pooling, softmax, shape ops; int8: the \
+                 quant casts and qnn ops, bit-exact with the interpreter)"
             }
             Machine::Aarch64 { .. } => {
                 "code generated by nart through linalg, loops and LLVM for aarch64 Linux \
-                 (generic ARMv8-A with NEON; f32)"
+                 (generic ARMv8-A with NEON; f32, and int8 quant/qnn ops)"
             }
         }
     }
@@ -527,7 +586,9 @@ impl Target for CpuTarget {
         if name == "graph.constant" || name == "graph.none" {
             return Support::Supported;
         }
-        if !nart_linalg_lowering::graph_to_linalg::LOWERED_OPS.contains(&name) {
+        if !nart_linalg_lowering::graph_to_linalg::LOWERED_OPS.contains(&name)
+            && !nart_linalg_lowering::qnn_to_linalg::LOWERED_OPS.contains(&name)
+        {
             return Support::Refused(Refusal::UnknownOp);
         }
         for (what, vals) in [("operand", ctx.operands(op)), ("result", ctx.results(op))] {

@@ -303,3 +303,20 @@ fn hex_float(x: f32) -> String {
     };
     format!("{sign}0x1{dot}p{}{exp}", if exp >= 0 { "+" } else { "" })
 }
+
+#[test]
+fn vector_width_follows_the_machine_and_the_pipeline_can_do_without() {
+    assert_eq!(vector_width("+avx2,+fma,-avx512f,+sse4.2"), 8);
+    assert_eq!(vector_width("+avx512f,+avx2,+avx"), 16);
+    assert_eq!(vector_width("+sse4.2,-avx"), 4);
+    assert_eq!(vector_width("+neon,+dotprod"), 4);
+    let vectorized = lower_to_loops_with(MODEL, "model", &pipeline(Some(4))).unwrap();
+    assert!(
+        vectorized.loops.contains("vector.transfer_read"),
+        "{}",
+        vectorized.loops
+    );
+    let scalar = lower_to_loops_with(MODEL, "model", &pipeline(None)).unwrap();
+    assert!(!scalar.loops.contains("vector."), "{}", scalar.loops);
+    assert_eq!(pipeline(Some(8)), PIPELINE);
+}

@@ -4,6 +4,8 @@
 //! | pass | what it does |
 //! |---|---|
 //! | `convert-graph-to-linalg` | graph ops on static shapes → `linalg` (named ops and `linalg.generic`), `tensor` and `arith` ops on tensors |
+//! | `convert-qnn-to-linalg` | `quant` casts and `qnn` integer ops → `linalg.generic`s on the storage integers, bit-exact with the interpreter's kernels |
+//! | `linalg-vectorize` | parallel structured ops and matmuls on static memrefs → `scf.for` loops over 1-D `vector` ops (a register-blocked micro-kernel for matmuls) |
 //! | `convert-linalg-to-loops` | structured ops on memrefs → `scf.for` nests with `memref.load`/`memref.store` and the body inlined |
 
 #![deny(missing_docs)]
@@ -11,12 +13,18 @@
 pub mod emit;
 pub mod graph_to_linalg;
 pub mod linalg_to_loops;
+pub mod qnn_to_linalg;
+pub mod vectorize;
 
 pub use graph_to_linalg::ConvertGraphToLinalgPass;
 pub use linalg_to_loops::ConvertLinalgToLoopsPass;
+pub use qnn_to_linalg::ConvertQnnToLinalgPass;
+pub use vectorize::LinalgVectorizePass;
 
 /// Registers the passes of this crate.
 pub fn register(registry: &mut nart_pass::PassRegistry) {
     registry.register(|| Box::new(ConvertGraphToLinalgPass::new()));
     registry.register(|| Box::new(ConvertLinalgToLoopsPass::new()));
+    registry.register(|| Box::new(ConvertQnnToLinalgPass::new()));
+    registry.register(|| Box::new(LinalgVectorizePass::default()));
 }

@@ -107,6 +107,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     nart_dialect_scf::register(&mut ctx);
     nart_dialect_memref::register(&mut ctx);
     nart_dialect_math::register(&mut ctx);
+    nart_dialect_vector::register(&mut ctx);
     let mut sm = SourceMgr::new();
     sm.add(&name, &text);
     let render = |ctx: &Context, diags: &[nart_ir::Diagnostic]| -> String {

@@ -13,6 +13,7 @@ pub fn context() -> Context {
     nart_dialect_scf::register(&mut ctx);
     nart_dialect_memref::register(&mut ctx);
     nart_dialect_math::register(&mut ctx);
+    nart_dialect_vector::register(&mut ctx);
     ctx
 }
 
