@@ -114,7 +114,7 @@ impl Histogram {
     /// are edges of the wider one, so that histograms grown apart (on different threads, from
     /// different first samples) merge exactly.
     pub fn grow(&mut self, a: f64) {
-        if !(a.is_finite() && a > self.amax) || self.bins.is_empty() {
+        if self.bins.is_empty() || !a.is_finite() || a <= self.amax {
             return;
         }
         if self.amax <= 0.0 {
@@ -164,7 +164,7 @@ impl Histogram {
     /// them, each at most `2 max|x| / bins` wide) and its upper end is that bin's.
     pub fn finish(&mut self) {
         let a = self.min.abs().max(self.max.abs());
-        if self.bins.is_empty() || self.amax <= 0.0 || !(a > 0.0) {
+        if self.bins.is_empty() || self.amax <= 0.0 || a.is_nan() || a <= 0.0 {
             return;
         }
         let w = self.bin_width();
