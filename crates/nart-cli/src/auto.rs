@@ -86,9 +86,13 @@ pub struct Measurement {
     pub segments: usize,
     /// Seconds per run, as the [`Timer`] reported it (the wall clock: the median).
     pub seconds: f64,
-    /// The package's bytes (its artifacts hold the weights) plus the activations the targets'
-    /// memory models plan ([`Candidate::bytes`] less the weights).
+    /// The peak bytes loading the package and running it once held, as
+    /// [`Timer::peak_bytes`] measured them ([`crate::memory::measure_peak`]); where nothing
+    /// measured them, the package's bytes (its artifacts hold the weights) plus the
+    /// activations the targets' memory models plan ([`Candidate::bytes`] less the weights).
     pub bytes: f64,
+    /// Whether `bytes` was measured.
+    pub bytes_measured: bool,
 }
 
 /// A candidate compiled and loaded, ready to be timed.
@@ -101,15 +105,30 @@ pub struct Compiled {
     pub segments: usize,
     /// Runs the package once on random inputs of its manifest's shapes.
     pub run: Box<dyn FnMut() -> Result<()>>,
+    /// Loads the package into a new session and runs it once (the session is dropped after).
+    pub load_and_run: Box<dyn FnMut() -> Result<()>>,
 }
 
-/// What a measured `--targets auto` times each candidate with: `seconds(targets, run)` calls
-/// `run` (one run of the package compiled for `targets`, on random inputs of its manifest's
-/// shapes) as often as it likes and returns the seconds of one run. Tests inject a fake one,
-/// so that what is chosen does not depend on the machine's load.
+/// What a measured `--targets auto` measures each candidate with: `seconds(targets, run)`
+/// calls `run` (one run of the package compiled for `targets`, on random inputs of its
+/// manifest's shapes) as often as it likes and returns the seconds of one run;
+/// `peak_bytes(targets, load_and_run)` returns the peak bytes one load and run held, or
+/// `None` where it cannot tell. Tests inject a fake one, so that what is chosen does not
+/// depend on the machine's load.
 pub trait Timer {
     /// The seconds of one run of the candidate `targets`.
     fn seconds(&mut self, targets: &[String], run: &mut dyn FnMut() -> Result<()>) -> Result<f64>;
+
+    /// The peak bytes loading and running the candidate `targets` once held (`None`: not
+    /// measured, and the candidate's memory is its package's bytes plus the estimated
+    /// activations).
+    fn peak_bytes(
+        &mut self,
+        _targets: &[String],
+        _load_and_run: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Option<f64>> {
+        Ok(None)
+    }
 }
 
 /// The wall clock: one untimed run (it touches every page), then the median of `runs` timed
@@ -131,6 +150,18 @@ impl Timer for WallClock {
             .collect::<Result<Vec<f64>>>()?;
         times.sort_by(f64::total_cmp);
         Ok(times[times.len() / 2])
+    }
+
+    /// [`crate::memory::measure_peak`] of the load and run: `None` without the counting
+    /// allocator (a program other than the `nart` binary).
+    fn peak_bytes(
+        &mut self,
+        _: &[String],
+        load_and_run: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Option<f64>> {
+        let (r, peak) = crate::memory::measure_peak(load_and_run);
+        r?;
+        Ok(peak.map(|b| b as f64))
     }
 }
 
@@ -424,7 +455,10 @@ impl Decision {
             "est. memory",
         ];
         if measured {
-            header.extend(["latency", "package+act."]);
+            let peak = candidates
+                .iter()
+                .all(|c| c.measured.as_ref().is_some_and(|m| m.bytes_measured));
+            header.extend(["latency", if peak { "peak memory" } else { "package+act." }]);
         }
         header.push("");
         report.push_str(&crate::partition::table(&header, &rows));
@@ -514,17 +548,24 @@ pub fn measure(
                 .as_ref()
                 .filter(|m| m.ops == compiled.ops && m.segments == compiled.segments)
         });
-        let seconds = match same {
-            Some(m) => m.seconds,
-            None => timer
-                .seconds(&c.targets, &mut *compiled.run)
-                .map_err(|e| anyhow!("measuring candidate {}: {e}", c.targets.join(",")))?,
+        let failed = |e: anyhow::Error| anyhow!("measuring candidate {}: {e}", c.targets.join(","));
+        let (seconds, peak) = match same {
+            Some(m) => (m.seconds, m.bytes_measured.then_some(m.bytes)),
+            None => (
+                timer
+                    .seconds(&c.targets, &mut *compiled.run)
+                    .map_err(failed)?,
+                timer
+                    .peak_bytes(&c.targets, &mut *compiled.load_and_run)
+                    .map_err(failed)?,
+            ),
         };
         c.measured = Some(Measurement {
             ops: compiled.ops,
             segments: compiled.segments,
             seconds,
-            bytes: compiled.bytes as f64 + (c.bytes - d.weights).max(0.0),
+            bytes: peak.unwrap_or(compiled.bytes as f64 + (c.bytes - d.weights).max(0.0)),
+            bytes_measured: peak.is_some(),
         });
     }
     d.chosen = pick(&d.candidates, d.goal);
@@ -549,6 +590,7 @@ mod tests {
                 segments,
                 seconds,
                 bytes,
+                bytes_measured: true,
             }),
         }
     }

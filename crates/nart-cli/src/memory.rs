@@ -1,6 +1,7 @@
 //! The memory bounds of `nart run` and `nart bench`: the `--max-memory` size syntax, its default
 //! (a fraction of the machine's memory), and a counting global allocator that tells the
-//! interpreter how much memory the process uses.
+//! interpreter how much memory the process uses, and measures the peak a package's load and
+//! run hold ([`measure_peak`], for `nart bench --package` and `--targets auto --measure`).
 //!
 //! The `nart` binary installs [`Counting`] as its global allocator; a program that does not
 //! still gets the interpreter's per-tensor checks, without the running total.
@@ -18,6 +19,7 @@ const FALLBACK_MACHINE_BYTES: usize = 8 << 30;
 pub const DEFAULT_MAX_ITERATIONS: u64 = 10_000_000;
 
 static IN_USE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
 static INSTALLED: AtomicBool = AtomicBool::new(false);
 
 /// The system allocator, counting the bytes allocated and not yet freed.
@@ -30,7 +32,7 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, which `System` shares.
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
-            IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
+            grow(layout.size());
             mark_installed();
         }
         p
@@ -40,7 +42,7 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: as for `alloc`.
         let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
-            IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
+            grow(layout.size());
             mark_installed();
         }
         p
@@ -56,11 +58,36 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract, which `System` shares.
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
-            IN_USE.fetch_add(new_size, Ordering::Relaxed);
+            grow(new_size);
             IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
         }
         p
     }
+}
+
+/// Adds `n` bytes in use and raises the peak to the new total.
+fn grow(n: usize) {
+    let now = IN_USE.fetch_add(n, Ordering::Relaxed) + n;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+/// The bytes `f` held at its peak above what was held when it started: every allocation
+/// through [`Counting`] by any thread while `f` runs (so the figure is the process's, and
+/// other threads' allocations count), from a peak reset to the bytes in use at the start.
+/// `None` when [`Counting`] is not the global allocator (nothing is measured then).
+///
+/// `nart bench --package` and `--targets auto --measure` measure loading a package and one
+/// run with it: the package's bytes, the targets' executables (the buffers they keep: the
+/// interpreter's and the cpu target's, the onednn target's values), the inputs and results and
+/// every temporary of the run. Memory the targets' libraries allocate with `malloc`
+/// themselves is not seen: oneDNN's weights in its blocked layouts, its scratchpads and JIT
+/// code, and OpenVINO's buffers.
+pub fn measure_peak<T>(f: impl FnOnce() -> T) -> (T, Option<usize>) {
+    let base = in_use();
+    PEAK.store(base, Ordering::Relaxed);
+    let r = f();
+    let peak = PEAK.load(Ordering::Relaxed);
+    (r, counting().then(|| peak.saturating_sub(base)))
 }
 
 /// Records that [`Counting`] allocates (a load first, so that the flag's cache line is not

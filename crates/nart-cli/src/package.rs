@@ -138,7 +138,7 @@ pub fn compile_with(
             .ok_or_else(|| anyhow!("'{}' has no function to compile", req.model.display()))?;
         let mut d = crate::auto::decide(&mut ctx, func, registry, req.goal, req.calib.is_some())?;
         if let Some(timer) = timer {
-            let runtimes = registry.runtimes();
+            let runtimes = Arc::new(registry.runtimes());
             d = crate::auto::measure(d, registry, timer, |targets, scheme| {
                 let quant = req.quant.clone().or(scheme);
                 let (pkg, _) = build(
@@ -161,6 +161,18 @@ pub fn compile_with(
                     })
                     .collect();
                 let xs = random_inputs(session.manifest(), &ones)?;
+                // The package's bytes are copied inside, so that the peak holds them as a
+                // load from a file does.
+                let (bytes, runtimes2, xs2) = (
+                    Arc::new(pkg.as_bytes().to_vec()),
+                    Arc::clone(&runtimes),
+                    xs.clone(),
+                );
+                let load_and_run = move || -> Result<()> {
+                    let pkg = Package::from_bytes(bytes.to_vec())?;
+                    Session::load(&pkg, &runtimes2)?.run(xs2.clone())?;
+                    Ok(())
+                };
                 let run = move || -> Result<()> {
                     session.run(xs.clone())?;
                     Ok(())
@@ -178,6 +190,7 @@ pub fn compile_with(
                     ops,
                     segments,
                     run: Box::new(run),
+                    load_and_run: Box::new(load_and_run),
                 })
             })?;
         }
@@ -710,6 +723,9 @@ pub struct PackageBench {
     pub p90_s: f64,
     /// Number of timed runs (all threads).
     pub runs: usize,
+    /// The peak bytes loading the package and one run held ([`crate::memory::measure_peak`]);
+    /// `None` without the counting allocator.
+    pub peak_bytes: Option<usize>,
 }
 
 /// Random (seeded, deterministic) inputs of the manifest's types, with symbolic dims from
@@ -772,16 +788,22 @@ pub fn bench_package(
     runtimes: &RuntimeRegistry,
     out: &mut dyn Write,
 ) -> Result<PackageBench> {
-    let t0 = Instant::now();
-    let session = Arc::new(load_package(&req.package, runtimes)?);
-    let load_s = t0.elapsed().as_secs_f64();
-    let xs = match &req.inputs {
-        Some(dir) => read_package_inputs(&session, dir)?,
-        None => random_inputs(session.manifest(), &req.dims)?,
-    };
-    session.check_inputs(&xs)?;
-    // One untimed run: the first touches every page.
-    session.run(xs.clone())?;
+    // The load and one untimed run (the first touches every page), their peak memory
+    // measured; the inputs are read first, so that the peak holds them once.
+    let mut load_s = 0.0;
+    let (session, peak_bytes) = crate::memory::measure_peak(|| -> Result<_> {
+        let t0 = Instant::now();
+        let session = Arc::new(load_package(&req.package, runtimes)?);
+        load_s = t0.elapsed().as_secs_f64();
+        let xs = match &req.inputs {
+            Some(dir) => read_package_inputs(&session, dir)?,
+            None => random_inputs(session.manifest(), &req.dims)?,
+        };
+        session.check_inputs(&xs)?;
+        session.run(xs.clone())?;
+        Ok((session, xs))
+    });
+    let (session, xs) = session?;
     let threads = req.threads.max(1);
     let runs = req.runs.max(1);
     let mut times: Vec<f64> = std::thread::scope(|s| {
@@ -814,25 +836,32 @@ pub fn bench_package(
         median_s: at(0.5),
         p90_s: at(0.9),
         runs: times.len(),
+        peak_bytes,
     };
     let ms = |s: f64| s * 1e3;
     let text = if req.json {
         format!(
-            "{{\"package\": {}, \"load_ms\": {:.3}, \"run_ms_median\": {:.3}, \"run_ms_p90\": {:.3}, \"runs\": {}, \"threads\": {threads}}}\n",
+            "{{\"package\": {}, \"load_ms\": {:.3}, \"run_ms_median\": {:.3}, \"run_ms_p90\": {:.3}, \"runs\": {}, \"threads\": {threads}, \"peak_bytes\": {}}}\n",
             serde_json::to_string(&req.package.display().to_string())?,
             ms(r.load_s),
             ms(r.median_s),
             ms(r.p90_s),
-            r.runs
+            r.runs,
+            r.peak_bytes
+                .map_or_else(|| "null".to_string(), |b| b.to_string())
         )
     } else {
         format!(
-            "package:        {}\nload:           {:.3} ms\nrun (median):   {:.3} ms\nrun (p90):      {:.3} ms over {} runs on {threads} thread(s)\n",
+            "package:        {}\nload:           {:.3} ms\nrun (median):   {:.3} ms\nrun (p90):      {:.3} ms over {} runs on {threads} thread(s)\npeak memory:    {} (load and one run)\n",
             req.package.display(),
             ms(r.load_s),
             ms(r.median_s),
             ms(r.p90_s),
-            r.runs
+            r.runs,
+            r.peak_bytes.map_or_else(
+                || "not measured (no counting allocator)".to_string(),
+                |b| format!("{b} bytes ({:.1} MiB)", b as f64 / (1u64 << 20) as f64)
+            )
         )
     };
     out.write_all(text.as_bytes())?;

@@ -291,6 +291,69 @@ fn measuring_picks_what_was_measured() {
     assert!(pkg.manifest().notes["auto"].contains("measured 1.000 ms"));
 }
 
+/// A timer that also measures memory: every candidate takes 1 ms, and its peak bytes are what
+/// `peaks` gives its targets (after really loading and running it once).
+struct FakeMeter {
+    peaks: Vec<(&'static str, f64)>,
+    loaded: Vec<String>,
+}
+
+impl nart_cli::auto::Timer for FakeMeter {
+    fn seconds(
+        &mut self,
+        _: &[String],
+        run: &mut dyn FnMut() -> anyhow::Result<()>,
+    ) -> anyhow::Result<f64> {
+        run()?;
+        Ok(1e-3)
+    }
+
+    fn peak_bytes(
+        &mut self,
+        targets: &[String],
+        load_and_run: &mut dyn FnMut() -> anyhow::Result<()>,
+    ) -> anyhow::Result<Option<f64>> {
+        load_and_run()?;
+        let name = targets.join(",");
+        self.loaded.push(name.clone());
+        Ok(self.peaks.iter().find(|(t, _)| *t == name).map(|p| p.1))
+    }
+}
+
+/// `--goal memory --measure` chooses by the peak bytes the meter measured, not by the
+/// estimates, and says so in the table and the reason.
+#[test]
+fn measuring_memory_picks_the_smallest_measured_peak() {
+    let req = CompileRequest {
+        model: model_dir("digits_cnn").join("model.onnx"),
+        targets: vec!["auto".into()],
+        output: tmp("digits_cnn-auto-memory.nartpkg"),
+        goal: Goal::Memory,
+        ..CompileRequest::default()
+    };
+    let mut meter = FakeMeter {
+        peaks: vec![
+            ("interp", 3_000_000.0),
+            ("slow,interp", 5_000_000.0),
+            ("fast,interp", 2_000_000.0),
+        ],
+        loaded: Vec::new(),
+    };
+    let mut report = Vec::new();
+    nart_cli::package::compile_with(&req, &two_chips(), Some(&mut meter), &mut report).unwrap();
+    let report = String::from_utf8(report).unwrap();
+    // slow,fast,interp compiles to slow,interp's placement: measured once.
+    assert_eq!(meter.loaded, ["interp", "slow,interp", "fast,interp"]);
+    assert!(
+        report.contains(
+            "chose fast,interp for memory: measured 1.91 MiB against 2.86 MiB for interp"
+        ),
+        "{report}"
+    );
+    let header = report.lines().nth(1).unwrap();
+    assert!(header.contains("peak memory"), "{report}");
+}
+
 /// Equal measurements choose deterministically: the other measure, then the fewest segments,
 /// then the first candidate considered.
 #[test]

@@ -27,6 +27,69 @@ fn static_cnn_runs_entirely_in_generated_code_and_matches_onnx_runtime() {
     }
 }
 
+/// Compiles the committed model `name` with `--targets cpu` and `dims`, checks that every op
+/// went to cpu, in `segments` segments (the partitioner makes one per independent part of the
+/// graph), runs the package and compares every output with ONNX Runtime's within `tol` times
+/// the largest output (at least 1).
+fn check_all_on_cpu(name: &str, dims: &[&str], segments: usize, tol: f32) {
+    use nart_cli::package::{compile, load_package, read_package_inputs, CompileRequest};
+    let dir = committed(name);
+    let pkg = tmp("cpu-tests", &format!("{name}-all-cpu.nartpkg"));
+    let req = CompileRequest {
+        model: dir.join("model.onnx"),
+        targets: vec!["cpu".into()],
+        output: pkg.clone(),
+        dims: dims.iter().map(|d| d.to_string()).collect(),
+        ..CompileRequest::default()
+    };
+    let mut report = Vec::new();
+    compile(&req, &nart_cli::partition::registry(), &mut report)
+        .unwrap_or_else(|e| panic!("{name}: {e:#}"));
+    let report = String::from_utf8(report).unwrap();
+    let (on, all) = common::placed_on(&report, "cpu");
+    assert!(
+        on == all && all > 0,
+        "{name}: {on} of {all} ops on cpu\n{report}"
+    );
+    let s = load_package(&pkg, &nart_rt_std::runtimes()).unwrap();
+    assert_eq!(
+        s.manifest().segments().count(),
+        segments,
+        "{name}: segments\n{report}"
+    );
+    let xs = read_package_inputs(&s, &dir.join("test_data_set_0")).unwrap();
+    let got = s.run(xs).unwrap();
+    let want = ort_outputs(&dir, got.len());
+    for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+        let (d, m) = max_diff(std::slice::from_ref(g), std::slice::from_ref(w));
+        eprintln!("{name}: output #{k}: max |cpu - onnxruntime| = {d:e} (max |y| {m:e})");
+        assert!(
+            d <= tol * m.max(1.0),
+            "{name}: output #{k} differs from ONNX Runtime by {d} (max |y| {m})"
+        );
+    }
+}
+
+#[test]
+fn the_transformers_run_entirely_in_generated_code_and_match_onnx_runtime() {
+    if cpu_here("the_transformers_run_entirely_in_generated_code_and_match_onnx_runtime") {
+        // Gather with run-time token ids, 3-D x 2-D and 4-D x 4-D MatMuls, LayerNormalization
+        // (tiny), ReduceMean, Pow, Sqrt and Identity (decomposed).
+        check_all_on_cpu("tiny_transformer", &["N=2"], 1, 1e-4);
+        check_all_on_cpu("decomposed_transformer", &["N=2"], 1, 1e-4);
+    }
+}
+
+#[test]
+fn the_op_coverage_model_runs_entirely_in_generated_code_and_matches_onnx_runtime() {
+    if cpu_here("the_op_coverage_model_runs_entirely_in_generated_code_and_matches_onnx_runtime") {
+        // scripts/models/make_cpu_ops.py: Gather, broadcast and 1-D MatMuls, reductions,
+        // ArgMax/ArgMin, Slice (negative step), Split, Pad, Expand, Where, comparisons, logic,
+        // Cast and the unary math ops, with thirteen outputs.
+        check_all_on_cpu("cpu_ops", &[], 11, 1e-4);
+    }
+}
+
 #[test]
 fn the_binary_compiles_emits_inspects_runs_and_benches() {
     if !cpu_here("the_binary_compiles_emits_inspects_runs_and_benches") {
@@ -151,11 +214,11 @@ fn ops_the_cpu_target_cannot_lower_fall_back_and_the_whole_matches_onnx_runtime(
     if !cpu_here("ops_the_cpu_target_cannot_lower_fall_back_and_the_whole_matches_onnx_runtime") {
         return;
     }
-    // The transformer's 3-D x 2-D MatMuls, Gather and LayerNormalization are not lowered yet:
-    // the partitioner learns it from the target (a trial lowering per op) and places them on
-    // interp, with the reason, instead of failing at compile time.
-    let dir = committed("tiny_transformer");
-    let pkg = tmp("cpu-tests", "tiny_transformer-cpu.nartpkg");
+    // A Pad in reflect mode is not lowered: the partitioner learns it from the target (a
+    // trial lowering per op) and places it on interp, with the reason, instead of failing at
+    // compile time (scripts/models/make_cpu_ops.py).
+    let dir = committed("fallback_mix");
+    let pkg = tmp("cpu-tests", "fallback_mix-cpu.nartpkg");
     let nart = || Command::new(env!("CARGO_BIN_EXE_nart"));
     let out = nart()
         .arg("compile")
@@ -173,10 +236,10 @@ fn ops_the_cpu_target_cannot_lower_fall_back_and_the_whole_matches_onnx_runtime(
     let (on_cpu, all) = common::placed_on(&report, "cpu");
     assert!(on_cpu > 0 && on_cpu < all, "{report}");
     assert!(
-        report.contains("only 2-D products and 3-D products"),
+        report.contains("mode = \"reflect\" is not lowered"),
         "{report}"
     );
-    let outputs = tmp("cpu-tests", "tiny_transformer-cpu-out");
+    let outputs = tmp("cpu-tests", "fallback_mix-cpu-out");
     let out = nart()
         .args(["run", "--package"])
         .arg(&pkg)

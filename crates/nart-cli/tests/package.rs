@@ -320,6 +320,89 @@ fn binary_compiles_runs_and_benches_a_package() {
     );
 }
 
+/// `nart bench --package` measures the peak bytes the load and one run hold (the `nart`
+/// binary's counting allocator): at least the inputs and results, and more at a larger batch.
+#[test]
+fn binary_bench_measures_the_peak_memory() {
+    let pkg = tmp("bin-peak-digits_cnn.nartpkg");
+    let model = model_dir("digits_cnn").join("model.onnx");
+    let (code, err) = run_bin(&[
+        os("compile"),
+        model.as_os_str(),
+        os("--targets"),
+        os("interp"),
+        os("-o"),
+        pkg.as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let peak = |n: usize| -> (u64, u64) {
+        let out = nart()
+            .args([os("bench"), os("--package"), pkg.as_os_str()])
+            .args(["--dim", &format!("N={n}"), "--runs", "1", "--json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+        let session = nart_rt::Session::load(
+            &nart_rt::Package::open(&pkg).unwrap(),
+            &nart_rt_std::runtimes(),
+        )
+        .unwrap();
+        // The f32 inputs and results of the manifest at N = n.
+        let io: u64 = session
+            .manifest()
+            .inputs
+            .iter()
+            .chain(&session.manifest().outputs)
+            .map(|t| {
+                t.shape
+                    .as_ref()
+                    .unwrap()
+                    .iter()
+                    .map(|d| match d {
+                        nart_rt::manifest::Dim::Static(k) => *k,
+                        nart_rt::manifest::Dim::Symbol(_) => n as u64,
+                    })
+                    .product::<u64>()
+                    * 4
+            })
+            .sum();
+        (v["peak_bytes"].as_u64().expect("a measured peak"), io)
+    };
+    let (one, io_one) = peak(1);
+    let (many, io_many) = peak(32);
+    assert!(
+        one >= io_one,
+        "peak {one} below the inputs and results {io_one}"
+    );
+    assert!(
+        many >= io_many,
+        "peak {many} below the inputs and results {io_many}"
+    );
+    assert!(
+        many > one + (io_many - io_one) / 2,
+        "the peak grows with the batch: {one} at N=1, {many} at N=32"
+    );
+    let (code, text) = {
+        let out = nart()
+            .args([os("bench"), os("--package"), pkg.as_os_str()])
+            .args(["--dim", "N=1", "--runs", "1"])
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    assert_eq!(code, Some(0));
+    assert!(
+        text.contains("peak memory:") && text.contains("bytes"),
+        "{text}"
+    );
+}
+
 #[test]
 fn binary_rejects_broken_packages_and_wrong_inputs() {
     let pkg = binary_package();

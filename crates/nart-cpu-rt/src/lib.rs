@@ -176,6 +176,7 @@ fn pointer_width_dtype(d: DType) -> bool {
         d,
         DType::F32
             | DType::F64
+            | DType::Bool
             | DType::I8
             | DType::I16
             | DType::I32
@@ -260,6 +261,8 @@ fn data_ptr(d: &mut Data) -> Option<*mut u8> {
         Data::U16(v) => v.as_mut_ptr().cast(),
         Data::U32(v) => v.as_mut_ptr().cast(),
         Data::U64(v) => v.as_mut_ptr().cast(),
+        // One byte each, 0 or 1: what the generated code stores for an `i1`.
+        Data::Bool(v) => v.as_mut_ptr().cast(),
         _ => return None,
     })
 }

@@ -17,7 +17,10 @@ use nart_target_rt::RtError;
 use nart_tensor::{DType, Tensor};
 
 use crate::ffi::{self, Api, Dims, ExecArg, MemoryDesc, OpDesc, MAX_NDIMS};
-use crate::program::{BinaryAlg, Eltwise, OpKind, Operand, PoolAlg, PostOp, Program, ValueKind};
+use crate::int8::{self, ConvWindow, Requantize};
+use crate::program::{
+    BinaryAlg, Elem, Eltwise, OpKind, Operand, PoolAlg, PostOp, Program, ValueKind,
+};
 use crate::NAME;
 
 type H = *mut c_void;
@@ -87,10 +90,49 @@ fn binary_alg(alg: BinaryAlg) -> c_int {
     }
 }
 
-/// One primitive and what it runs on.
-struct Step {
-    prim: H,
-    args: Vec<ExecArg>,
+/// One step of a run.
+enum Step {
+    /// A primitive and what it runs on.
+    Prim { prim: H, args: Vec<ExecArg> },
+    /// The runtime's requantization of an integer op's sums.
+    Requant(Box<Requantize>),
+}
+
+/// oneDNN's data type for `e`.
+fn dnnl_type(e: Elem) -> c_int {
+    match e {
+        Elem::F32 => ffi::F32,
+        Elem::U8 => ffi::U8,
+        Elem::S8 => ffi::S8,
+    }
+}
+
+/// Strides with the channels (dim 1) innermost: `nhwc` for `[N, C, H, W]`.
+fn channels_last(dims: &[i64]) -> Vec<i64> {
+    let mut s = vec![1; dims.len()];
+    if dims.len() < 3 {
+        return row_major(dims);
+    }
+    let mut stride = dims[1];
+    for d in (2..dims.len()).rev() {
+        s[d] = stride;
+        stride *= dims[d];
+    }
+    s[0] = stride;
+    s
+}
+
+/// The bytes of a buffer.
+fn bytes_mut(b: &mut [f32]) -> &mut [u8] {
+    // SAFETY: any bytes are valid `u8`s, and `u8`'s alignment is 1; the length covers the
+    // same memory.
+    unsafe { std::slice::from_raw_parts_mut(b.as_mut_ptr().cast::<u8>(), b.len() * 4) }
+}
+
+/// A buffer's memory as `i32`s.
+fn as_i32(b: &[f32]) -> &[i32] {
+    // SAFETY: `i32` has the size and alignment of `f32`, and any bits are a valid `i32`.
+    unsafe { std::slice::from_raw_parts(b.as_ptr().cast::<i32>(), b.len()) }
 }
 
 /// Where a value lives while the program loads.
@@ -112,13 +154,15 @@ pub struct Loaded {
     /// Primitive attributes: the scratchpad is the caller's (each primitive gets its own, so
     /// a run from any thread touches no thread-local state of oneDNN's).
     attr: H,
-    /// The buffers values live in.
+    /// The buffers values live in (`f32` elements, or the bytes of other types).
     buffers: Vec<Vec<f32>>,
+    /// The element type of each value.
+    elems: Vec<Elem>,
     memories: Vec<H>,
     prims: Vec<H>,
     steps: Vec<Step>,
-    inputs: Vec<(usize, Vec<usize>)>,
-    outputs: Vec<(usize, Vec<usize>)>,
+    inputs: Vec<(usize, Vec<usize>, Elem)>,
+    outputs: Vec<(usize, Vec<usize>, Elem)>,
 }
 
 // SAFETY: the handles are only used under the executable's mutex; oneDNN objects may be used
@@ -199,6 +243,7 @@ impl Loaded {
             stream: ptr::null_mut(),
             attr: ptr::null_mut(),
             buffers: Vec::new(),
+            elems: program.values.iter().map(|v| v.elem).collect(),
             memories: Vec::new(),
             prims: Vec::new(),
             steps: Vec::new(),
@@ -230,7 +275,7 @@ impl Loaded {
         for (i, v) in program.values.iter().enumerate() {
             let data = match &v.kind {
                 ValueKind::Computed => continue,
-                ValueKind::Input => vec![0.0; v.numel() as usize],
+                ValueKind::Input => vec![0.0; (v.numel() as usize * v.elem.size()).div_ceil(4)],
                 ValueKind::Constant(d) => d.to_vec(),
             };
             places.at[i] = Some(Place {
@@ -259,11 +304,11 @@ impl Loaded {
         };
         for &v in &program.inputs {
             let p = places.get(v)?;
-            l.inputs.push((p.buf, dims(v)));
+            l.inputs.push((p.buf, dims(v), l.elems[v as usize]));
         }
         for &v in &program.outputs {
             let b = l.plain(&mut places, v)?;
-            l.outputs.push((b, dims(v)));
+            l.outputs.push((b, dims(v), l.elems[v as usize]));
         }
         Ok(l)
     }
@@ -273,6 +318,13 @@ impl Loaded {
         self.buffers.len() - 1
     }
 
+    /// A buffer holding `bytes`.
+    fn buffer_bytes(&mut self, bytes: &[u8]) -> usize {
+        let mut b = vec![0.0f32; bytes.len().div_ceil(4).max(1)];
+        bytes_mut(&mut b)[..bytes.len()].copy_from_slice(bytes);
+        self.buffer(b)
+    }
+
     /// A zeroed buffer large enough for `md`.
     fn buffer_for(&mut self, md: &MemoryDesc) -> usize {
         // SAFETY: `md` is initialised.
@@ -280,21 +332,24 @@ impl Loaded {
         self.buffer(vec![0.0; bytes.div_ceil(4).max(1)])
     }
 
-    /// A memory descriptor for `o`: its dims and strides (row-major when absent).
+    /// A memory descriptor for `o`: its dims and strides (row-major when absent), of its
+    /// value's element type.
     fn md(&self, o: &Operand) -> Result<MemoryDesc, RtError> {
         let dims = seen(&o.dims);
         let s = match &o.strides {
             Some(s) if !o.dims.is_empty() => s.clone(),
             _ => row_major(&dims),
         };
-        self.md_strides(&dims, &s)
+        self.md_strides(&dims, &s, dnnl_type(self.elems[o.value as usize]))
     }
 
-    fn md_plain(&self, dims: &[i64]) -> Result<MemoryDesc, RtError> {
-        self.md_strides(dims, &row_major(dims))
+    /// Value `v` row-major.
+    fn md_plain(&self, places: &Places<'_>, v: u32) -> Result<MemoryDesc, RtError> {
+        let dims = places.dims(v);
+        self.md_strides(&dims, &row_major(&dims), dnnl_type(self.elems[v as usize]))
     }
 
-    fn md_strides(&self, dims: &[i64], strides: &[i64]) -> Result<MemoryDesc, RtError> {
+    fn md_strides(&self, dims: &[i64], strides: &[i64], dt: c_int) -> Result<MemoryDesc, RtError> {
         let mut md = MemoryDesc::zeroed();
         let (d, s) = (dims_array(dims), dims_array(strides));
         // SAFETY: `md` is a valid out-pointer; the arrays hold MAX_NDIMS entries.
@@ -303,16 +358,16 @@ impl Loaded {
                 &mut md,
                 dims.len() as c_int,
                 d.as_ptr(),
-                ffi::F32,
+                dt,
                 s.as_ptr(),
             )
         };
-        check(st, || format!("describe an f32 tensor of dims {dims:?}"))?;
+        check(st, || format!("describe a tensor of dims {dims:?}"))?;
         Ok(md)
     }
 
     /// A descriptor of `dims` in whatever layout the primitive prefers.
-    fn md_any(&self, dims: &[i64]) -> Result<MemoryDesc, RtError> {
+    fn md_any(&self, dims: &[i64], dt: c_int) -> Result<MemoryDesc, RtError> {
         let mut md = MemoryDesc::zeroed();
         let d = dims_array(dims);
         // SAFETY: as in `md_strides`.
@@ -321,7 +376,7 @@ impl Loaded {
                 &mut md,
                 dims.len() as c_int,
                 d.as_ptr(),
-                ffi::F32,
+                dt,
                 ffi::FORMAT_ANY,
             )
         };
@@ -419,7 +474,7 @@ impl Loaded {
         if let Some(m) = scratch {
             args.push((ffi::ARG_SCRATCHPAD, m));
         }
-        self.steps.push(Step {
+        self.steps.push(Step::Prim {
             prim,
             args: args
                 .into_iter()
@@ -471,7 +526,7 @@ impl Loaded {
         if let Some(b) = p.plain {
             return Ok(b);
         }
-        let want = self.md_plain(&places.dims(v))?;
+        let want = self.md_plain(places, v)?;
         let b = self.reorder_step(p.buf, &md, &want)?;
         places.at[v as usize] = Some(Place {
             plain: Some(b),
@@ -484,7 +539,7 @@ impl Loaded {
     fn current(&self, places: &Places<'_>, v: u32) -> Result<MemoryDesc, RtError> {
         match places.get(v)?.md {
             Some(md) => Ok(md),
-            None => self.md_plain(&places.dims(v)),
+            None => self.md_plain(places, v),
         }
     }
 
@@ -500,7 +555,7 @@ impl Loaded {
         if self.same(&now, want) {
             return Ok(p.buf);
         }
-        if self.same(want, &self.md_plain(&places.dims(v))?) {
+        if self.same(want, &self.md_plain(places, v)?) {
             return self.plain(places, v);
         }
         self.reorder_step(p.buf, &now, want)
@@ -534,6 +589,12 @@ impl Loaded {
     ) -> Result<H, RtError> {
         let user = self.md(w)?;
         let b = self.plain(places, w.value)?;
+        self.weights_in(b, &user, want)
+    }
+
+    /// Memory for the weights in buffer `b`, laid out as `user`, in the layout `want`.
+    fn weights_in(&mut self, b: usize, user: &MemoryDesc, want: &MemoryDesc) -> Result<H, RtError> {
+        let user = *user;
         if self.same(want, &user) {
             return self.memory_in(b, &user);
         }
@@ -584,7 +645,7 @@ impl Loaded {
         md: &MemoryDesc,
     ) -> Result<usize, RtError> {
         let buf = self.buffer_for(md);
-        let plain = self.md_plain(&places.dims(out.value))?;
+        let plain = self.md_plain(places, out.value)?;
         let seen_plain = self.md(out)?;
         let md = (!self.same(md, &plain) && !self.same(md, &seen_plain)).then_some(*md);
         places.at[out.value as usize] = Some(Place {
@@ -691,6 +752,9 @@ impl Loaded {
         (post, extra): (&[PostOp], &[Operand]),
     ) -> Result<(), RtError> {
         let api = self.api;
+        if matches!(kind, OpKind::QConv { .. } | OpKind::QMatMul { .. }) {
+            return self.add_int8(places, k, kind, &ins[0], out);
+        }
         // Fused post-ops (convolutions and matmuls) go in attributes of their own.
         let (op_attr, post_args, dst_hint) = if post.is_empty() {
             (self.attr, Vec::new(), None)
@@ -709,6 +773,125 @@ impl Loaded {
             unsafe { (api.primitive_attr_destroy)(op_attr) };
         }
         r
+    }
+
+    /// Adds an integer convolution or matmul: a primitive writing the exact `s32` sums
+    /// `Σ x·w` (no bias, no scales), then the runtime's requantization into the 8-bit
+    /// result ([`crate::int8`]). A convolution's sums and result are channels-last (the
+    /// layout oneDNN's int8 kernels use), a matmul's row-major.
+    fn add_int8(
+        &mut self,
+        places: &mut Places<'_>,
+        k: usize,
+        kind: &OpKind,
+        x: &Operand,
+        out: &Operand,
+    ) -> Result<(), RtError> {
+        let api = self.api;
+        let what = format!("{} (op {k})", kind.name());
+        let bad = |m: String| RtError::corrupt(NAME, format!("op {k} ({}): {m}", kind.name()));
+        let src_elem = self.elems[x.value as usize];
+        let out_elem = self.elems[out.value as usize];
+        let mut desc = OpDesc::zeroed();
+        let no_bias = MemoryDesc::zeroed();
+        let (q, columns) = match kind {
+            OpKind::QConv { q, .. } => (q, false),
+            OpKind::QMatMul { q } => (q, true),
+            _ => return Err(bad("not an integer op".into())),
+        };
+        int8::exactness(q, src_elem, columns, api.has_vnni())
+            .map_err(|e| bad(format!("oneDNN's int8 sums would not be exact here: {e}")))?;
+        let w_user = self.md_strides(&q.weight_dims, &row_major(&q.weight_dims), ffi::S8)?;
+        let w_any = self.md_any(&q.weight_dims, ffi::S8)?;
+        let (acc_md, y_md, x_buf, src_md, pd, spatial, corr) = match kind {
+            OpKind::QConv {
+                strides,
+                dilations,
+                pads_begin,
+                pads_end,
+                ..
+            } => {
+                let sp = strides.len();
+                let grouped = q.weight_dims.len() - sp - 2;
+                let cl = channels_last(&out.dims);
+                let acc_md = self.md_strides(&out.dims, &cl, ffi::S32)?;
+                let y_md = self.md_strides(&out.dims, &cl, dnnl_type(out_elem))?;
+                let src_any = self.md_any(&x.dims, dnnl_type(src_elem))?;
+                let dil: Vec<i64> = dilations.iter().map(|d| d - 1).collect();
+                // SAFETY: every descriptor is initialised; the arrays hold MAX_NDIMS entries.
+                let st = unsafe {
+                    (api.dilated_convolution_forward_desc_init)(
+                        &mut *desc,
+                        ffi::FORWARD_INFERENCE,
+                        ffi::CONVOLUTION_DIRECT,
+                        &src_any,
+                        &w_any,
+                        &no_bias,
+                        &acc_md,
+                        dims_array(strides).as_ptr(),
+                        dims_array(&dil).as_ptr(),
+                        dims_array(pads_begin).as_ptr(),
+                        dims_array(pads_end).as_ptr(),
+                    )
+                };
+                check(st, || format!("describe {what}"))?;
+                let pd = self.primitive_desc(&desc, &what)?;
+                let src_md = self.query(pd, QUERY_SRC_MD)?;
+                let xb = self.laid_out(places, x.value, &src_md)?;
+                let win = ConvWindow {
+                    input: &x.dims[2..],
+                    output: &out.dims[2..],
+                    kernel: &q.weight_dims[grouped + 2..],
+                    strides,
+                    dilations,
+                    pads_begin,
+                    pads_end,
+                };
+                let (spatial, corr) = int8::conv_corrections(q, &win);
+                (acc_md, y_md, xb, src_md, pd, spatial, corr)
+            }
+            _ => {
+                let (src_md, xb) = self.operand(places, x, false)?;
+                let acc_md = self.md_strides(&out.dims, &row_major(&out.dims), ffi::S32)?;
+                let y_md = self.md(out)?;
+                // SAFETY: as above.
+                let st = unsafe {
+                    (api.matmul_desc_init)(&mut *desc, &src_md, &w_any, &no_bias, &acc_md)
+                };
+                check(st, || format!("describe {what}"))?;
+                let pd = self.primitive_desc(&desc, &what)?;
+                (acc_md, y_md, xb, src_md, pd, 1, int8::matmul_corrections(q))
+            }
+        };
+        let bytes: Vec<u8> = q.weights.iter().map(|&w| w as u8).collect();
+        let wb = self.buffer_bytes(&bytes);
+        let want = self.query(pd, ffi::QUERY_WEIGHTS_MD)?;
+        let w = self.weights_in(wb, &w_user, &want)?;
+        let acc = self.buffer_for(&acc_md);
+        let args = vec![
+            (ffi::ARG_SRC, self.memory_in(x_buf, &src_md)?),
+            (ffi::ARG_WEIGHTS, w),
+            (ffi::ARG_DST, self.memory_in(acc, &acc_md)?),
+        ];
+        let (prim, scratch) = self.primitive(pd, &what)?;
+        self.step(prim, scratch, args);
+        let y = self.result(places, out, &y_md)?;
+        let n: usize = out.dims.iter().map(|&d| d as usize).product();
+        self.steps.push(Step::Requant(Box::new(Requantize {
+            acc,
+            out: y,
+            n,
+            channels: q.channels(),
+            spatial,
+            corr,
+            mults: int8::multipliers(q),
+            zero_point: q.zero_point,
+            lo: q.lo,
+            hi: q.hi,
+            rounding: q.rounding,
+            signed: out_elem == Elem::S8,
+        })));
+        Ok(())
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -730,6 +913,9 @@ impl Loaded {
         let mut args: Vec<(c_int, H)> = Vec::new();
         // The result's layout and the primitive's descriptor.
         let (dst_md, pd) = match kind {
+            OpKind::QConv { .. } | OpKind::QMatMul { .. } => {
+                return Err(bad("an integer op takes no post-ops"));
+            }
             OpKind::View => {
                 let b = self.plain(places, ins[0].value)?;
                 places.at[out.value as usize] = Some(Place {
@@ -757,9 +943,9 @@ impl Loaded {
                     return Err(bad("inconsistent ranks"));
                 }
                 let w_const = Self::is_constant(places, &ins[1]);
-                let src_any = self.md_any(&ins[0].dims)?;
+                let src_any = self.md_any(&ins[0].dims, ffi::F32)?;
                 let w_md = if w_const {
-                    self.md_any(&ins[1].dims)?
+                    self.md_any(&ins[1].dims, ffi::F32)?
                 } else {
                     self.md(&ins[1])?
                 };
@@ -769,7 +955,7 @@ impl Loaded {
                 };
                 let dst_any = match dst_hint {
                     Some(md) => md,
-                    None => self.md_any(&out.dims)?,
+                    None => self.md_any(&out.dims, ffi::F32)?,
                 };
                 let dil: Vec<i64> = dilations.iter().map(|d| d - 1).collect();
                 // SAFETY: every descriptor is initialised; the arrays hold MAX_NDIMS entries.
@@ -811,7 +997,7 @@ impl Loaded {
                 let (src, xb) = self.operand(places, &ins[0], false)?;
                 let w_const = Self::is_constant(places, &ins[1]);
                 let w_md = if w_const {
-                    self.md_any(&ins[1].dims)?
+                    self.md_any(&ins[1].dims, ffi::F32)?
                 } else {
                     self.md(&ins[1])?
                 };
@@ -856,7 +1042,7 @@ impl Loaded {
                     return Err(bad("inconsistent ranks"));
                 }
                 let (src, xb) = self.operand(places, &ins[0], true)?;
-                let dst_any = self.md_any(&out.dims)?;
+                let dst_any = self.md_any(&out.dims, ffi::F32)?;
                 let alg = match alg {
                     PoolAlg::Max => ffi::POOLING_MAX,
                     PoolAlg::AvgIncludePad => ffi::POOLING_AVG_INCLUDE,
@@ -1045,10 +1231,16 @@ impl Loaded {
                 inputs.len()
             )));
         }
-        for (i, (t, (b, dims))) in inputs.iter().zip(&self.inputs).enumerate() {
-            if t.dtype() != DType::F32 {
+        for (i, (t, (b, dims, elem))) in inputs.iter().zip(&self.inputs).enumerate() {
+            let want = match elem {
+                Elem::F32 => DType::F32,
+                Elem::U8 => DType::U8,
+                Elem::S8 => DType::I8,
+            };
+            if t.dtype() != want {
                 return Err(RtError::inputs(format!(
-                    "input #{i}: expected element type f32, got {}",
+                    "input #{i}: expected element type {}, got {}",
+                    want.name(),
                     t.dtype().name()
                 )));
             }
@@ -1058,21 +1250,51 @@ impl Loaded {
                     t.shape()
                 )));
             }
-            let src = t
-                .as_f32()
-                .ok_or_else(|| RtError::inputs(format!("input #{i} is not f32")))?;
-            self.buffers[*b].copy_from_slice(src);
+            let not = || RtError::inputs(format!("input #{i} is not {}", want.name()));
+            let buf = &mut self.buffers[*b];
+            match elem {
+                Elem::F32 => buf[..t.len()].copy_from_slice(t.as_f32().ok_or_else(not)?),
+                Elem::U8 => {
+                    bytes_mut(buf)[..t.len()].copy_from_slice(t.as_slice::<u8>().ok_or_else(not)?)
+                }
+                Elem::S8 => {
+                    let src = t.as_slice::<i8>().ok_or_else(not)?;
+                    for (d, &x) in bytes_mut(buf).iter_mut().zip(src) {
+                        *d = x as u8;
+                    }
+                }
+            }
         }
         // SAFETY: every primitive and memory object was created at load and points into
         // buffers owned by `self`; `&mut self` (under the executable's mutex) makes this run
         // the only user.
         unsafe {
             for (k, s) in self.steps.iter().enumerate() {
+                let (prim, args) = match s {
+                    Step::Prim { prim, args } => (*prim, args),
+                    Step::Requant(r) => {
+                        // The primitives before it have finished writing its sums.
+                        let st = (self.api.stream_wait)(self.stream);
+                        if st != ffi::SUCCESS {
+                            return Err(RtError::run(format!(
+                                "onednn: stream failed: {}",
+                                ffi::status_name(st)
+                            )));
+                        }
+                        if r.acc == r.out {
+                            return Err(RtError::run("onednn: a requantization in place"));
+                        }
+                        let acc = std::mem::take(&mut self.buffers[r.acc]);
+                        r.apply(as_i32(&acc), bytes_mut(&mut self.buffers[r.out]));
+                        self.buffers[r.acc] = acc;
+                        continue;
+                    }
+                };
                 let st = (self.api.primitive_execute)(
-                    s.prim,
+                    prim,
                     self.stream,
-                    s.args.len() as c_int,
-                    s.args.as_ptr(),
+                    args.len() as c_int,
+                    args.as_ptr(),
                 );
                 if st != ffi::SUCCESS {
                     return Err(RtError::run(format!(
@@ -1090,11 +1312,22 @@ impl Loaded {
             }
         }
         self.outputs
-            .iter()
-            .map(|(b, dims)| {
+            .iter_mut()
+            .map(|(b, dims, elem)| {
                 let n: usize = dims.iter().product();
-                Tensor::from_vec(dims.clone(), self.buffers[*b][..n].to_vec())
-                    .map_err(|e| RtError::run(e.to_string()))
+                let buf = &mut self.buffers[*b];
+                match elem {
+                    Elem::F32 => Tensor::from_vec(dims.clone(), buf[..n].to_vec()),
+                    Elem::U8 => Tensor::from_vec(dims.clone(), bytes_mut(buf)[..n].to_vec()),
+                    Elem::S8 => Tensor::from_vec(
+                        dims.clone(),
+                        bytes_mut(buf)[..n]
+                            .iter()
+                            .map(|&x| x as i8)
+                            .collect::<Vec<_>>(),
+                    ),
+                }
+                .map_err(|e| RtError::run(e.to_string()))
             })
             .collect()
     }

@@ -262,6 +262,7 @@ pub struct Api {
     pub post_ops_destroy: unsafe extern "C" fn(H) -> Status,
     pub post_ops_append_eltwise: unsafe extern "C" fn(H, f32, c_int, f32, f32) -> Status,
     pub post_ops_append_binary: unsafe extern "C" fn(H, c_int, Cmd) -> Status,
+    pub get_effective_cpu_isa: unsafe extern "C" fn() -> c_int,
 }
 
 /// The library names tried, in order.
@@ -336,6 +337,7 @@ impl Api {
             post_ops_destroy: sym!("dnnl_post_ops_destroy"),
             post_ops_append_eltwise: sym!("dnnl_post_ops_append_eltwise"),
             post_ops_append_binary: sym!("dnnl_post_ops_append_binary"),
+            get_effective_cpu_isa: sym!("dnnl_get_effective_cpu_isa"),
             _lib: lib,
         };
         // SAFETY: dnnl_version returns a pointer to a static struct.
@@ -347,6 +349,15 @@ impl Api {
             ));
         }
         Ok(api)
+    }
+
+    /// Whether the instruction set oneDNN uses here has VNNI (`vpdpbusd`: `u8 × s8` products
+    /// summed into `s32` without 16-bit saturation): `dnnl_cpu_isa_avx512_core_vnni` (`0x40`)
+    /// and `dnnl_cpu_isa_avx2_vnni` (`0x400`) bits. It follows `DNNL_MAX_CPU_ISA`.
+    pub fn has_vnni(&self) -> bool {
+        // SAFETY: a query without arguments.
+        let isa = unsafe { (self.get_effective_cpu_isa)() };
+        isa & (0x40 | 0x400) != 0
     }
 
     /// `major.minor.patch` of the loaded library.

@@ -17,6 +17,7 @@ use nart_tensor::Tensor;
 
 mod exec;
 pub mod ffi;
+pub mod int8;
 pub mod program;
 
 /// The target's name.

@@ -3,20 +3,29 @@
 //! endian, no padding, no maps); [`Program::decode`] reads them back and checks every index,
 //! count and size, so a truncated or corrupted artifact is an error, never a panic.
 //!
-//! Layout (version 1): `NDNN`, `u32` version, then the values (`u32` count; each a rank, its
-//! dims as `i64`, a `u8` kind — 0 computed, 1 input, 2 constant followed by its `f32` data),
+//! Layout (version 2): `NDNN`, `u32` version, then the values (`u32` count; each a rank, its
+//! dims as `i64`, a `u8` element type — 0 `f32`, 1 `u8`, 2 `s8`; version 1 has none and is
+//! all `f32` — and a `u8` kind: 0 computed, 1 input, 2 constant followed by its `f32` data),
 //! the input and output value lists, and the ops (`u32` count; each a `u8` kind, its
 //! attributes, its operands and its results). An operand names a value and the dims (and,
 //! optionally, the strides) the op sees it with, which is how reshapes and transposes cost
 //! nothing.
+//!
+//! The integer ops ([`OpKind::QConv`], [`OpKind::QMatMul`]) carry their `s8` weights and
+//! their requantization ([`Requant`]) in the op itself: oneDNN computes only the exact `s32`
+//! sums of products, and the runtime requantizes them as `nart_tensor::qnn` does.
 
 use std::fmt;
 use std::sync::Arc;
 
+use nart_tensor::qnn::Rounding;
+
 /// The four bytes an artifact starts with.
 pub const MAGIC: &[u8; 4] = b"NDNN";
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// The oldest format version this crate reads (version 1: every value `f32`).
+pub const OLDEST_VERSION: u32 = 1;
 /// The largest rank oneDNN takes.
 pub const MAX_RANK: usize = 12;
 /// A dynamic dim: the program's one size symbol (the batch), bound from the inputs at run
@@ -36,11 +45,58 @@ pub enum ValueKind {
     Constant(Arc<Vec<f32>>),
 }
 
-/// A value: an `f32` tensor of static shape.
+/// The element type of a value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Elem {
+    /// `f32`.
+    #[default]
+    F32 = 0,
+    /// Unsigned 8-bit integers (quantized).
+    U8 = 1,
+    /// Signed 8-bit integers (quantized).
+    S8 = 2,
+}
+
+impl Elem {
+    /// Bytes per element.
+    pub fn size(self) -> usize {
+        match self {
+            Elem::F32 => 4,
+            Elem::U8 | Elem::S8 => 1,
+        }
+    }
+
+    /// The name in messages (`f32`, `u8`, `i8`, as nart-tensor names its dtypes).
+    pub fn name(self) -> &'static str {
+        match self {
+            Elem::F32 => "f32",
+            Elem::U8 => "u8",
+            Elem::S8 => "i8",
+        }
+    }
+
+    /// Whether it is an 8-bit integer type.
+    pub fn is_int8(self) -> bool {
+        matches!(self, Elem::U8 | Elem::S8)
+    }
+
+    fn decode(t: u8) -> Result<Elem, DecodeError> {
+        match t {
+            0 => Ok(Elem::F32),
+            1 => Ok(Elem::U8),
+            2 => Ok(Elem::S8),
+            t => err(format!("unknown element type {t}")),
+        }
+    }
+}
+
+/// A value: a tensor of static shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueDef {
     /// Its dims (rank 0 for a scalar).
     pub dims: Vec<i64>,
+    /// Its element type (constants are `f32`).
+    pub elem: Elem,
     /// What it is.
     pub kind: ValueKind,
 }
@@ -205,6 +261,28 @@ pub enum OpKind {
     Reorder,
     /// The result is the operand's memory seen with other dims (no work).
     View,
+    /// Integer convolution of a `u8`/`s8` operand (`[N, C, D...]`) with the op's `s8`
+    /// weights, requantized to a `u8`/`s8` result by the runtime ([`Requant`]).
+    QConv {
+        /// Group count.
+        groups: i64,
+        /// Strides per spatial axis.
+        strides: Vec<i64>,
+        /// Dilations per spatial axis (1 = dense).
+        dilations: Vec<i64>,
+        /// Padding before each spatial axis.
+        pads_begin: Vec<i64>,
+        /// Padding after each spatial axis.
+        pads_end: Vec<i64>,
+        /// Weights and requantization.
+        q: Requant,
+    },
+    /// Integer matrix product of a `u8`/`s8` operand seen as `[rows, K]` with the op's `s8`
+    /// weights `[K, N]`, requantized to a `u8`/`s8` `[rows, N]` result by the runtime.
+    QMatMul {
+        /// Weights and requantization.
+        q: Requant,
+    },
 }
 
 /// An operation fused into a convolution or matmul, applied to its result in order (oneDNN's
@@ -225,6 +303,148 @@ pub enum PostOp {
         /// Which.
         alg: BinaryAlg,
     },
+}
+
+/// What an integer convolution or matrix product holds besides its window: its weights and
+/// how the runtime turns oneDNN's exact `s32` sums `Σ x·w` into stored results.
+///
+/// For output channel `c` (a convolution's output channel, a matmul's column) the runtime
+/// computes, in wrapping `i32`, `acc = Σ x·w − Zx·Σ w + bias[c]`, the weight sum taken over
+/// the window positions inside the input (padded positions stand for real zeros), and writes
+/// `clamp(zero_point + M_c ⊗ acc, lo, hi)` with `M_c = (m, shift)` applied as
+/// `nart_tensor::qnn::FixedMultiplier` does; the weights' zero point is 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Requant {
+    /// The weights, row-major in `weight_dims`.
+    pub weights: Arc<Vec<i8>>,
+    /// The weights' dims as oneDNN sees them: `[O, I, k...]`, `[G, O/G, I/G, k...]` when
+    /// grouped, `[K, N]` for a matmul.
+    pub weight_dims: Vec<i64>,
+    /// The `i32` bias of each output channel (zeros when the op has none).
+    pub bias: Vec<i32>,
+    /// The input's zero point `Zx`.
+    pub src_zero_point: i32,
+    /// The fixed-point multiplier and exponent of each output channel (or one for all).
+    pub multipliers: Vec<(i32, i32)>,
+    /// The result's zero point.
+    pub zero_point: i32,
+    /// The smallest stored result (the storage range narrowed by the fused activation).
+    pub lo: i32,
+    /// The largest stored result.
+    pub hi: i32,
+    /// How ties round.
+    pub rounding: Rounding,
+}
+
+impl Requant {
+    /// The number of output channels.
+    pub fn channels(&self) -> usize {
+        self.bias.len()
+    }
+
+    fn encode(&self, w: &mut Writer) {
+        w.len(self.weights.len());
+        w.0.extend(self.weights.iter().map(|&x| x as u8));
+        w.i64s(&self.weight_dims);
+        w.len(self.bias.len());
+        for &b in &self.bias {
+            w.i32(b);
+        }
+        w.i32(self.src_zero_point);
+        w.len(self.multipliers.len());
+        for &(m, e) in &self.multipliers {
+            w.i32(m);
+            w.i32(e);
+        }
+        for v in [self.zero_point, self.lo, self.hi] {
+            w.i32(v);
+        }
+        w.u8(match self.rounding {
+            Rounding::HalfEven => 0,
+            Rounding::HalfAway => 1,
+            Rounding::HalfUp => 2,
+        });
+    }
+
+    fn decode(r: &mut Reader<'_>) -> Result<Requant, DecodeError> {
+        let n = r.count(1)?;
+        let weights = Arc::new(r.take(n)?.iter().map(|&b| b as i8).collect());
+        let weight_dims = r.rank_list("weights")?;
+        let n = r.count(4)?;
+        let bias = (0..n).map(|_| r.i32()).collect::<Result<_, _>>()?;
+        let src_zero_point = r.i32()?;
+        let n = r.count(8)?;
+        let multipliers = (0..n)
+            .map(|_| Ok((r.i32()?, r.i32()?)))
+            .collect::<Result<_, DecodeError>>()?;
+        let (zero_point, lo, hi) = (r.i32()?, r.i32()?, r.i32()?);
+        let rounding = match r.u8()? {
+            0 => Rounding::HalfEven,
+            1 => Rounding::HalfAway,
+            2 => Rounding::HalfUp,
+            t => return err(format!("unknown rounding {t}")),
+        };
+        Ok(Requant {
+            weights,
+            weight_dims,
+            bias,
+            src_zero_point,
+            multipliers,
+            zero_point,
+            lo,
+            hi,
+            rounding,
+        })
+    }
+
+    /// Checks the parts against each other: weights for their dims, one or `channels`
+    /// multipliers, a range inside the result's, exponents a shift can take.
+    fn check(&self, k: usize, out: Elem) -> Result<(), DecodeError> {
+        let n = self
+            .weight_dims
+            .iter()
+            .try_fold(1i64, |a, &d| a.checked_mul(d));
+        if self.weight_dims.iter().any(|&d| d < 1) || n != Some(self.weights.len() as i64) {
+            return err(format!(
+                "op {k} has {} weights for dims {:?}",
+                self.weights.len(),
+                self.weight_dims
+            ));
+        }
+        let c = self.channels();
+        if c == 0 || !(self.multipliers.len() == 1 || self.multipliers.len() == c) {
+            return err(format!(
+                "op {k} has {} multipliers for {c} channels",
+                self.multipliers.len()
+            ));
+        }
+        if self
+            .multipliers
+            .iter()
+            .any(|&(m, e)| m < 0 || !(-64..=64).contains(&e))
+        {
+            return err(format!("op {k} has a malformed multiplier"));
+        }
+        let (min, max) = if out == Elem::U8 {
+            (0, 255)
+        } else {
+            (-128, 127)
+        };
+        let inside = min <= self.lo
+            && self.lo <= self.hi
+            && self.hi <= max
+            && (min..=max).contains(&self.zero_point);
+        if !inside {
+            return err(format!(
+                "op {k} clamps to [{}, {}] with zero point {}, outside {}",
+                self.lo,
+                self.hi,
+                self.zero_point,
+                out.name()
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// One op: what it does, what it reads, what it writes.
@@ -295,6 +515,9 @@ impl Writer {
     fn f32(&mut self, v: f32) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
+    fn i32(&mut self, v: i32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
     fn len(&mut self, n: usize) {
         self.u32(u32::try_from(n).expect("invariant: counts fit in u32"));
     }
@@ -347,6 +570,10 @@ impl Reader<'_> {
         let mut a = [0; 8];
         a.copy_from_slice(b);
         Ok(i64::from_le_bytes(a))
+    }
+    fn i32(&mut self) -> Result<i32, DecodeError> {
+        let b = self.take(4)?;
+        Ok(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
     fn f32(&mut self) -> Result<f32, DecodeError> {
         Ok(f32::from_bits(self.u32()?))
@@ -431,6 +658,8 @@ impl OpKind {
             OpKind::Binary { .. } => "binary",
             OpKind::Reorder => "reorder",
             OpKind::View => "view",
+            OpKind::QConv { .. } => "integer convolution",
+            OpKind::QMatMul { .. } => "integer matmul",
         }
     }
 
@@ -500,6 +729,25 @@ impl OpKind {
             }
             OpKind::Reorder => w.u8(8),
             OpKind::View => w.u8(9),
+            OpKind::QConv {
+                groups,
+                strides,
+                dilations,
+                pads_begin,
+                pads_end,
+                q,
+            } => {
+                w.u8(10);
+                w.i64(*groups);
+                for v in [strides, dilations, pads_begin, pads_end] {
+                    w.i64s(v);
+                }
+                q.encode(w);
+            }
+            OpKind::QMatMul { q } => {
+                w.u8(11);
+                q.encode(w);
+            }
         }
     }
 
@@ -537,6 +785,17 @@ impl OpKind {
             },
             8 => OpKind::Reorder,
             9 => OpKind::View,
+            10 => OpKind::QConv {
+                groups: r.i64()?,
+                strides: r.rank_list("strides")?,
+                dilations: r.rank_list("dilations")?,
+                pads_begin: r.rank_list("pads")?,
+                pads_end: r.rank_list("pads")?,
+                q: Requant::decode(r)?,
+            },
+            11 => OpKind::QMatMul {
+                q: Requant::decode(r)?,
+            },
             t => return err(format!("unknown op kind {t}")),
         })
     }
@@ -551,6 +810,7 @@ impl Program {
         w.len(self.values.len());
         for v in &self.values {
             w.i64s(&v.dims);
+            w.u8(v.elem as u8);
             match &v.kind {
                 ValueKind::Computed => w.u8(0),
                 ValueKind::Input => w.u8(1),
@@ -604,15 +864,21 @@ impl Program {
             return err("not a oneDNN op list (bad magic)");
         }
         let version = r.u32()?;
-        if version != VERSION {
+        if !(OLDEST_VERSION..=VERSION).contains(&version) {
             return err(format!(
-                "op list format version {version}; this runtime reads version {VERSION}"
+                "op list format version {version}; this runtime reads versions \
+                 {OLDEST_VERSION} to {VERSION}"
             ));
         }
         let mut p = Program::default();
         let n = r.count(5)?;
         for _ in 0..n {
             let dims = r.rank_list("a value")?;
+            let elem = if version >= 2 {
+                Elem::decode(r.u8()?)?
+            } else {
+                Elem::F32
+            };
             let kind = match r.u8()? {
                 0 => ValueKind::Computed,
                 1 => ValueKind::Input,
@@ -628,7 +894,7 @@ impl Program {
                 }
                 t => return err(format!("unknown value kind {t}")),
             };
-            p.values.push(ValueDef { dims, kind });
+            p.values.push(ValueDef { dims, elem, kind });
         }
         for list in [&mut p.inputs, &mut p.outputs] {
             let n = r.count(4)?;
@@ -736,6 +1002,9 @@ impl Program {
                 return err(format!("value {i} has dims {:?}", v.dims));
             }
             if let ValueKind::Constant(data) = &v.kind {
+                if v.elem != Elem::F32 {
+                    return err(format!("constant {i} is not f32"));
+                }
                 if data.len() as i64 != v.numel() {
                     return err(format!(
                         "constant {i} has {} elements for dims {:?}",
@@ -779,6 +1048,7 @@ impl Program {
                     op.outputs.len()
                 ));
             }
+            check_elems(self, k, op)?;
             for (o, is_out) in op
                 .inputs
                 .iter()
@@ -838,5 +1108,218 @@ impl Program {
             }
         }
         Ok(())
+    }
+}
+
+/// Checks the element types an op reads and writes, and an integer op's shapes against its
+/// weights: `f32` throughout for the float ops, one type in and out for views and reorders,
+/// 8-bit integers for the integer ops.
+fn check_elems(p: &Program, k: usize, op: &OpDef) -> Result<(), DecodeError> {
+    let elem = |o: &Operand| p.values.get(o.value as usize).map(|v| v.elem);
+    let (Some(x), Some(y)) = (elem(&op.inputs[0]), elem(&op.outputs[0])) else {
+        return err(format!("op {k} names a value out of range"));
+    };
+    let mismatch = || {
+        err(format!(
+            "op {k} ({}) reads {} and writes {}",
+            op.kind.name(),
+            x.name(),
+            y.name()
+        ))
+    };
+    match &op.kind {
+        OpKind::View | OpKind::Reorder => {
+            if x != y {
+                return mismatch();
+            }
+        }
+        OpKind::QConv {
+            groups, strides, q, ..
+        } => {
+            if !x.is_int8() || !y.is_int8() {
+                return mismatch();
+            }
+            q.check(k, y)?;
+            let (xd, yd, wd) = (&op.inputs[0].dims, &op.outputs[0].dims, &q.weight_dims);
+            let sp = strides.len();
+            let grouped = usize::from(*groups > 1);
+            let fits = xd.len() == sp + 2
+                && yd.len() == sp + 2
+                && wd.len() == sp + 2 + grouped
+                && *groups >= 1
+                && (grouped == 0 || wd[0] == *groups)
+                && wd[grouped].checked_mul(*groups) == Some(yd[1])
+                && wd[grouped + 1].checked_mul(*groups) == Some(xd[1])
+                && yd[0] == xd[0]
+                && q.channels() as i64 == yd[1];
+            if !fits {
+                return err(format!(
+                    "op {k} convolves {xd:?} with weights {wd:?} in {groups} groups into {yd:?}"
+                ));
+            }
+        }
+        OpKind::QMatMul { q } => {
+            if !x.is_int8() || !y.is_int8() {
+                return mismatch();
+            }
+            q.check(k, y)?;
+            let (xd, yd, wd) = (&op.inputs[0].dims, &op.outputs[0].dims, &q.weight_dims);
+            let fits = xd.len() == 2
+                && yd.len() == 2
+                && wd.len() == 2
+                && xd[1] == wd[0]
+                && yd == &vec![xd[0], wd[1]]
+                && q.channels() as i64 == wd[1];
+            if !fits {
+                return err(format!(
+                    "op {k} multiplies {xd:?} by weights {wd:?} into {yd:?}"
+                ));
+            }
+        }
+        _ => {
+            let all_f32 = op
+                .inputs
+                .iter()
+                .chain(&op.outputs)
+                .all(|o| elem(o) == Some(Elem::F32));
+            if !all_f32 {
+                return err(format!(
+                    "op {k} ({}) reads or writes integers",
+                    op.kind.name()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An integer convolution of a `u8` input into an `i8` result.
+    fn qconv() -> Program {
+        let q = Requant {
+            weights: Arc::new(vec![1, -2, 3, -4, 5, -6, 7, -8]),
+            weight_dims: vec![2, 1, 2, 2],
+            bias: vec![10, -10],
+            src_zero_point: 3,
+            multipliers: vec![(1 << 30, 0), (1 << 30, -1)],
+            zero_point: -5,
+            lo: -128,
+            hi: 127,
+            rounding: Rounding::HalfUp,
+        };
+        Program {
+            values: vec![
+                ValueDef {
+                    dims: vec![DYN, 1, 3, 3],
+                    elem: Elem::U8,
+                    kind: ValueKind::Input,
+                },
+                ValueDef {
+                    dims: vec![DYN, 2, 2, 2],
+                    elem: Elem::S8,
+                    kind: ValueKind::Computed,
+                },
+            ],
+            inputs: vec![0],
+            outputs: vec![1],
+            ops: vec![OpDef {
+                kind: OpKind::QConv {
+                    groups: 1,
+                    strides: vec![1, 1],
+                    dilations: vec![1, 1],
+                    pads_begin: vec![0, 0],
+                    pads_end: vec![0, 0],
+                    q,
+                },
+                inputs: vec![Operand::new(0, vec![DYN, 1, 3, 3])],
+                outputs: vec![Operand::new(1, vec![DYN, 2, 2, 2])],
+                post: Vec::new(),
+            }],
+        }
+    }
+
+    #[test]
+    fn integer_ops_round_trip() {
+        let p = qconv();
+        p.check().unwrap();
+        let bytes = p.encode();
+        assert_eq!(Program::decode(&bytes), Ok(p));
+        // Every truncation is an error, never a panic.
+        for n in 0..bytes.len() {
+            assert!(Program::decode(&bytes[..n]).is_err(), "{n} bytes");
+        }
+    }
+
+    #[test]
+    fn integer_ops_are_checked() {
+        let mut p = qconv();
+        p.values[1].elem = Elem::F32;
+        assert!(p.check().unwrap_err().0.contains("reads u8 and writes f32"));
+        let mut p = qconv();
+        if let OpKind::QConv { q, .. } = &mut p.ops[0].kind {
+            q.lo = -129;
+        }
+        assert!(p.check().unwrap_err().0.contains("clamps to"));
+        let mut p = qconv();
+        if let OpKind::QConv { q, .. } = &mut p.ops[0].kind {
+            q.bias.push(0);
+        }
+        assert!(p.check().unwrap_err().0.contains("multipliers"));
+        let mut p = qconv();
+        p.ops[0].outputs[0].dims = vec![DYN, 8, 1, 1];
+        p.values[1].dims = vec![DYN, 8, 1, 1];
+        assert!(p.check().unwrap_err().0.contains("convolves"));
+    }
+
+    #[test]
+    fn version_1_programs_are_all_f32() {
+        let p = Program {
+            values: vec![
+                ValueDef {
+                    dims: vec![2],
+                    elem: Elem::F32,
+                    kind: ValueKind::Input,
+                },
+                ValueDef {
+                    dims: vec![2],
+                    elem: Elem::F32,
+                    kind: ValueKind::Computed,
+                },
+            ],
+            inputs: vec![0],
+            outputs: vec![1],
+            ops: vec![OpDef {
+                kind: OpKind::Eltwise {
+                    alg: Eltwise::Relu,
+                    alpha: 0.0,
+                    beta: 0.0,
+                },
+                inputs: vec![Operand::new(0, vec![2])],
+                outputs: vec![Operand::new(1, vec![2])],
+                post: Vec::new(),
+            }],
+        };
+        // Version 1: no element type byte after each value's dims.
+        let v2 = p.encode();
+        let mut v1 = v2[..4].to_vec();
+        v1.extend_from_slice(&1u32.to_le_bytes());
+        let mut at = 8;
+        v1.extend_from_slice(&v2[at..at + 4]);
+        at += 4;
+        for _ in 0..2 {
+            // rank (u32), one dim (i64), then the element type byte v1 lacks.
+            v1.extend_from_slice(&v2[at..at + 12]);
+            at += 13;
+            v1.push(v2[at]);
+            at += 1;
+        }
+        v1.extend_from_slice(&v2[at..]);
+        assert_eq!(Program::decode(&v1), Ok(p));
+        let mut v3 = v2.clone();
+        v3[4..8].copy_from_slice(&3u32.to_le_bytes());
+        assert!(Program::decode(&v3).unwrap_err().0.contains("version 3"));
     }
 }

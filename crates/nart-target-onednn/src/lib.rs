@@ -17,12 +17,13 @@ use std::collections::HashMap;
 
 use nart_ir::{Context, Diagnostic, Op, Trait, Value};
 use nart_onednn_rt::program::{
-    BinaryAlg, OpDef, OpKind, Operand, PostOp, Program, ValueDef, ValueKind,
+    BinaryAlg, Elem, OpDef, OpKind, Operand, PostOp, Program, ValueDef, ValueKind,
 };
 use nart_onednn_rt::{OnednnRuntime, FORMAT, NAME};
 use nart_target::rt::{Artifact, TargetRuntime};
 use nart_target::{value_bytes, Level, Refusal, Support, Target, TargetRegistry, Throughput};
 
+pub mod int8;
 pub mod lower;
 
 /// The `onednn` target.
@@ -84,7 +85,8 @@ impl Target for OnednnTarget {
 
     fn description(&self) -> &str {
         "the system's oneDNN (libdnnl.so.2), op by op: conv, matmul/gemm, pooling, eltwise, \
-         softmax, batch/layer norm, binary ops, transposes; f32"
+         softmax, batch/layer norm, binary ops, transposes; f32; qnn.conv and qnn.matmul in \
+         int8, bit-exact with the interpreter"
     }
 
     fn availability(&self) -> Result<(), String> {
@@ -122,8 +124,14 @@ impl Target for OnednnTarget {
             let Ok(l) = lower::lower(ctx, op) else {
                 continue;
             };
+            if l.inputs.is_empty() {
+                continue;
+            }
             if l.kind != OpKind::View {
                 bytes += value_bytes(ctx, ctx.results(op)[0])?;
+            }
+            if let OpKind::QConv { q, .. } | OpKind::QMatMul { q } = &l.kind {
+                bytes += q.weights.len() as f64;
             }
             if matches!(l.kind, OpKind::Conv { .. } | OpKind::MatMul) {
                 let w = ctx.operand(op, 1);
@@ -157,12 +165,13 @@ pub fn program_of(ctx: &Context, segment: Op) -> Result<Program, Diagnostic> {
     let mut p = Program::default();
     let mut ids: HashMap<Value, u32> = HashMap::new();
     for (i, &a) in ctx.block_args(body).iter().enumerate() {
-        let dims = lower::f32_dims(ctx, a, &format!("segment input #{i}"))
+        let (dims, elem) = int8::value_dims(ctx, a, &format!("segment input #{i}"))
             .map_err(|r| ctx.op_error(segment, format!("onednn: {r}")))?;
         ids.insert(a, p.values.len() as u32);
         p.inputs.push(p.values.len() as u32);
         p.values.push(ValueDef {
             dims,
+            elem,
             kind: ValueKind::Input,
         });
     }
@@ -180,6 +189,7 @@ pub fn program_of(ctx: &Context, segment: Op) -> Result<Program, Diagnostic> {
         let id = p.values.len() as u32;
         p.values.push(ValueDef {
             dims,
+            elem: Elem::F32,
             kind: ValueKind::Constant(std::sync::Arc::new(data)),
         });
         ids.insert(v, id);
@@ -190,7 +200,7 @@ pub fn program_of(ctx: &Context, segment: Op) -> Result<Program, Diagnostic> {
         return Err(ctx.op_error(segment, "has an empty body"));
     };
     for &op in ops {
-        if is_materialized(ctx, op) {
+        if is_materialized(ctx, op) || int8::is_constant_cast(ctx, op) {
             continue;
         }
         let l = lower::lower(ctx, op)
@@ -205,11 +215,12 @@ pub fn program_of(ctx: &Context, segment: Op) -> Result<Program, Diagnostic> {
             });
         }
         let r = ctx.results(op)[0];
-        let dims = lower::f32_dims(ctx, r, "result #0")
+        let (dims, elem) = int8::value_dims(ctx, r, "result #0")
             .map_err(|e| ctx.op_error(op, format!("onednn: {e}")))?;
         let id = p.values.len() as u32;
         p.values.push(ValueDef {
             dims,
+            elem,
             kind: ValueKind::Computed,
         });
         ids.insert(r, id);
@@ -320,11 +331,13 @@ pub fn fold_batch_norms(p: &mut Program) {
             let wdims = p.values[p.ops[k].inputs[1].value as usize].dims.clone();
             p.values.push(ValueDef {
                 dims: wdims,
+                elem: Elem::F32,
                 kind: ValueKind::Constant(std::sync::Arc::new(w2)),
             });
             let bv = p.values.len() as u32;
             p.values.push(ValueDef {
                 dims: vec![channels as i64],
+                elem: Elem::F32,
                 kind: ValueKind::Constant(std::sync::Arc::new(b2)),
             });
             let new_out = p.ops[j].outputs[0].clone();

@@ -11,15 +11,6 @@ use nart_onednn_rt::program::{BinaryAlg, Eltwise, OpKind, PoolAlg, DYN, MAX_RANK
 use nart_target::Refusal;
 use nart_tensor::Tensor;
 
-/// Why `qnn.conv` and `qnn.matmul` stay off oneDNN: its int8 primitives requantize with
-/// `f32` output scales (the `i32` accumulator times an `f32` scale, rounded once in single
-/// precision), while the qnn ops requantize with a 31-bit fixed-point multiplier and one exact
-/// rounding, so the two differ by one step on some values; and without VNNI its `u8 × s8`
-/// products go through saturating 16-bit sums. An exact path (oneDNN's `s32` accumulators,
-/// requantized by nart) is not written yet.
-pub const INT8_REASON: &str = "int8 on oneDNN is not bit-exact with the qnn scheme (f32 \
-     output scales against a fixed-point multiplier), so it is not offered";
-
 /// How the lowered operation reads one of the op's operands.
 #[derive(Clone, Debug, PartialEq)]
 pub struct In {
@@ -231,7 +222,15 @@ fn auto_pad_pads(n: &Node, len: usize) -> Result<(Vec<i64>, Vec<i64>), Refusal> 
 pub fn lower(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
     let name = ctx.op_name_str(op);
     if matches!(name, "qnn.conv" | "qnn.matmul") {
-        return Err(Refusal::Other(INT8_REASON.to_string()));
+        return crate::int8::lower(ctx, op);
+    }
+    if crate::int8::is_constant_cast(ctx, op) {
+        // Held by its integer users; nothing runs.
+        return Ok(Lowered {
+            kind: OpKind::View,
+            inputs: Vec::new(),
+            out_dims: Vec::new(),
+        });
     }
     let Some(kind) = name.strip_prefix("graph.") else {
         return Err(Refusal::UnknownOp);

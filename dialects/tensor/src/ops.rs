@@ -519,6 +519,17 @@ fn verify_reassociation(
             ),
         ));
     }
+    // To or from rank 0: no groups, and every dimension of the other side is a unit, as
+    // upstream allows (`tensor<1x1xf32>` into `tensor<f32>`).
+    if small.is_empty() {
+        if big.iter().any(|&d| d != 1) {
+            return Err(ctx.op_error(
+                op,
+                "expected every expanded dimension to be 1 when the collapsed rank is 0",
+            ));
+        }
+        return Ok(());
+    }
     let mut next = 0i64;
     for (g, group) in groups.iter().enumerate() {
         let mut prod = 1i64;

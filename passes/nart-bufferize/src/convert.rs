@@ -675,3 +675,41 @@ impl ConversionPattern for ConcatToCopies {
         true
     }
 }
+
+/// `tensor.extract t[i..]` → `memref.load` of t's buffer at the same indices (a structured
+/// op's body reading an element at a computed index, as a lowered `Gather` does).
+pub struct ExtractToLoad;
+
+impl ConversionPattern for ExtractToLoad {
+    fn name(&self) -> &'static str {
+        "ExtractToLoad"
+    }
+    fn root(&self) -> Option<&'static str> {
+        Some("tensor.extract")
+    }
+    fn match_and_rewrite(
+        &self,
+        rw: &mut ConversionRewriter<'_, '_>,
+        op: Op,
+        a: &OpAdaptor,
+    ) -> bool {
+        let Some(operands) = a.single_operands() else {
+            return rw.match_failure("an operand converted to several values");
+        };
+        let Some(&src) = operands.first() else {
+            return rw.match_failure("no tensor to read");
+        };
+        if !matches!(rw.type_data(rw.value_type(src)), TypeData::MemRef { .. }) {
+            return rw.match_failure("the tensor is not a buffer");
+        }
+        let ty = rw.value_type(rw.result(op, 0));
+        let loc = rw.op_loc(op);
+        let st = OperationState::new(rw.uniq(), "memref.load", loc)
+            .operands(&operands)
+            .results(&[ty]);
+        let l = rw.create(st);
+        let v = rw.result(l, 0);
+        rw.replace_op(op, &[v]);
+        true
+    }
+}

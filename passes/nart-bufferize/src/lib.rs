@@ -112,7 +112,8 @@ pub fn bufferize(ctx: &mut Context, module: Op) -> Result<Arc<convert::Plan>, Pa
         .add(convert::PadToCopy)
         .add(convert::ExtractSliceToCopy)
         .add_boxed(Box::new(convert::InsertSliceToCopy { plan: plan.clone() }))
-        .add(convert::ConcatToCopies);
+        .add(convert::ConcatToCopies)
+        .add(convert::ExtractToLoad);
     nart_dialect_func::conversion::add_func_type_conversion_patterns(&mut patterns);
     apply_full_conversion(ctx, module, &target, &patterns, Some(&types))
         .map_err(|e| PassFailure::with_diagnostics(e.diagnostics))?;

@@ -252,6 +252,144 @@ pub fn const_f32_tensor(
     rw.result(op, 0)
 }
 
+/// A `linalg.generic` whose `body` may fail: its results, or the body's reason (the op is
+/// then left for the conversion to roll back).
+pub fn try_generic(
+    rw: &mut PatternRewriter<'_>,
+    inputs: &[Value],
+    inits: &[Value],
+    maps: Vec<AffineMap>,
+    iters: &[IteratorType],
+    loc: Location,
+    body: impl FnOnce(&mut PatternRewriter<'_>, &[Value]) -> Result<Vec<Value>, String>,
+) -> Result<Vec<Value>, String> {
+    let n_in = inputs.len();
+    let mut failure = None;
+    let op = create_generic(rw, inputs, inits, maps, iters, loc, |rw, args| {
+        match body(rw, args) {
+            Ok(v) => v,
+            Err(e) => {
+                failure = Some(e);
+                args[n_in..].to_vec()
+            }
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(rw.results(op).to_vec()),
+    }
+}
+
+/// `linalg.index dim : index` (inside a structured op's body).
+pub fn linalg_index(rw: &mut PatternRewriter<'_>, dim: usize, loc: Location) -> Value {
+    let index = rw.uniq().index_type();
+    let i64t = rw.uniq().int_type(64);
+    let a = rw.uniq().int_attr(i64t, dim as i128);
+    let st = OperationState::new(rw.uniq(), "linalg.index", loc)
+        .results(&[index])
+        .prop(rw.uniq(), "dim", a);
+    let op = rw.create(st);
+    rw.result(op, 0)
+}
+
+/// `arith.cmpi <predicate>, a, b`, with upstream's predicate numbers
+/// (`nart_dialect_arith::attrs::cmpi`).
+pub fn cmpi(
+    rw: &mut PatternRewriter<'_>,
+    predicate: i128,
+    a: Value,
+    b: Value,
+    loc: Location,
+) -> Value {
+    let i1 = rw.uniq().int_type(1);
+    let i64t = rw.uniq().int_type(64);
+    let p = rw.uniq().int_attr(i64t, predicate);
+    let st = nart_dialect_arith::op_state(rw.uniq(), "arith.cmpi", &[a, b], &[i1], loc).prop(
+        rw.uniq(),
+        "predicate",
+        p,
+    );
+    let op = rw.create(st);
+    rw.result(op, 0)
+}
+
+/// `arith.constant attr : ty`.
+pub fn constant_of(rw: &mut PatternRewriter<'_>, attr: Attr, ty: Type, loc: Location) -> Value {
+    let st = nart_dialect_arith::constant_state(rw.uniq(), attr, ty, loc);
+    let op = rw.create(st);
+    rw.result(op, 0)
+}
+
+/// A tensor of `shape` x `elem` filled with the scalar attribute `attr`.
+pub fn filled_with(
+    rw: &mut PatternRewriter<'_>,
+    attr: Attr,
+    shape: &[i64],
+    elem: Type,
+    loc: Location,
+) -> Value {
+    let c = constant_of(rw, attr, elem, loc);
+    let init = empty(rw, shape, elem, loc);
+    let op = create_named(rw, "linalg.fill", &[c], &[init], &[], loc);
+    rw.result(op, 0)
+}
+
+/// The width of a signless integer type (`i1` included), if `ty` is one.
+pub fn signless_width(ctx: &Context, ty: Type) -> Option<u32> {
+    match ctx.type_data(ty) {
+        TypeData::Integer {
+            width,
+            signedness: nart_ir::Signedness::Signless,
+        } => Some(*width),
+        _ => None,
+    }
+}
+
+/// The width of a float type among `f16`, `bf16`, `f32` and `f64`.
+pub fn float_width(ctx: &Context, ty: Type) -> Option<u32> {
+    match ctx.type_data(ty) {
+        TypeData::Float(FloatKind::F16 | FloatKind::BF16) => Some(16),
+        TypeData::Float(FloatKind::F32) => Some(32),
+        TypeData::Float(FloatKind::F64) => Some(64),
+        _ => None,
+    }
+}
+
+/// The smallest (`low`) or largest value of `ty` as an attribute: `-inf`/`+inf` for floats,
+/// the signed extremes for signless integers.
+pub fn extreme(rw: &mut PatternRewriter<'_>, ty: Type, low: bool) -> Option<Attr> {
+    if is_float(rw, ty) {
+        let v = if low {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        return Some(rw.uniq().float_attr(ty, v));
+    }
+    let w = signless_width(rw, ty)?;
+    let half = 1i128 << (w - 1);
+    Some(rw.uniq().int_attr(ty, if low { -half } else { half - 1 }))
+}
+
+/// The integer elements of `v` when a constant op (`graph.constant`, `arith.constant`) of an
+/// integer element type defines it.
+pub fn constant_ints(ctx: &Context, v: Value) -> Option<Vec<i64>> {
+    let op = ctx.defining_op(v)?;
+    if !matches!(ctx.op_name_str(op), "graph.constant" | "arith.constant") {
+        return None;
+    }
+    nart_dialect_graph::infer::dense_ints(ctx, ctx.attr(op, "value")?)
+}
+
+/// The one value of a constant of a single element, integer or `f32`, as `f64`.
+pub fn constant_scalar(ctx: &Context, v: Value) -> Option<f64> {
+    if let Some(f) = constant_f32(ctx, v) {
+        return (f.len() == 1).then(|| f64::from(f[0]));
+    }
+    let i = constant_ints(ctx, v)?;
+    (i.len() == 1).then(|| i[0] as f64)
+}
+
 /// `[[0, 1, ...]]`-style reassociation attribute.
 fn reassociation(rw: &mut PatternRewriter<'_>, groups: &[Vec<i64>]) -> Attr {
     let i64t = rw.uniq().int_type(64);
@@ -319,6 +457,27 @@ pub fn reshape(
     }
     if from == shape {
         return Ok(x);
+    }
+    if from.is_empty() {
+        // A scalar into ones: a copy through a broadcasting generic (an expand of a rank-0
+        // tensor has no reassociation).
+        return elementwise(rw, &[x], shape, elem, loc, |_, a| Ok(a[0]));
+    }
+    if shape.is_empty() {
+        // Ones into a scalar: a generic reducing the unit dimensions (a collapse into a
+        // rank-0 tensor has no reassociation either).
+        let n = from.len() as u32;
+        let init = empty(rw, &[], elem, loc);
+        let r = try_generic(
+            rw,
+            &[x],
+            &[init],
+            vec![nart_dialect_linalg::structured::identity(n), map(n, vec![])],
+            &vec![IteratorType::Reduction; from.len()],
+            loc,
+            |_, a| Ok(vec![a[0]]),
+        )?;
+        return Ok(r[0]);
     }
     let out_ty = rw.uniq().tensor_type(shape.to_vec(), elem);
     if shape.len() <= from.len() {

@@ -11,7 +11,7 @@
 //! |---|---|
 //! | `Add`, `Sub`, `Mul`, `Div` | a parallel `linalg.generic` with ONNX multidirectional broadcasting in its maps |
 //! | `Relu`, `LeakyRelu`, `Clip`, `Sigmoid`, `Tanh`, `Exp`, `Erf` | a parallel `linalg.generic` (the last four through `math` ops) |
-//! | `MatMul` (2-D, or 3-D with equal batches), `Gemm`, `graph.fused_matmul`/`fused_gemm` | `linalg.matmul`/`batch_matmul` into a `linalg.fill`ed or broadcast bias, `linalg.transpose` for `transA`/`transB`, a generic for `alpha`, `beta` and the activation |
+//! | `MatMul` (any ranks, 1-D operands and broadcast batches), `Gemm`, `graph.fused_matmul`/`fused_gemm` | `linalg.matmul`/`batch_matmul` (batches folded by reshapes) or a `linalg.generic` for broadcast batches, into a `linalg.fill`ed or broadcast bias; `linalg.transpose` for `transA`/`transB`, a generic for `alpha`, `beta` and the activation |
 //! | `Conv`, `graph.fused_conv` (2-D) | `tensor.pad`, then `linalg.conv_2d_nchw_fchw` (group 1), `linalg.depthwise_conv_2d_nchw_chw` (one filter per channel) or a grouped `linalg.generic` over expanded shapes; the bias is the broadcast init |
 //! | `MaxPool`, `AveragePool`, `GlobalAveragePool` | `tensor.pad`, `linalg.pooling_nchw_max`/`_sum`, a division by the window counts |
 //! | `Softmax` | max, exp of the difference, sum and division as four generics, two of them reductions |
@@ -19,6 +19,9 @@
 //! | `Transpose`, `Concat` | `linalg.transpose`, `tensor.concat` |
 //! | `BatchNormalization` (inference) | one generic `x * a[c] + b[c]`, with `a` and `b` folded at compile time when the parameters are constants |
 //! | `graph.constant` | `arith.constant` |
+//! | more elementwise ops (math, `Pow`, `Cast`, comparisons, `Where`, logic, variadic `Max`/`Min`/`Sum`/`Mean`, `Identity`) | see [`crate::pointwise`] |
+//! | `Reduce*`, `ArgMax`/`ArgMin`, `LayerNormalization` | see [`crate::reduce`] |
+//! | `Gather`, `Expand`, `Slice`, `Split`, `Pad` | see [`crate::indexing`] |
 
 use nart_dialect_graph::fused::Activation;
 use nart_dialect_linalg::builders::{create_generic, create_named};
@@ -33,6 +36,7 @@ use nart_rewrite::conversion::{
 };
 
 use crate::emit::*;
+use crate::{indexing, pointwise, reduce};
 
 /// A lowering of one graph op kind: returns the values replacing its results.
 type LowerFn = fn(&mut PatternRewriter<'_>, Op, Location) -> Lowered;
@@ -71,32 +75,32 @@ impl ConversionPattern for Lowering {
 
 // ----- attributes -----
 
-fn int_attr(ctx: &Context, op: Op, name: &str, default: i64) -> i64 {
+pub(crate) fn int_attr(ctx: &Context, op: Op, name: &str, default: i64) -> i64 {
     ctx.attr(op, name)
         .and_then(|a| ctx.attr_int(a))
         .and_then(|v| i64::try_from(v).ok())
         .unwrap_or(default)
 }
 
-fn float_attr(ctx: &Context, op: Op, name: &str, default: f64) -> f64 {
+pub(crate) fn float_attr(ctx: &Context, op: Op, name: &str, default: f64) -> f64 {
     ctx.attr(op, name)
         .and_then(|a| ctx.attr_float(a))
         .unwrap_or(default)
 }
 
-fn ints_attr(ctx: &Context, op: Op, name: &str) -> Option<Vec<i64>> {
+pub(crate) fn ints_attr(ctx: &Context, op: Op, name: &str) -> Option<Vec<i64>> {
     ctx.attr(op, name).and_then(|a| dense_ints(ctx, a))
 }
 
-fn string_attr<'a>(ctx: &'a Context, op: Op, name: &str) -> Option<&'a str> {
+pub(crate) fn string_attr<'a>(ctx: &'a Context, op: Op, name: &str) -> Option<&'a str> {
     ctx.attr(op, name).and_then(|a| ctx.attr_str(a))
 }
 
-fn result_type(ctx: &Context, op: Op) -> Result<(Vec<i64>, Type), String> {
+pub(crate) fn result_type(ctx: &Context, op: Op) -> Result<(Vec<i64>, Type), String> {
     static_type(ctx, ctx.result(op, 0))
 }
 
-fn operand(ctx: &Context, op: Op, i: usize) -> Result<Value, String> {
+pub(crate) fn operand(ctx: &Context, op: Op, i: usize) -> Result<Value, String> {
     ctx.operands(op)
         .get(i)
         .copied()
@@ -104,7 +108,7 @@ fn operand(ctx: &Context, op: Op, i: usize) -> Result<Value, String> {
 }
 
 /// `axis` normalized into `0..rank`.
-fn norm_axis(axis: i64, rank: usize) -> Result<usize, String> {
+pub(crate) fn norm_axis(axis: i64, rank: usize) -> Result<usize, String> {
     let a = if axis < 0 { axis + rank as i64 } else { axis };
     usize::try_from(a)
         .ok()
@@ -163,7 +167,11 @@ fn leaky_relu(rw: &mut PatternRewriter<'_>, x: Value, alpha: f64, loc: Location)
 }
 
 /// `1 / (1 + exp(-x))`.
-fn sigmoid(rw: &mut PatternRewriter<'_>, x: Value, loc: Location) -> Result<Value, String> {
+pub(crate) fn sigmoid(
+    rw: &mut PatternRewriter<'_>,
+    x: Value,
+    loc: Location,
+) -> Result<Value, String> {
     let ty = rw.value_type(x);
     let n = ar(rw, "arith.negf", &[x], ty, loc);
     let e = math(rw, "math.exp", n, loc)?;
@@ -198,7 +206,7 @@ fn lower_div(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
 }
 
 /// A float elementwise op of one input: `body(x)`.
-fn unary(
+pub(crate) fn unary(
     rw: &mut PatternRewriter<'_>,
     op: Op,
     loc: Location,
@@ -280,7 +288,13 @@ fn apply_activation(
 
 // ----- products -----
 
-/// `a x b` (2-D, or 3-D with equal batches) accumulated into `init`.
+/// `a x b` with ONNX (numpy) matmul semantics, accumulated into `init` (of the result's
+/// shape): a 1-D `a` is a row and a 1-D `b` a column, the dimension added for it being absent
+/// from the result, and the batch dimensions (all but the last two) broadcast. A 2-D product
+/// is a `linalg.matmul`; a batched `a` times a 2-D `b` folds the batches into the rows of one
+/// `linalg.matmul`; equal batches fold into one `linalg.batch_matmul`; other batches (one
+/// side broadcast) become a `linalg.generic` whose maps read index 0 of a broadcast
+/// dimension.
 fn matmul_into(
     rw: &mut PatternRewriter<'_>,
     a: Value,
@@ -290,19 +304,143 @@ fn matmul_into(
 ) -> Result<Value, String> {
     let (sa, _) = static_type(rw, a)?;
     let (sb, _) = static_type(rw, b)?;
-    let name = match (sa.len(), sb.len()) {
-        (2, 2) => "linalg.matmul",
-        (3, 3) if sa[0] == sb[0] => "linalg.batch_matmul",
-        _ => {
-            return Err(format!(
-                "only 2-D products and 3-D products with equal batches are lowered, got ranks {} and {}",
-                sa.len(),
-                sb.len()
-            ))
-        }
+    let (so, elem) = static_type(rw, init)?;
+    if sa.is_empty() || sb.is_empty() {
+        return Err("a MatMul operand is a scalar".to_string());
+    }
+    let (a, sa) = if sa.len() == 1 {
+        (reshape(rw, a, &[1, sa[0]], loc)?, vec![1, sa[0]])
+    } else {
+        (a, sa)
     };
-    let op = create_named(rw, name, &[a, b], &[init], &[], loc);
-    Ok(rw.result(op, 0))
+    let (b, sb) = if sb.len() == 1 {
+        (reshape(rw, b, &[sb[0], 1], loc)?, vec![sb[0], 1])
+    } else {
+        (b, sb)
+    };
+    let (ra, rb) = (sa.len(), sb.len());
+    let (m, k, n) = (sa[ra - 2], sa[ra - 1], sb[rb - 1]);
+    if sb[rb - 2] != k {
+        return Err(format!(
+            "the contracted dimensions differ: {k} and {}",
+            sb[rb - 2]
+        ));
+    }
+    let (ba, bb) = (&sa[..ra - 2], &sb[..rb - 2]);
+    let batch = broadcast_shapes(ba, bb)
+        .ok_or_else(|| format!("the batch dimensions {ba:?} and {bb:?} do not broadcast"))?;
+    let mut full = batch.clone();
+    full.extend([m, n]);
+    if full.iter().product::<i64>() != so.iter().product::<i64>() {
+        return Err(format!(
+            "the result shape {so:?} does not match the product's {full:?}"
+        ));
+    }
+    let p: i64 = batch.iter().product();
+    let y = if batch.is_empty() {
+        let init = reshape(rw, init, &full, loc)?;
+        let op = create_named(rw, "linalg.matmul", &[a, b], &[init], &[], loc);
+        rw.result(op, 0)
+    } else if bb.is_empty() {
+        // [batch.., m, k] x [k, n]: the batches are more rows.
+        let a2 = reshape(rw, a, &[p * m, k], loc)?;
+        let init2 = reshape(rw, init, &[p * m, n], loc)?;
+        let op = create_named(rw, "linalg.matmul", &[a2, b], &[init2], &[], loc);
+        rw.result(op, 0)
+    } else if ba == bb {
+        let a3 = reshape(rw, a, &[p, m, k], loc)?;
+        let b3 = reshape(rw, b, &[p, k, n], loc)?;
+        let init3 = reshape(rw, init, &[p, m, n], loc)?;
+        let op = create_named(rw, "linalg.batch_matmul", &[a3, b3], &[init3], &[], loc);
+        rw.result(op, 0)
+    } else {
+        let init = reshape(rw, init, &full, loc)?;
+        broadcast_matmul(rw, a, b, init, &batch, elem, loc)?
+    };
+    reshape(rw, y, &so, loc)
+}
+
+/// The numpy broadcast of two shapes, if they broadcast.
+fn broadcast_shapes(x: &[i64], y: &[i64]) -> Option<Vec<i64>> {
+    let r = x.len().max(y.len());
+    (0..r)
+        .map(|i| {
+            let dx = if i + x.len() >= r {
+                x[i + x.len() - r]
+            } else {
+                1
+            };
+            let dy = if i + y.len() >= r {
+                y[i + y.len() - r]
+            } else {
+                1
+            };
+            match (dx, dy) {
+                _ if dx == dy => Some(dx),
+                (1, _) => Some(dy),
+                (_, 1) => Some(dx),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// A batched product over loops `(batch.., i, j, k)` whose operand maps read index 0 of the
+/// batch dimensions an operand broadcasts.
+fn broadcast_matmul(
+    rw: &mut PatternRewriter<'_>,
+    a: Value,
+    b: Value,
+    init: Value,
+    batch: &[i64],
+    elem: Type,
+    loc: Location,
+) -> Result<Value, String> {
+    let (sa, _) = static_type(rw, a)?;
+    let (sb, _) = static_type(rw, b)?;
+    let nb = batch.len();
+    let loops = (nb + 3) as u32;
+    let (i, j, kk) = (d(nb as u32), d(nb as u32 + 1), d(nb as u32 + 2));
+    let batch_part = |s: &[i64]| -> Vec<nart_ir::AffineExpr> {
+        let r = s.len() - 2;
+        (0..r)
+            .map(|q| {
+                let o = q + nb - r;
+                if s[q] == 1 && batch[o] != 1 {
+                    nart_ir::AffineExpr::Const(0)
+                } else {
+                    d(o as u32)
+                }
+            })
+            .collect()
+    };
+    let mut ma = batch_part(&sa);
+    ma.extend([i.clone(), kk.clone()]);
+    let mut mb = batch_part(&sb);
+    mb.extend([kk, j.clone()]);
+    let mut mo: Vec<_> = (0..nb as u32).map(d).collect();
+    mo.extend([i, j]);
+    let mut iters = vec![P; nb + 2];
+    iters.push(R);
+    let float = is_float(rw, elem);
+    let g = create_generic(
+        rw,
+        &[a, b],
+        &[init],
+        vec![map(loops, ma), map(loops, mb), map(loops, mo)],
+        &iters,
+        loc,
+        |rw, v| {
+            let (mul, addop) = if float {
+                ("arith.mulf", "arith.addf")
+            } else {
+                ("arith.muli", "arith.addi")
+            };
+            let p = ar(rw, mul, &[v[0], v[1]], elem, loc);
+            vec![ar(rw, addop, &[v[2], p], elem, loc)]
+        },
+    );
+    Ok(rw.result(g, 0))
 }
 
 /// `x` transposed by `perm` (`linalg.transpose` into a `tensor.empty`).
@@ -958,7 +1096,12 @@ fn lower_batch_norm(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowe
 }
 
 /// `first`, then a placeholder for each further (unused) result of `op`.
-fn with_placeholders(rw: &mut PatternRewriter<'_>, op: Op, first: Value, loc: Location) -> Lowered {
+pub(crate) fn with_placeholders(
+    rw: &mut PatternRewriter<'_>,
+    op: Op,
+    first: Value,
+    loc: Location,
+) -> Lowered {
     let mut values = vec![first];
     for i in 1..rw.results(op).len() {
         let r = rw.result(op, i);
@@ -969,7 +1112,11 @@ fn with_placeholders(rw: &mut PatternRewriter<'_>, op: Op, first: Value, loc: Lo
 
 /// A value of `r`'s type for an optional result nothing uses: `graph.none` for `none`, a
 /// `tensor.empty` for a tensor.
-fn placeholder(rw: &mut PatternRewriter<'_>, r: Value, loc: Location) -> Result<Value, String> {
+pub(crate) fn placeholder(
+    rw: &mut PatternRewriter<'_>,
+    r: Value,
+    loc: Location,
+) -> Result<Value, String> {
     if rw.has_uses(r) {
         return Err("an optional result that is used is not lowered".to_string());
     }
@@ -1039,6 +1186,53 @@ lowerings! {
     "graph.Concat" => "ConcatLowering", lower_concat;
     "graph.BatchNormalization" => "BatchNormalizationLowering", lower_batch_norm;
     "graph.constant" => "ConstantLowering", lower_constant;
+    "graph.Sqrt" => "SqrtLowering", pointwise::lower_sqrt;
+    "graph.Floor" => "FloorLowering", pointwise::lower_floor;
+    "graph.Ceil" => "CeilLowering", pointwise::lower_ceil;
+    "graph.Round" => "RoundLowering", pointwise::lower_round;
+    "graph.Log" => "LogLowering", pointwise::lower_log;
+    "graph.Reciprocal" => "ReciprocalLowering", pointwise::lower_reciprocal;
+    "graph.Neg" => "NegLowering", pointwise::lower_neg;
+    "graph.Abs" => "AbsLowering", pointwise::lower_abs;
+    "graph.Sign" => "SignLowering", pointwise::lower_sign;
+    "graph.Pow" => "PowLowering", pointwise::lower_pow;
+    "graph.Gelu" => "GeluLowering", pointwise::lower_gelu;
+    "graph.HardSigmoid" => "HardSigmoidLowering", pointwise::lower_hard_sigmoid;
+    "graph.HardSwish" => "HardSwishLowering", pointwise::lower_hard_swish;
+    "graph.Cast" => "CastLowering", pointwise::lower_cast;
+    "graph.Equal" => "EqualLowering", pointwise::lower_equal;
+    "graph.Less" => "LessLowering", pointwise::lower_less;
+    "graph.LessOrEqual" => "LessOrEqualLowering", pointwise::lower_less_or_equal;
+    "graph.Greater" => "GreaterLowering", pointwise::lower_greater;
+    "graph.GreaterOrEqual" => "GreaterOrEqualLowering", pointwise::lower_greater_or_equal;
+    "graph.Where" => "WhereLowering", pointwise::lower_where;
+    "graph.Not" => "NotLowering", pointwise::lower_not;
+    "graph.And" => "AndLowering", pointwise::lower_and;
+    "graph.Or" => "OrLowering", pointwise::lower_or;
+    "graph.Xor" => "XorLowering", pointwise::lower_xor;
+    "graph.Max" => "MaxLowering", pointwise::lower_max;
+    "graph.Min" => "MinLowering", pointwise::lower_min;
+    "graph.Sum" => "SumLowering", pointwise::lower_sum;
+    "graph.Mean" => "MeanLowering", pointwise::lower_mean;
+    "graph.Identity" => "IdentityLowering", pointwise::lower_identity;
+    "graph.ReduceSum" => "ReduceSumLowering", reduce::lower_reduce_sum;
+    "graph.ReduceMean" => "ReduceMeanLowering", reduce::lower_reduce_mean;
+    "graph.ReduceMax" => "ReduceMaxLowering", reduce::lower_reduce_max;
+    "graph.ReduceMin" => "ReduceMinLowering", reduce::lower_reduce_min;
+    "graph.ReduceProd" => "ReduceProdLowering", reduce::lower_reduce_prod;
+    "graph.ReduceL1" => "ReduceL1Lowering", reduce::lower_reduce_l1;
+    "graph.ReduceL2" => "ReduceL2Lowering", reduce::lower_reduce_l2;
+    "graph.ReduceLogSum" => "ReduceLogSumLowering", reduce::lower_reduce_log_sum;
+    "graph.ReduceLogSumExp" => "ReduceLogSumExpLowering", reduce::lower_reduce_log_sum_exp;
+    "graph.ReduceSumSquare" => "ReduceSumSquareLowering", reduce::lower_reduce_sum_square;
+    "graph.ArgMax" => "ArgMaxLowering", reduce::lower_arg_max;
+    "graph.ArgMin" => "ArgMinLowering", reduce::lower_arg_min;
+    "graph.LayerNormalization" => "LayerNormalizationLowering", reduce::lower_layer_norm;
+    "graph.Gather" => "GatherLowering", indexing::lower_gather;
+    "graph.Expand" => "ExpandLowering", indexing::lower_expand;
+    "graph.Slice" => "SliceLowering", indexing::lower_slice;
+    "graph.Split" => "SplitLowering", indexing::lower_split;
+    "graph.Pad" => "PadLowering", indexing::lower_pad;
 }
 
 nart_pass::declare_pass! {
@@ -1048,9 +1242,11 @@ nart_pass::declare_pass! {
         name: "ConvertGraphToLinalg",
         summary: "Lower graph ops on static shapes to linalg, tensor and arith ops",
         description: "Rewrites the graph ops of a function into structured ops on tensors: \
-            elementwise ops (with ONNX broadcasting in the indexing maps), MatMul, Gemm, Conv \
-            (pads, strides, dilations, groups), pooling, Softmax, reshapes, Transpose, Concat, \
-            inference BatchNormalization, the fused graph ops, and constants. It is a dialect \
+            elementwise ops (with ONNX broadcasting in the indexing maps), MatMul (with \
+            broadcast batches), Gemm, Conv (pads, strides, dilations, groups), pooling, Softmax, \
+            reductions, ArgMax/ArgMin, LayerNormalization, reshapes, Transpose, Concat, Gather, \
+            Slice, Split, Pad, Expand, inference BatchNormalization, the fused graph ops, and \
+            constants. It is a dialect \
             conversion with every graph op illegal: when an op cannot be lowered, each such op \
             is reported at its location with the reason and the function is left unchanged.",
         statistics: [

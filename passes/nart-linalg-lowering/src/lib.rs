@@ -12,8 +12,11 @@
 
 pub mod emit;
 pub mod graph_to_linalg;
+pub mod indexing;
 pub mod linalg_to_loops;
+pub mod pointwise;
 pub mod qnn_to_linalg;
+pub mod reduce;
 pub mod vectorize;
 
 pub use graph_to_linalg::ConvertGraphToLinalgPass;

@@ -51,6 +51,14 @@ func.func @collapse_sizes(%t: tensor<2x3x4xf32>) {
 
 // -----
 
+func.func @collapse_rank0(%t: tensor<1x2xf32>) {
+  // expected-error @+1 {{expected every expanded dimension to be 1 when the collapsed rank is 0}}
+  %0 = tensor.collapse_shape %t [] : tensor<1x2xf32> into tensor<f32>
+  return
+}
+
+// -----
+
 func.func @collapse_order(%t: tensor<2x3x4xf32>) {
   // expected-error @+1 {{expected reassociation map #0 to be valid and contiguous}}
   %0 = tensor.collapse_shape %t [[1, 0], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>

@@ -54,6 +54,16 @@ func.func @reshapes(%t: tensor<2x3x4xf32>) -> tensor<3x2x4xf32> {
   return %e : tensor<3x2x4xf32>
 }
 
+// To and from rank 0: no groups, every other dimension a unit.
+// CHECK-LABEL: func.func @reshapes_rank0
+// CHECK-NEXT: %{{.*}} = tensor.collapse_shape %arg0 [] : tensor<1x1xf32> into tensor<f32>
+// CHECK-NEXT: %{{.*}} = tensor.expand_shape %arg1 [] output_shape [1, 1, 1] : tensor<f32> into tensor<1x1x1xf32>
+func.func @reshapes_rank0(%t: tensor<1x1xf32>, %s: tensor<f32>) -> tensor<1x1x1xf32> {
+  %c = tensor.collapse_shape %t [] : tensor<1x1xf32> into tensor<f32>
+  %e = tensor.expand_shape %s [] output_shape [1, 1, 1] : tensor<f32> into tensor<1x1x1xf32>
+  return %e : tensor<1x1x1xf32>
+}
+
 // CHECK-LABEL: func.func @concat
 // CHECK-NEXT: %{{.*}} = tensor.concat dim(1) %arg0, %arg1 : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>
 func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> tensor<2x8xf32> {

@@ -1,0 +1,312 @@
+//! Exact int8 on oneDNN: what oneDNN is trusted with, and the requantization the runtime does
+//! itself.
+//!
+//! oneDNN computes `Σ x·w` for `u8`/`s8` inputs and `s8` weights into an `s32` result; nart
+//! takes the zero points and the bias out of it and requantizes it exactly as
+//! `nart_tensor::qnn` does (a 31-bit fixed-point multiplier and one rounding), never with
+//! oneDNN's `f32` output scales, which round differently. Two properties of oneDNN 2.6's int8
+//! kernels decide when its sums are exact, and [`exactness`] checks both from the weights:
+//!
+//! - Its kernels convert the `s32` accumulators to `f32` before the output stage (bias,
+//!   scales, post-ops) and back, even for an `s32` result, so a sum is exact only while it
+//!   stays below `2^24` in magnitude. With `|x| ≤ 255` that holds for every input when
+//!   `255 · Σ|w| < 2^24` for each output channel's weights.
+//! - Without VNNI (AVX2 or AVX-512 without `vpdpbusd`), `u8 × s8` products are summed in
+//!   pairs by `vpmaddubsw` into saturating 16-bit lanes, so a pair can saturate unless
+//!   `|w| ≤ 64` (`2 · 255 · 64 = 32640`); for `s8` inputs oneDNN also scales the weights by
+//!   one half there. So without VNNI only `u8` inputs with 7-bit weights are exact.
+
+use nart_tensor::qnn::{FixedMultiplier, Rounding};
+
+use crate::program::{Elem, Requant};
+
+/// The largest magnitude an `f32` holds every integer up to.
+const F32_EXACT: i64 = 1 << 24;
+
+/// The largest input magnitude (`u8`'s 255; `s8` inputs are shifted into `u8` by oneDNN).
+const MAX_INPUT: i64 = 255;
+
+/// The largest weight magnitude that cannot saturate `vpmaddubsw` with `u8` inputs.
+const MAX_WEIGHT_WITHOUT_VNNI: i8 = 64;
+
+/// Whether oneDNN's sums for `q` (weights `[channels, per]` row-major for a convolution,
+/// `[K, N]` for a matmul when `columns`) and inputs of type `src` are exact on a CPU with
+/// (`vnni`) or without VNNI; the reason when they are not.
+pub fn exactness(q: &Requant, src: Elem, columns: bool, vnni: bool) -> Result<(), String> {
+    let c = q.channels();
+    if c == 0 || q.weights.len() % c != 0 {
+        return Err("the weights do not split into output channels".into());
+    }
+    let mut bound = vec![0i64; c];
+    for (i, &w) in q.weights.iter().enumerate() {
+        let ch = if columns {
+            i % c
+        } else {
+            i / (q.weights.len() / c)
+        };
+        bound[ch] += i64::from(w).abs();
+    }
+    if let Some((ch, &b)) = bound
+        .iter()
+        .enumerate()
+        .find(|(_, b)| **b * MAX_INPUT >= F32_EXACT)
+    {
+        return Err(format!(
+            "output channel {ch} may sum to {} (255 · Σ|w|), past 2^24, where oneDNN's \
+             int8 kernels compute in f32",
+            b * MAX_INPUT
+        ));
+    }
+    if !vnni {
+        if src != Elem::U8 {
+            return Err("an i8 input without VNNI (oneDNN halves the weights there)".into());
+        }
+        if let Some(w) = q
+            .weights
+            .iter()
+            .find(|&&w| !(-MAX_WEIGHT_WITHOUT_VNNI..=MAX_WEIGHT_WITHOUT_VNNI).contains(&w))
+        {
+            return Err(format!(
+                "weight {w} outside [-64, 64] without VNNI (pairs of u8 × s8 products \
+                 saturate at 16 bits)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The requantization of one integer op's `s32` sums, run by the runtime after the primitive.
+pub struct Requantize {
+    /// The buffer holding the sums (`s32`, channels innermost).
+    pub acc: usize,
+    /// The buffer the stored results go to (8-bit, the same order).
+    pub out: usize,
+    /// Elements.
+    pub n: usize,
+    /// Output channels (the innermost dim).
+    pub channels: usize,
+    /// Positions the corrections differ over (1, or the output's spatial positions).
+    pub spatial: usize,
+    /// `bias − Zx·Σ w` per (position, channel), `spatial × channels`.
+    pub corr: Vec<i32>,
+    /// The multiplier of each channel (or one for all).
+    pub mults: Vec<FixedMultiplier>,
+    /// The result's zero point.
+    pub zero_point: i32,
+    /// The clamp.
+    pub lo: i32,
+    /// The clamp.
+    pub hi: i32,
+    /// How ties round.
+    pub rounding: Rounding,
+    /// Whether results are `s8` (else `u8`).
+    pub signed: bool,
+}
+
+impl Requantize {
+    /// Writes the stored results of `acc` into `out`.
+    pub fn apply(&self, acc: &[i32], out: &mut [u8]) {
+        let (c, s) = (self.channels, self.spatial);
+        for (i, (&a, y)) in acc.iter().zip(out.iter_mut()).take(self.n).enumerate() {
+            let ch = i % c;
+            let pos = (i / c) % s;
+            let total = a.wrapping_add(self.corr[pos * c + ch]);
+            let m = self.mults[if self.mults.len() == 1 { 0 } else { ch }];
+            let r = (i128::from(self.zero_point) + m.apply(i128::from(total), self.rounding))
+                .clamp(i128::from(self.lo), i128::from(self.hi)) as i32;
+            *y = if self.signed { r as i8 as u8 } else { r as u8 };
+        }
+    }
+}
+
+/// The window of a convolution, for its corrections.
+pub struct ConvWindow<'a> {
+    /// The input's spatial dims.
+    pub input: &'a [i64],
+    /// The output's spatial dims.
+    pub output: &'a [i64],
+    /// The kernel's spatial dims.
+    pub kernel: &'a [i64],
+    /// Strides.
+    pub strides: &'a [i64],
+    /// Dilations (1 = dense).
+    pub dilations: &'a [i64],
+    /// Padding before.
+    pub pads_begin: &'a [i64],
+    /// Padding after.
+    pub pads_end: &'a [i64],
+}
+
+/// The corrections `bias[c] − Zx · Σ w[c, ·]` of a convolution (weights `[C, per]`, `per` =
+/// input channels per group × kernel positions): one row when no window reaches padding or
+/// `Zx = 0`, else one per output position, the sum over the kernel positions inside the input
+/// (padded positions stand for real zeros, which oneDNN's zero padding already leaves out).
+/// Returns `(spatial, corr)`.
+pub fn conv_corrections(q: &Requant, win: &ConvWindow<'_>) -> (usize, Vec<i32>) {
+    let c = q.channels();
+    let per = q.weights.len() / c;
+    let zx = q.src_zero_point;
+    let padded = win.pads_begin.iter().chain(win.pads_end).any(|&p| p != 0);
+    if zx == 0 || !padded {
+        let corr = (0..c)
+            .map(|ch| {
+                let s = q.weights[ch * per..(ch + 1) * per]
+                    .iter()
+                    .fold(0i32, |s, &w| s.wrapping_add(i32::from(w)));
+                q.bias[ch].wrapping_sub(zx.wrapping_mul(s))
+            })
+            .collect();
+        return (1, corr);
+    }
+    let nk: usize = win.kernel.iter().map(|&k| k as usize).product();
+    let cin = per / nk.max(1);
+    // The weight sum of each channel at each kernel position, over its input channels.
+    let mut wk = vec![0i32; c * nk];
+    for ch in 0..c {
+        for ci in 0..cin {
+            for k in 0..nk {
+                let w = i32::from(q.weights[ch * per + ci * nk + k]);
+                wk[ch * nk + k] = wk[ch * nk + k].wrapping_add(w);
+            }
+        }
+    }
+    let sp = win.output.len();
+    let no: usize = win.output.iter().map(|&d| d as usize).product();
+    let mut corr = Vec::with_capacity(no * c);
+    let (mut oc, mut kc) = (vec![0i64; sp], vec![0i64; sp]);
+    let mut inside = vec![false; nk];
+    for o in 0..no {
+        unravel(o, win.output, &mut oc);
+        for (k, inside) in inside.iter_mut().enumerate() {
+            unravel(k, win.kernel, &mut kc);
+            *inside = (0..sp).all(|d| {
+                let pos = oc[d] * win.strides[d] + kc[d] * win.dilations[d] - win.pads_begin[d];
+                (0..win.input[d]).contains(&pos)
+            });
+        }
+        for ch in 0..c {
+            let s = (0..nk)
+                .filter(|&k| inside[k])
+                .fold(0i32, |s, k| s.wrapping_add(wk[ch * nk + k]));
+            corr.push(q.bias[ch].wrapping_sub(zx.wrapping_mul(s)));
+        }
+    }
+    (no, corr)
+}
+
+/// The corrections `bias[j] − Zx · Σ_k w[k, j]` of a matmul (weights `[K, N]`).
+pub fn matmul_corrections(q: &Requant) -> Vec<i32> {
+    let n = q.channels();
+    let mut sums = vec![0i32; n];
+    for (i, &w) in q.weights.iter().enumerate() {
+        sums[i % n] = sums[i % n].wrapping_add(i32::from(w));
+    }
+    (0..n)
+        .map(|j| q.bias[j].wrapping_sub(q.src_zero_point.wrapping_mul(sums[j])))
+        .collect()
+}
+
+/// The multipliers of `q`.
+pub fn multipliers(q: &Requant) -> Vec<FixedMultiplier> {
+    q.multipliers
+        .iter()
+        .map(|&(m, shift)| FixedMultiplier { m, shift })
+        .collect()
+}
+
+/// The coordinates of row-major index `i` in `dims`.
+fn unravel(mut i: usize, dims: &[i64], out: &mut [i64]) {
+    for d in (0..dims.len()).rev() {
+        let n = dims[d].max(1) as usize;
+        out[d] = (i % n) as i64;
+        i /= n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    fn requant(weights: Vec<i8>, channels: usize) -> Requant {
+        Requant {
+            weight_dims: vec![weights.len() as i64],
+            weights: Arc::new(weights),
+            bias: vec![0; channels],
+            src_zero_point: 3,
+            multipliers: vec![(1 << 30, 1)],
+            zero_point: 0,
+            lo: 0,
+            hi: 255,
+            rounding: Rounding::HalfEven,
+        }
+    }
+
+    #[test]
+    fn sums_past_2_pow_24_are_refused() {
+        // 255 · 127 · 518 = 16 774 830 < 2^24; one more weight passes it.
+        let ok = requant(vec![127; 518], 1);
+        assert_eq!(exactness(&ok, Elem::U8, false, true), Ok(()));
+        let big = requant(vec![127; 519], 1);
+        let e = exactness(&big, Elem::U8, false, true).unwrap_err();
+        assert!(e.contains("2^24"), "{e}");
+    }
+
+    #[test]
+    fn without_vnni_only_u8_inputs_and_7_bit_weights() {
+        let q = requant(vec![64, -64, 3], 1);
+        assert_eq!(exactness(&q, Elem::U8, false, false), Ok(()));
+        assert!(exactness(&q, Elem::S8, false, false).is_err());
+        let q = requant(vec![65, 0, 3], 1);
+        assert!(exactness(&q, Elem::U8, false, false)
+            .unwrap_err()
+            .contains("65"));
+        assert_eq!(exactness(&q, Elem::S8, false, true), Ok(()));
+    }
+
+    #[test]
+    fn padded_corrections_count_the_kernel_positions_inside() {
+        // One channel, a 1-D kernel of 3 ones over 4 inputs, padding 1 on both sides: the
+        // first and last outputs see 2 inputs, the middle ones 3.
+        let mut q = requant(vec![1, 1, 1], 1);
+        q.bias = vec![10];
+        let win = ConvWindow {
+            input: &[4],
+            output: &[4],
+            kernel: &[3],
+            strides: &[1],
+            dilations: &[1],
+            pads_begin: &[1],
+            pads_end: &[1],
+        };
+        let (s, corr) = conv_corrections(&q, &win);
+        assert_eq!(s, 4);
+        assert_eq!(corr, vec![10 - 3 * 2, 10 - 3 * 3, 10 - 3 * 3, 10 - 3 * 2]);
+    }
+
+    #[test]
+    fn requantize_applies_the_fixed_multiplier_and_clamps() {
+        // M = 0.5: (m, shift) = (2^30, 0); totals 7 → 3.5 → 4 (ties to even), 5 → 2.5 → 2.
+        let r = Requantize {
+            acc: 0,
+            out: 0,
+            n: 3,
+            channels: 1,
+            spatial: 1,
+            corr: vec![1],
+            mults: vec![FixedMultiplier {
+                m: 1 << 30,
+                shift: 0,
+            }],
+            zero_point: 100,
+            lo: 0,
+            hi: 103,
+            rounding: Rounding::HalfEven,
+            signed: false,
+        };
+        let mut out = [0u8; 3];
+        r.apply(&[6, 4, 100], &mut out);
+        assert_eq!(out, [103, 102, 103]);
+    }
+}
