@@ -10,9 +10,11 @@
 //! - `percentile`: the smallest `t` below which `p`% of the magnitudes lie (99.99 by default).
 //! - `entropy`: TensorRT's: for each candidate `t` (a bin edge from `levels` bins on), the
 //!   histogram up to `t` with everything above folded into its last bin is the reference `P`;
-//!   `Q` is the same bins merged into `levels` quantization levels and spread back evenly over
-//!   the bins where `P` is non-empty; both are smoothed (a zero becomes `1e-4`, as MXNet and
-//!   TVM do), and the `t` of least `KL(P || Q)` wins. The first bin (the exact zeros of a
+//!   `Q` is the same bins merged into `levels` quantization levels of equal width (bin `k` of
+//!   `i` in level `k * levels / i`, as the uniform grid over `[0, t]`; MXNet and TVM give the
+//!   last level the remainder of `i / levels`, see [`entropy_threshold`]) and spread back
+//!   evenly over the bins where `P` is non-empty; both are smoothed (a zero becomes `1e-4`, as
+//!   MXNet and TVM do), and the `t` of least `KL(P || Q)` wins. The first bin (the exact zeros of a
 //!   ReLU's output) counts as much as the second, as in pytorch-quantization.
 //! - `mse`: the `t` minimizing the expected squared error of quantizing with `levels` steps over
 //!   `[0, t]`: clipping error `(|x| - t)^2` above `t`, rounding noise `step^2 / 12` below.
@@ -81,6 +83,96 @@ impl Histogram {
         }
     }
 
+    /// Statistics that have seen nothing yet, with a magnitude histogram of `n_bins` bins
+    /// (`n_bins == 0`: the range only) to be filled in one pass by [`Histogram::observe`].
+    pub fn empty(n_bins: usize) -> Histogram {
+        Histogram {
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+            amax: 0.0,
+            bins: vec![0; n_bins],
+        }
+    }
+
+    /// Adds `data` to statistics collected in one pass: the range, and the magnitudes in a
+    /// histogram whose upper end is a power of two that grows (by [`Histogram::grow`]) to
+    /// cover every value seen. [`Histogram::finish`] ends the pass.
+    pub fn observe<T: Copy + Into<f64>>(&mut self, data: &[T]) {
+        let (lo, hi) = range_of(data);
+        (self.min, self.max) = (self.min.min(lo), self.max.max(hi));
+        if self.bins.is_empty() || lo > hi {
+            return;
+        }
+        self.grow(lo.abs().max(hi.abs()));
+        self.add(data.iter().map(|&x| x.into()));
+    }
+
+    /// Widens the histogram so that its upper end covers `a`: an empty one (upper end 0,
+    /// whose counts are all zeros, in bin 0) takes the smallest power of two `>= a`; otherwise
+    /// the upper end doubles until it covers `a`, each doubling adding bins `2j` and `2j + 1`
+    /// into bin `j`. With powers of two as upper ends, the bin edges of the narrower histogram
+    /// are edges of the wider one, so that histograms grown apart (on different threads, from
+    /// different first samples) merge exactly.
+    pub fn grow(&mut self, a: f64) {
+        if self.bins.is_empty() || !a.is_finite() || a <= self.amax {
+            return;
+        }
+        if self.amax <= 0.0 {
+            let mut u = 2f64.powi(a.log2().ceil() as i32);
+            while u < a {
+                u *= 2.0;
+            }
+            while u / 2.0 >= a {
+                u /= 2.0;
+            }
+            self.amax = u;
+            return;
+        }
+        let n = self.bins.len();
+        while self.amax < a {
+            self.amax *= 2.0;
+            for j in 0..n {
+                let pair = if 2 * j < n {
+                    self.bins[2 * j] + self.bins.get(2 * j + 1).copied().unwrap_or(0)
+                } else {
+                    0
+                };
+                self.bins[j] = pair;
+            }
+        }
+    }
+
+    /// Adds the statistics `other` collected in one pass (its histogram grown as
+    /// [`Histogram::observe`] grows it, with as many bins).
+    pub fn merge(&mut self, other: &Histogram) {
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+        if self.bins.is_empty() || self.bins.len() != other.bins.len() {
+            return;
+        }
+        let mut other = other.clone();
+        let top = self.amax.max(other.amax);
+        self.grow(top);
+        other.grow(top);
+        for (a, b) in self.bins.iter_mut().zip(&other.bins) {
+            *a += b;
+        }
+    }
+
+    /// Ends a one-pass collection: drops the bins above the one that holds the largest
+    /// magnitude seen, so that the histogram covers the data (between half its bins and all of
+    /// them, each at most `2 max|x| / bins` wide) and its upper end is that bin's.
+    pub fn finish(&mut self) {
+        let a = self.min.abs().max(self.max.abs());
+        if self.bins.is_empty() || self.amax <= 0.0 || a.is_nan() || a <= 0.0 {
+            return;
+        }
+        let w = self.bin_width();
+        let keep = ((a / w) as usize + 1).min(self.bins.len());
+        self.bins.truncate(keep);
+        self.amax = keep as f64 * w;
+    }
+
     /// The width of one bin.
     pub fn bin_width(&self) -> f64 {
         if self.bins.is_empty() {
@@ -94,6 +186,32 @@ impl Histogram {
     pub fn clip(&self, t: f64) -> (f64, f64) {
         (self.min.max(-t), self.max.min(t))
     }
+}
+
+/// The smallest and largest of `data` (NaNs skipped; `(inf, -inf)` when empty), in eight
+/// independent lanes so that the compiler can vectorize the comparisons.
+fn range_of<T: Copy + Into<f64>>(data: &[T]) -> (f64, f64) {
+    const LANES: usize = 8;
+    let mut lo = [f64::INFINITY; LANES];
+    let mut hi = [f64::NEG_INFINITY; LANES];
+    let chunks = data.chunks_exact(LANES);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for k in 0..LANES {
+            let x: f64 = c[k].into();
+            lo[k] = if x < lo[k] { x } else { lo[k] };
+            hi[k] = if x > hi[k] { x } else { hi[k] };
+        }
+    }
+    for (k, &x) in rest.iter().enumerate() {
+        let x: f64 = x.into();
+        lo[k] = if x < lo[k] { x } else { lo[k] };
+        hi[k] = if x > hi[k] { x } else { hi[k] };
+    }
+    (
+        lo.iter().copied().fold(f64::INFINITY, f64::min),
+        hi.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    )
 }
 
 /// How a range is chosen from statistics.
@@ -150,8 +268,8 @@ impl Calibrator {
         }
     }
 
-    /// Whether the calibrator reads the magnitude histogram (the driver then makes a second
-    /// pass over the data to fill it).
+    /// Whether the calibrator reads the magnitude histogram (the driver then fills one in its
+    /// pass over the data, besides the range).
     pub fn needs_histogram(&self) -> bool {
         !matches!(self, Calibrator::MinMax)
     }
@@ -230,62 +348,98 @@ fn kl_divergence(p: &[f64], q: &[f64]) -> f64 {
     kl
 }
 
-/// TensorRT's entropy threshold, in the form MXNet and TVM publish it (see the module
-/// documentation): `P` is the first `i` bins with the outliers folded into the last, `Q` merges
-/// the first `i` bins (without outliers) into `levels` levels and spreads each level evenly over
-/// the positions where `P` is non-zero; both are smoothed so that the divergence stays finite.
+/// Buffers for [`entropy_divergence`], reused by every candidate of a search.
+#[derive(Default)]
+struct KlScratch {
+    p: Vec<f64>,
+    q: Vec<f64>,
+    level_mass: Vec<f64>,
+    level_nonzero: Vec<usize>,
+}
+
+/// `KL(P || Q)` for the candidate threshold at the end of bin `i` of `bins` (with `outliers`,
+/// the mass of the bins from `i` on, folded into bin `i - 1` of `P`), for `levels` quantization
+/// steps over `[0, t]`; `None` when `P` or `Q` is all zeros.
+///
+/// Bin `k` belongs to level `k * levels / i`: the levels split `[0, t]` into equal widths, as
+/// the uniform grid that the scheme quantizes with does. (MXNet and TVM merge `i / levels` bins
+/// per level and give the remainder, up to `levels - 1` bins, to the last level. That models a
+/// grid whose last step is up to `levels` times wider than the others, makes the divergence
+/// jump at every multiple of `levels` bins and biases the search to thresholds just below one;
+/// see docs/quantization.md.)
+fn entropy_divergence(
+    bins: &[f64],
+    outliers: f64,
+    i: usize,
+    levels: usize,
+    s: &mut KlScratch,
+) -> Option<f64> {
+    let sliced = &bins[..i];
+    s.p.clear();
+    s.p.extend_from_slice(sliced);
+    s.p[i - 1] += outliers;
+    s.level_mass.clear();
+    s.level_mass.resize(levels, 0.0);
+    s.level_nonzero.clear();
+    s.level_nonzero.resize(levels, 0);
+    for (k, (&x, &pk)) in sliced.iter().zip(&s.p).enumerate() {
+        let level = k * levels / i;
+        s.level_mass[level] += x;
+        if pk != 0.0 {
+            s.level_nonzero[level] += 1;
+        }
+    }
+    // Each level's mass spreads evenly over its bins where `P` is non-zero.
+    s.q.clear();
+    s.q.extend(s.p.iter().enumerate().map(|(k, &pk)| {
+        let level = k * levels / i;
+        if pk != 0.0 {
+            s.level_mass[level] / s.level_nonzero[level] as f64
+        } else {
+            0.0
+        }
+    }));
+    smooth(&mut s.p, 1e-4)?;
+    smooth(&mut s.q, 1e-4)?;
+    Some(kl_divergence(&s.p, &s.q))
+}
+
+/// TensorRT's entropy threshold (see the module documentation): for each candidate `i` from
+/// `levels` bins on, `P` is the first `i` bins with the outliers folded into the last, `Q`
+/// merges the first `i` bins (without outliers) into `levels` levels of equal width and spreads
+/// each level evenly over the positions where `P` is non-zero; both are smoothed so that the
+/// divergence stays finite, and the candidate of least divergence wins.
 pub fn entropy_threshold(h: &Histogram, levels: usize) -> f64 {
     let n = h.bins.len();
     if levels == 0 || levels >= n {
         return h.amax;
     }
-    let mut bins: Vec<f64> = h.bins.iter().map(|&c| c as f64).collect();
-    // The first bin holds the exact zeros of a ReLU's output, a spike that would dominate the
-    // divergence: it counts as much as its neighbour (as pytorch-quantization does).
-    bins[0] = bins[1];
+    let bins = entropy_bins(h);
     let mut best = (f64::INFINITY, n);
     let mut tail: f64 = bins[levels..].iter().sum();
-    // One buffer each for P and Q, reused by every candidate.
-    let (mut p, mut q) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let mut scratch = KlScratch::default();
     for i in levels..=n {
-        let sliced = &bins[..i];
-        p.clear();
-        p.extend_from_slice(sliced);
-        p[i - 1] += tail;
+        // `tail` is the mass of the bins from `i` on (integer counts, exact in f64).
+        let kl = entropy_divergence(&bins, tail, i, levels, &mut scratch);
         if i < n {
             tail -= bins[i];
         }
-        let merged = i / levels;
-        q.clear();
-        q.resize(i, 0.0);
-        for level in 0..levels {
-            let start = level * merged;
-            let stop = if level == levels - 1 {
-                i
-            } else {
-                start + merged
-            };
-            let mass: f64 = sliced[start..stop].iter().sum();
-            let norm = p[start..stop].iter().filter(|&&x| x != 0.0).count();
-            if norm == 0 {
-                continue;
-            }
-            let share = mass / norm as f64;
-            for k in start..stop {
-                if p[k] != 0.0 {
-                    q[k] = share;
-                }
-            }
-        }
-        if smooth(&mut p, 1e-4).is_none() || smooth(&mut q, 1e-4).is_none() {
-            continue;
-        }
-        let kl = kl_divergence(&p, &q);
-        if kl < best.0 {
+        if let Some(kl) = kl.filter(|&kl| kl < best.0) {
             best = (kl, i);
         }
     }
     best.1 as f64 * h.bin_width()
+}
+
+/// The counts the entropy search reads: the first bin holds the exact zeros of a ReLU's
+/// output, a spike that would dominate the divergence, so it counts as much as its neighbour
+/// (as pytorch-quantization does).
+fn entropy_bins(h: &Histogram) -> Vec<f64> {
+    let mut bins: Vec<f64> = h.bins.iter().map(|&c| c as f64).collect();
+    if bins.len() > 1 {
+        bins[0] = bins[1];
+    }
+    bins
 }
 
 /// The threshold of least expected squared error for `levels` steps over `[0, t]`.
@@ -392,6 +546,113 @@ mod tests {
         let h = Histogram::of(&v, DEFAULT_BINS);
         let (_, hi) = Calibrator::Entropy.range(&h, 256);
         assert!(hi > 0.9, "{hi}");
+    }
+
+    /// A smooth, heavy-tailed one-sided histogram: `1e6 / (1 + k/30)^3` counts in bin `k`.
+    fn smooth_tail() -> Histogram {
+        let mut h = Histogram::new(0.0, 2048.0, 2048);
+        for (k, c) in h.bins.iter_mut().enumerate() {
+            *c = (1e6 / (1.0 + k as f64 / 30.0).powi(3)).round() as u64;
+        }
+        h
+    }
+
+    fn divergence_at(h: &Histogram, i: usize, levels: usize) -> f64 {
+        let bins = entropy_bins(h);
+        let outliers = bins[i..].iter().sum();
+        entropy_divergence(&bins, outliers, i, levels, &mut KlScratch::default()).unwrap()
+    }
+
+    #[test]
+    fn entropy_levels_have_equal_widths() {
+        // With the remainder of `i / levels` merged into the last level, the divergence of a
+        // smooth histogram jumps by 16% from 511 to 512 bins (for 256 levels), and the search
+        // picks a threshold just below a multiple of 256 bins (1279). With levels of equal
+        // width it is continuous there.
+        let h = smooth_tail();
+        for i in [511, 767, 1279] {
+            let (below, at) = (divergence_at(&h, i, 256), divergence_at(&h, i + 1, 256));
+            assert!(
+                (below - at).abs() < 0.01 * at,
+                "divergence jumps at {}: {below} vs {at}",
+                i + 1
+            );
+        }
+        let t = entropy_threshold(&h, 256);
+        let bin = (t / h.bin_width()).round() as usize;
+        assert_ne!(bin % 256, 255, "threshold at bin {bin}");
+        assert!(bin > 256 && bin < 2048, "{bin}");
+    }
+
+    #[test]
+    fn entropy_divergence_is_zero_for_one_bin_per_level() {
+        // `levels` bins and no outliers: Q is P, and only smoothing is left.
+        let mut h = Histogram::new(0.0, 8.0, 8);
+        h.bins = vec![5, 3, 0, 2, 7, 1, 1, 4];
+        let bins = entropy_bins(&h);
+        let kl = entropy_divergence(&bins, 0.0, 8, 8, &mut KlScratch::default()).unwrap();
+        assert!(kl.abs() < 1e-9, "{kl}");
+        // Two bins per level: the non-empty bins of a level share its mass evenly.
+        let kl2 = entropy_divergence(&bins, 0.0, 8, 4, &mut KlScratch::default()).unwrap();
+        assert!(kl2 > 1e-3, "{kl2}");
+    }
+
+    #[test]
+    fn one_pass_histograms_are_exact_and_merge_in_any_order() {
+        // Three "samples" whose magnitudes grow: the histogram's upper end doubles up to 16,
+        // merging pairs of bins each time.
+        let a: Vec<f64> = normal(3000, 1);
+        let b: Vec<f64> = normal(3000, 2).into_iter().map(|x| 2.0 * x).collect();
+        let c: Vec<f64> = normal(3000, 3)
+            .into_iter()
+            .map(|x| 0.5 * x)
+            .chain([-9.5])
+            .collect();
+        let mut one = Histogram::empty(64);
+        for d in [&a, &b, &c] {
+            one.observe(d);
+        }
+        assert_eq!(one.amax, 16.0);
+        // The same counts as a histogram made over [0, 16] directly.
+        let mut direct = Histogram::new(-9.5, 16.0, 64);
+        direct.amax = 16.0;
+        for d in [&a, &b, &c] {
+            direct.add(d.iter().copied());
+        }
+        assert_eq!(one.bins, direct.bins);
+        assert_eq!(one.min, -9.5);
+        // Collected apart (other orders, other first samples) and merged: the same.
+        let mut x = Histogram::empty(64);
+        x.observe(&c);
+        x.observe(&a);
+        let mut y = Histogram::empty(64);
+        y.observe(&b);
+        y.merge(&x);
+        assert_eq!((y.min, y.max, y.amax), (one.min, one.max, one.amax));
+        assert_eq!(y.bins, one.bins);
+        // Finishing drops the empty bins above the largest magnitude (9.5, in bin 38 of 64).
+        one.finish();
+        assert_eq!(one.bins.len(), 39);
+        assert_eq!(one.amax, 39.0 * 0.25);
+        assert_eq!(one.bins.iter().sum::<u64>(), 9001);
+    }
+
+    #[test]
+    fn one_pass_histograms_start_from_zeros() {
+        // A first sample of zeros only (a dead ReLU) keeps its counts in bin 0.
+        let mut h = Histogram::empty(8);
+        h.observe(&[0.0, 0.0]);
+        assert_eq!((h.amax, h.bins[0]), (0.0, 2));
+        h.observe(&[0.0, 3.0]);
+        assert_eq!(h.amax, 4.0);
+        assert_eq!(h.bins, vec![3, 0, 0, 0, 0, 0, 1, 0]);
+        h.finish();
+        assert_eq!(h.bins, vec![3, 0, 0, 0, 0, 0, 1]);
+        // Ranges only.
+        let mut r = Histogram::empty(0);
+        r.observe(&[-1.0, 2.0]);
+        r.finish();
+        assert_eq!((r.min, r.max, r.bins.len()), (-1.0, 2.0, 0));
     }
 
     #[test]

@@ -2,9 +2,11 @@
 //! interpreter, with an [`Observer`] that sees every intermediate tensor, and records the range
 //! the calibrator picks for each float value in the IR.
 //!
-//! Statistics take one pass for `minmax` (ranges) and two for the histogram calibrators (ranges
-//! first, which fix the histograms' bounds, then the histograms), so that histograms never need
-//! rebinning.
+//! Statistics take one pass over the data for every calibrator: the histogram calibrators'
+//! magnitude histograms have an upper end that is a power of two and doubles, merging pairs of
+//! bins, whenever a larger value comes ([`Histogram::observe`]), which is exact; at the end the
+//! bins above the largest value are dropped ([`Histogram::finish`]). The histograms have twice
+//! the bins asked for, so that more than that many cover the data.
 //! With `per_channel`, each value of rank 2 or more also gets statistics per index of
 //! dimension 1 (what per-channel activation schemes need).
 //!
@@ -81,27 +83,12 @@ pub struct CalibReport {
     pub ranges: Vec<(String, (f64, f64))>,
 }
 
-/// Which pass of the driver is running.
-#[derive(Clone, Copy, PartialEq)]
-enum Phase {
-    Range,
-    Histogram,
-}
-
 struct Collector<'a> {
-    phase: Phase,
     per_channel: bool,
+    /// Histogram bins (0: ranges only).
     bins: usize,
     wanted: &'a HashMap<Value, usize>,
     stats: Vec<Option<ValueStats>>,
-}
-
-fn channel_slices<'a>(t: &'a [f64], shape: &[usize]) -> impl Iterator<Item = (usize, f64)> + 'a {
-    let c = shape.get(1).copied().unwrap_or(1).max(1);
-    let inner: usize = shape.iter().skip(2).product::<usize>().max(1);
-    t.iter()
-        .enumerate()
-        .map(move |(i, &x)| ((i / inner) % c, x))
 }
 
 impl Observer for Collector<'_> {
@@ -112,49 +99,39 @@ impl Observer for Collector<'_> {
         let Val::Tensor(t) = val else {
             return;
         };
-        let Ok(data) = t.to_f64_vec() else {
-            return;
-        };
-        let shape = t.shape().to_vec();
-        let per_channel = self.per_channel && shape.len() >= 2;
-        let entry = &mut self.stats[slot];
-        match self.phase {
-            Phase::Range => {
-                let s = entry.get_or_insert_with(|| ValueStats {
-                    tensor: Histogram::new(f64::INFINITY, f64::NEG_INFINITY, 0),
-                    channels: Vec::new(),
-                });
-                for &x in &data {
-                    s.tensor.min = s.tensor.min.min(x);
-                    s.tensor.max = s.tensor.max.max(x);
-                }
-                if per_channel {
-                    let c = shape[1];
-                    if s.channels.len() != c {
-                        s.channels = vec![Histogram::new(f64::INFINITY, f64::NEG_INFINITY, 0); c];
-                    }
-                    for (ch, x) in channel_slices(&data, &shape) {
-                        let h = &mut s.channels[ch];
-                        h.min = h.min.min(x);
-                        h.max = h.max.max(x);
-                    }
-                }
-            }
-            Phase::Histogram => {
-                let Some(s) = entry else { return };
-                if s.tensor.bins.is_empty() {
-                    s.tensor = Histogram::new(s.tensor.min, s.tensor.max, self.bins);
-                    for h in &mut s.channels {
-                        *h = Histogram::new(h.min, h.max, self.bins);
-                    }
-                }
-                s.tensor.add(data.iter().copied());
-                if per_channel && s.channels.len() == shape[1] {
-                    for (ch, x) in channel_slices(&data, &shape) {
-                        s.channels[ch].add(std::iter::once(x));
-                    }
-                }
-            }
+        let bins = self.bins;
+        let s = self.stats[slot].get_or_insert_with(|| ValueStats {
+            tensor: Histogram::empty(bins),
+            channels: Vec::new(),
+        });
+        let per_channel = self.per_channel && t.shape().len() >= 2;
+        // f32 tensors (nearly all) are read in place; others through a copy in f64.
+        if let Some(data) = t.as_f32() {
+            observe_into(s, data, t.shape(), per_channel);
+        } else if let Ok(data) = t.to_f64_vec() {
+            observe_into(s, &data, t.shape(), per_channel);
+        }
+    }
+}
+
+/// Adds one tensor of `shape` holding `data` (row-major) to `s`: the whole, and with
+/// `per_channel` each index of dimension 1.
+fn observe_into<T: Copy + Into<f64>>(
+    s: &mut ValueStats,
+    data: &[T],
+    shape: &[usize],
+    per_channel: bool,
+) {
+    s.tensor.observe(data);
+    if per_channel {
+        let c = shape[1];
+        if s.channels.len() != c {
+            s.channels = vec![Histogram::empty(s.tensor.bins.len()); c];
+        }
+        // Row-major: runs of `inner` values belong to one channel, channels cycling.
+        let inner: usize = shape[2..].iter().product::<usize>().max(1);
+        for (k, run) in data.chunks(inner).enumerate() {
+            s.channels[k % c].observe(run);
         }
     }
 }
@@ -206,72 +183,69 @@ pub fn collect(
     })?;
     let values = calibrated_values(ctx, func);
     let wanted: HashMap<Value, usize> = values.iter().enumerate().map(|(i, &v)| (v, i)).collect();
-    let mut stats: Vec<Option<ValueStats>> = vec![None; values.len()];
-    let mut phases = vec![Phase::Range];
-    if opts.calibrator.needs_histogram() {
-        phases.push(Phase::Histogram);
-    }
+    // Twice the bins asked for: a histogram grown to a power of two holds the data in more
+    // than half of its bins, so after `finish` more than `opts.bins` bins, each at most
+    // `max|x| / opts.bins` wide, cover it (as fine as `opts.bins` bins over exactly
+    // `[0, max|x|]`; with only `opts.bins` the entropy search saw half the resolution and
+    // picked other thresholds).
+    let bins = if opts.calibrator.needs_histogram() {
+        2 * opts.bins
+    } else {
+        0
+    };
     // Samples run on as many threads as the machine has cores (at most one per sample), each
-    // with its own statistics, merged afterwards: ranges by min and max, histograms (over the
-    // same bins, fixed by the range pass) by adding counts. Both are independent of the order
-    // the samples ran in, so the result is the same on any number of threads.
+    // with its own statistics, merged afterwards: ranges by min and max, histograms by growing
+    // both to the wider upper end and adding counts. Both are exact and independent of the
+    // order the samples ran in, so the result is the same on any number of threads.
     let threads = opts
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, samples.len().max(1));
-    let n_phases = phases.len();
-    for (k, phase) in phases.into_iter().enumerate() {
-        let what = format!(
-            "calibrating ({}{})",
-            opts.calibrator.name(),
-            if n_phases > 1 {
-                format!(", pass {}/{n_phases}", k + 1)
-            } else {
-                String::new()
-            }
-        );
-        let pb = progress_bar(opts.progress, samples.len(), &what);
-        let chunk = samples.len().div_ceil(threads).max(1);
-        let start = stats.clone();
-        let results: Vec<Result<Vec<Option<ValueStats>>, QuantError>> =
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = samples
-                    .chunks(chunk)
-                    .map(|part| {
-                        let (interp, wanted, pb, start) = (&interp, &wanted, &pb, start.clone());
-                        scope.spawn(move || {
-                            let mut col = Collector {
-                                phase,
-                                per_channel: opts.per_channel,
-                                bins: opts.bins,
-                                wanted,
-                                stats: start,
-                            };
-                            for s in part {
-                                interp
-                                    .run_observed(s.inputs.clone(), &mut col)
-                                    .map_err(|e| QuantError::Run {
-                                        sample: s.name.clone(),
-                                        error: Box::new(e),
-                                    })?;
-                                pb.inc(1);
-                            }
-                            Ok(col.stats)
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                    .collect()
-            });
-        pb.finish_and_clear();
-        // The first failing sample in dataset order is the one reported.
-        let mut parts = Vec::with_capacity(results.len());
-        for r in results {
-            parts.push(r?);
+    let what = format!("calibrating ({})", opts.calibrator.name());
+    let pb = progress_bar(opts.progress, samples.len(), &what);
+    let chunk = samples.len().div_ceil(threads).max(1);
+    let results: Vec<Result<Vec<Option<ValueStats>>, QuantError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                let (interp, wanted, pb) = (&interp, &wanted, &pb);
+                scope.spawn(move || {
+                    let mut col = Collector {
+                        per_channel: opts.per_channel,
+                        bins,
+                        wanted,
+                        stats: vec![None; wanted.len()],
+                    };
+                    for s in part {
+                        interp
+                            .run_observed(s.inputs.clone(), &mut col)
+                            .map_err(|e| QuantError::Run {
+                                sample: s.name.clone(),
+                                error: Box::new(e),
+                            })?;
+                        pb.inc(1);
+                    }
+                    Ok(col.stats)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    pb.finish_and_clear();
+    // The first failing sample in dataset order is the one reported.
+    let mut parts = Vec::with_capacity(results.len());
+    for r in results {
+        parts.push(r?);
+    }
+    let mut stats = merge_stats(values.len(), parts);
+    for s in stats.iter_mut().flatten() {
+        s.tensor.finish();
+        for h in &mut s.channels {
+            h.finish();
         }
-        stats = merge_stats(phase, &start, parts);
     }
     Ok(values
         .into_iter()
@@ -280,57 +254,28 @@ pub fn collect(
         .collect())
 }
 
-/// Merges the statistics that threads collected in `phase`, each starting from `start`.
-fn merge_stats(
-    phase: Phase,
-    start: &[Option<ValueStats>],
-    parts: Vec<Vec<Option<ValueStats>>>,
-) -> Vec<Option<ValueStats>> {
-    let mut out = start.to_vec();
+/// Merges the statistics of `n` values that threads collected.
+fn merge_stats(n: usize, parts: Vec<Vec<Option<ValueStats>>>) -> Vec<Option<ValueStats>> {
+    let mut out: Vec<Option<ValueStats>> = vec![None; n];
     for part in parts {
         for (o, p) in out.iter_mut().zip(part) {
             let Some(p) = p else { continue };
-            match (phase, o.as_mut()) {
-                (_, None) => *o = Some(p),
-                (Phase::Range, Some(o)) => {
-                    merge_range(&mut o.tensor, &p.tensor);
+            match o {
+                None => *o = Some(p),
+                Some(o) => {
+                    o.tensor.merge(&p.tensor);
                     if o.channels.len() == p.channels.len() {
                         for (a, b) in o.channels.iter_mut().zip(&p.channels) {
-                            merge_range(a, b);
+                            a.merge(b);
                         }
                     } else if o.channels.is_empty() {
                         o.channels = p.channels;
-                    }
-                }
-                (Phase::Histogram, Some(o)) => {
-                    // A thread that never saw the value left the start's empty bins.
-                    add_bins(&mut o.tensor, &p.tensor);
-                    for (a, b) in o.channels.iter_mut().zip(&p.channels) {
-                        add_bins(a, b);
                     }
                 }
             }
         }
     }
     out
-}
-
-fn merge_range(a: &mut Histogram, b: &Histogram) {
-    a.min = a.min.min(b.min);
-    a.max = a.max.max(b.max);
-}
-
-fn add_bins(a: &mut Histogram, b: &Histogram) {
-    if b.bins.is_empty() {
-        return;
-    }
-    if a.bins.is_empty() {
-        *a = b.clone();
-        return;
-    }
-    for (x, y) in a.bins.iter_mut().zip(&b.bins) {
-        *x += y;
-    }
 }
 
 fn calibrated_attr(ctx: &mut Context, v: Value, (lo, hi): (f64, f64)) -> nart_ir::Attr {
