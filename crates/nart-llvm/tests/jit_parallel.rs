@@ -7,30 +7,7 @@ mod common;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use common::{context, parse};
-
-#[repr(C)]
-struct Desc<const R: usize> {
-    allocated: *mut f32,
-    aligned: *mut f32,
-    offset: i64,
-    sizes: [i64; R],
-    strides: [i64; R],
-}
-
-fn desc<const R: usize>(buf: &mut [f32], sizes: [i64; R]) -> Desc<R> {
-    let mut strides = [1i64; R];
-    for i in (0..R.saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1] * sizes[i + 1];
-    }
-    Desc {
-        allocated: buf.as_mut_ptr(),
-        aligned: buf.as_mut_ptr(),
-        offset: 0,
-        sizes,
-        strides,
-    }
-}
+use common::{context, desc, parse, Desc};
 
 const PROGRAM: &str = r#"
 // out[i, j] = a[i, j] * k + (i - j), over a 2-D parallel space with an inner reduction loop
@@ -121,7 +98,7 @@ fn compile() -> nart_llvm::Jit {
 }
 
 fn run_rows(jit: &nart_llvm::Jit, m: usize, n: usize) -> Vec<u32> {
-    let rows: extern "C" fn(*mut Desc<2>, *mut Desc<2>, f32) = unsafe {
+    let rows: extern "C" fn(*mut Desc<f32, 2>, *mut Desc<f32, 2>, f32) = unsafe {
         std::mem::transmute(
             jit.lookup(&format!("{}rows", nart_llvm::CIFACE_PREFIX))
                 .unwrap(),
@@ -170,7 +147,7 @@ fn parallel_loops_run_inline_without_an_interface_and_sliced_with_one() {
     assert_eq!(run_rows(&jit, 2, 4), reference_rows(2, 4));
     assert_eq!(CALLS.load(Ordering::Relaxed), after);
 
-    let strided: extern "C" fn(*mut Desc<1>) = unsafe {
+    let strided: extern "C" fn(*mut Desc<f32, 1>) = unsafe {
         std::mem::transmute(
             jit.lookup(&format!("{}strided", nart_llvm::CIFACE_PREFIX))
                 .unwrap(),

@@ -8,46 +8,7 @@
 
 mod common;
 
-use common::{context, parse};
-
-/// A memref descriptor as the C interface passes it (pointer to this struct).
-#[repr(C)]
-struct Desc<T, const R: usize> {
-    allocated: *mut T,
-    aligned: *mut T,
-    offset: i64,
-    sizes: [i64; R],
-    strides: [i64; R],
-}
-
-/// A row-major descriptor of `buf` with `sizes`.
-fn desc<T, const R: usize>(buf: &mut [T], sizes: [i64; R]) -> Desc<T, R> {
-    assert_eq!(sizes.iter().product::<i64>() as usize, buf.len());
-    let mut strides = [1i64; R];
-    for i in (0..R.saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1] * sizes[i + 1];
-    }
-    Desc {
-        allocated: buf.as_mut_ptr(),
-        aligned: buf.as_mut_ptr(),
-        offset: 0,
-        sizes,
-        strides,
-    }
-}
-
-/// Deterministic pseudo-random floats in [-1, 1) with few mantissa bits.
-fn data(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            ((s >> 40) % 2048) as f32 / 1024.0 - 1.0
-        })
-        .collect()
-}
+use common::{context, data, desc, parse, Desc};
 
 fn bits(v: &[f32]) -> Vec<u32> {
     v.iter().map(|x| x.to_bits()).collect()

@@ -190,27 +190,33 @@ fn permuted(shape: &[i64], p: &[i64]) -> Vec<i64> {
     p.iter().map(|&d| shape[d as usize]).collect()
 }
 
-static TO_NHWC: ConvertConv = ConvertConv {
+static TO_NHWC: ConvertLayout = ConvertLayout {
+    name: "ConvertConvLayout",
     to: ConvLayout::Nhwc,
+    convert: convert_conv,
 };
-static TO_NCHW: ConvertConv = ConvertConv {
+static TO_NCHW: ConvertLayout = ConvertLayout {
+    name: "ConvertConvLayout",
     to: ConvLayout::Nchw,
+    convert: convert_conv,
 };
 
-/// `Conv`/`fused_conv` to the layout `to`.
-struct ConvertConv {
+/// An op converted to the layout `to` by `convert` (a `Conv`/`fused_conv`, or a pool).
+struct ConvertLayout {
+    name: &'static str,
     to: ConvLayout,
+    convert: fn(&mut PatternRewriter<'_>, Op, ConvLayout) -> Result<(), &'static str>,
 }
 
-impl RewritePattern for ConvertConv {
+impl RewritePattern for ConvertLayout {
     fn name(&self) -> &'static str {
-        "ConvertConvLayout"
+        self.name
     }
     fn root(&self) -> Option<&'static str> {
         None
     }
     fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        match convert_conv(rw, op, self.to) {
+        match (self.convert)(rw, op, self.to) {
             Ok(()) => true,
             Err(why) => rw.match_failure(why),
         }
@@ -362,33 +368,18 @@ impl RewritePattern for GlobalPoolToReduce {
     }
 }
 
-static POOL_TO_NHWC: ConvertPool = ConvertPool {
-    to: ConvLayout::Nhwc,
-};
-static POOL_TO_NCHW: ConvertPool = ConvertPool {
-    to: ConvLayout::Nchw,
-};
-
 /// `MaxPool`/`AveragePool` to a channels-last `graph.pool`, or a channels-last `graph.pool`
 /// back to its base op, between Transposes.
-struct ConvertPool {
-    to: ConvLayout,
-}
-
-impl RewritePattern for ConvertPool {
-    fn name(&self) -> &'static str {
-        "ConvertPoolLayout"
-    }
-    fn root(&self) -> Option<&'static str> {
-        None
-    }
-    fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
-        match convert_pool(rw, op, self.to) {
-            Ok(()) => true,
-            Err(why) => rw.match_failure(why),
-        }
-    }
-}
+static POOL_TO_NHWC: ConvertLayout = ConvertLayout {
+    name: "ConvertPoolLayout",
+    to: ConvLayout::Nhwc,
+    convert: convert_pool,
+};
+static POOL_TO_NCHW: ConvertLayout = ConvertLayout {
+    name: "ConvertPoolLayout",
+    to: ConvLayout::Nchw,
+    convert: convert_pool,
+};
 
 fn convert_pool(rw: &mut PatternRewriter<'_>, op: Op, to: ConvLayout) -> Result<(), &'static str> {
     use nart_dialect_graph::pool::PoolKind;

@@ -2,34 +2,12 @@
 //! translated to LLVM IR by `nart-llvm` and run in its JIT, give what the reference
 //! interpreter gives for the matching graph op on the same inputs.
 
+mod common;
+
+use common::{desc, Desc};
 use nart_interp::Interpreter;
 use nart_ir::{Context, Op};
 use nart_tensor::Tensor;
-
-/// A memref descriptor as the C interface passes it.
-#[repr(C)]
-struct Desc<const R: usize> {
-    allocated: *mut f32,
-    aligned: *mut f32,
-    offset: i64,
-    sizes: [i64; R],
-    strides: [i64; R],
-}
-
-fn desc<const R: usize>(buf: &mut [f32], sizes: [i64; R]) -> Desc<R> {
-    assert_eq!(sizes.iter().product::<i64>() as usize, buf.len());
-    let mut strides = [1i64; R];
-    for i in (0..R.saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1] * sizes[i + 1];
-    }
-    Desc {
-        allocated: buf.as_mut_ptr(),
-        aligned: buf.as_mut_ptr(),
-        offset: 0,
-        sizes,
-        strides,
-    }
-}
 
 fn context() -> Context {
     let mut ctx = Context::new();

@@ -5,33 +5,10 @@
 //! partial vectors, partial row blocks and partial column blocks, and for several vector
 //! widths and block shapes.
 
+mod common;
+
+use common::{desc, Desc};
 use nart_ir::Context;
-
-/// A memref descriptor as the C interface passes it.
-#[repr(C)]
-struct Desc<const R: usize> {
-    allocated: *mut f32,
-    aligned: *mut f32,
-    offset: i64,
-    sizes: [i64; R],
-    strides: [i64; R],
-}
-
-fn desc<const R: usize>(buf: &mut [f32], sizes: [usize; R]) -> Desc<R> {
-    assert_eq!(sizes.iter().product::<usize>(), buf.len());
-    let sizes = sizes.map(|s| s as i64);
-    let mut strides = [1i64; R];
-    for i in (0..R.saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1] * sizes[i + 1];
-    }
-    Desc {
-        allocated: buf.as_mut_ptr(),
-        aligned: buf.as_mut_ptr(),
-        offset: 0,
-        sizes,
-        strides,
-    }
-}
 
 fn context() -> Context {
     let mut ctx = Context::new();

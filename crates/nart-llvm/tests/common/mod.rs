@@ -56,3 +56,43 @@ pub fn require_aarch64(tools: &[&str]) -> bool {
     eprintln!("skipped: {missing:?} not found (install qemu-user and gcc-aarch64-linux-gnu)");
     false
 }
+
+/// A memref descriptor as the C interface passes it (pointer to this struct).
+#[repr(C)]
+pub struct Desc<T, const R: usize> {
+    pub allocated: *mut T,
+    pub aligned: *mut T,
+    pub offset: i64,
+    pub sizes: [i64; R],
+    pub strides: [i64; R],
+}
+
+/// A row-major descriptor of `buf` with `sizes`.
+pub fn desc<T, const R: usize>(buf: &mut [T], sizes: [i64; R]) -> Desc<T, R> {
+    assert_eq!(sizes.iter().product::<i64>() as usize, buf.len());
+    let mut strides = [1i64; R];
+    for i in (0..R.saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * sizes[i + 1];
+    }
+    Desc {
+        allocated: buf.as_mut_ptr(),
+        aligned: buf.as_mut_ptr(),
+        offset: 0,
+        sizes,
+        strides,
+    }
+}
+
+/// Deterministic pseudo-random floats in [-1, 1) with few mantissa bits, so that products
+/// are exact and sums depend on order only through rounding.
+pub fn data(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            ((s >> 40) % 2048) as f32 / 1024.0 - 1.0
+        })
+        .collect()
+}
