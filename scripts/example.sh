@@ -4,7 +4,7 @@
 # optimization pipeline (graph-optimize), and print the IR; execute the model with the reference interpreter on
 # its held-out sample and compare with the ONNX Runtime output shipped beside it; quantize it to
 # int8 under the accuracy guard (top-1 on held-out digits); compile it, quantized, into a package
-# for a target; inspect the package, run it with the runtime and compare with the float model;
+# of native int8 code for the cpu target (LLVM); inspect the package, run it with the runtime and compare with the float model;
 # compile the float model with --targets auto (nart picks among interp, oneDNN and OpenVINO) and
 # run that package too.
 set -euo pipefail
@@ -42,8 +42,8 @@ echo "== nart quantize $model --calib $calib --scheme onnx-qdq --eval ... --labe
   --max-drop 1.0 --report "$out/report.json" -o "$out/q.mlir"
 
 echo
-echo "== nart compile $model --targets interp --quant onnx-qdq --calib $calib -o digits.nartpkg"
-"$bin/nart" compile "$model" --targets interp --quant onnx-qdq --calib "$calib" -o "$out/digits.nartpkg"
+echo "== nart compile $model --targets cpu,interp --dim N=16 --quant onnx-qdq --calib $calib -o digits.nartpkg (int8, nart's own code)"
+"$bin/nart" compile "$model" --targets cpu,interp --dim N=16 --quant onnx-qdq --calib "$calib" -o "$out/digits.nartpkg"
 echo
 echo "== nart inspect digits.nartpkg"
 "$bin/nart" inspect "$out/digits.nartpkg"
