@@ -9,7 +9,7 @@ use std::process::Command;
 
 mod common;
 
-use common::{committed, max_diff, ort_outputs, tmp};
+use common::{committed, max_diff, ort_outputs, read_pb, tmp};
 
 fn cpu_here(test: &str) -> bool {
     let t = nart_target_cpu::CpuTarget::host();
@@ -146,8 +146,7 @@ fn the_binary_compiles_emits_inspects_runs_and_benches() {
         .unwrap();
     ok(&out);
     let bytes = std::fs::read(outputs.join("output_0.pb")).unwrap();
-    let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
-    let got = nart_cli::tensor_io::tensor_from_proto(&p).unwrap();
+    let got = read_pb(&outputs.join("output_0.pb"));
     let (d, m) = max_diff(&[got], &ort_outputs(&dir, 1));
     assert!(d <= 1e-5 * m.max(1.0), "differs from ONNX Runtime by {d}");
     // The cpu target's thread pool gives the same bytes.
@@ -270,9 +269,7 @@ fn ops_the_cpu_target_cannot_lower_fall_back_and_the_whole_matches_onnx_runtime(
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let bytes = std::fs::read(outputs.join("output_0.pb")).unwrap();
-    let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
-    let got = nart_cli::tensor_io::tensor_from_proto(&p).unwrap();
+    let got = read_pb(&outputs.join("output_0.pb"));
     let (d, m) = max_diff(&[got], &ort_outputs(&dir, 1));
     assert!(d <= 1e-4 * m.max(1.0), "differs from ONNX Runtime by {d}");
 }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{committed, tmp};
+use common::{committed, read_pb, tmp};
 use nart_cli::package::{compile, load_package, read_package_inputs, CompileRequest};
 use nart_rt::manifest::Step;
 use nart_tensor::Tensor;
@@ -36,9 +36,7 @@ const BATCH: usize = 16;
 
 /// The first `n` batches of the committed held-out inputs.
 fn heldout(n: usize) -> Vec<Tensor> {
-    let bytes = std::fs::read(committed("digits_cnn").join("heldout_inputs.pb")).unwrap();
-    let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
-    let all = nart_cli::tensor_io::tensor_from_proto(&p).unwrap();
+    let all = read_pb(&committed("digits_cnn").join("heldout_inputs.pb"));
     let shape = all.shape().to_vec();
     let per: usize = shape[1..].iter().product();
     let v = all.to_f32_vec().unwrap();

@@ -61,11 +61,7 @@ pub fn compile_for(
 /// ONNX Runtime's outputs for test_data_set_0.
 pub fn ort_outputs(dir: &Path, n: usize) -> Vec<Tensor> {
     (0..n)
-        .map(|i| {
-            let bytes = std::fs::read(dir.join(format!("test_data_set_0/output_{i}.pb"))).unwrap();
-            let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
-            nart_cli::tensor_io::tensor_from_proto(&p).unwrap()
-        })
+        .map(|i| read_pb(&dir.join(format!("test_data_set_0/output_{i}.pb"))))
         .collect()
 }
 
@@ -158,9 +154,7 @@ pub fn binary_round_trip(target: &str, version: &str) {
         .output()
         .unwrap();
     ok(&out);
-    let bytes = std::fs::read(outputs.join("output_0.pb")).unwrap();
-    let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
-    let got = nart_cli::tensor_io::tensor_from_proto(&p).unwrap();
+    let got = read_pb(&outputs.join("output_0.pb"));
     let (d, m) = max_diff(&[got], &ort_outputs(&dir, 1));
     assert!(
         d <= 1e-4 * m.max(1.0),
@@ -175,4 +169,11 @@ pub fn binary_round_trip(target: &str, version: &str) {
     ok(&out);
     let line = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(line.contains("median"), "{line}");
+}
+
+/// The tensor in the ONNX `TensorProto` file `path`.
+pub fn read_pb(path: &Path) -> Tensor {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
+    nart_cli::tensor_io::tensor_from_proto(&p).unwrap()
 }
