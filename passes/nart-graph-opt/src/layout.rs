@@ -95,13 +95,13 @@ nart_pass::declare_pass! {
             `BatchNormalization` with constant parameters becomes a `Mul` and an `Add` of \
             per-channel constants; with `layout=nchw`, channels-last convolutions and pools \
             go back.\n\
+            Then `graph-transpose-opt`'s rules sink the Transposes and cancel inverse pairs, so \
+            that only the borders of each converted region keep one.\n\
             With `layout=nchw8c` or `nchw16c`, convolutions with constant weights become \
             blocked `graph.fused_conv`s (`[N, C/b, H, W, b]`, weights blocked at compile \
             time) between `graph.reorder`s, and the pools, global pools, zero-preserving \
             elementwise ops, BatchNorms and channel Concats next to them join the blocked \
             region; inverse reorder pairs cancel, so that only the region's borders keep one.\n\
-            Then `graph-transpose-opt`'s rules sink the Transposes and cancel inverse pairs, so \
-            that only the borders of each converted region keep one.\n\
             A target that wants a layout says so (`Target::preferred_layout`); `nart compile` \
             then runs this conversion on each of its segments.",
         options: LayoutOptions,
