@@ -7,7 +7,7 @@
 
 use nart_target_cpu::testing::{cases, f32_literal, seed, ty, Batch, Gen, Tol};
 use nart_target_cpu::CpuTarget;
-use nart_target_rt::{Executable, TargetRuntime};
+use nart_target_rt::TargetRuntime;
 use nart_tensor::Tensor;
 
 /// A tensor of `shape` with values `k * step + lo` for random integers `k` in `0..=levels`.
