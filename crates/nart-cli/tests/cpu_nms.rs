@@ -57,7 +57,10 @@ fn nms_runs_in_generated_code_and_selects_what_onnx_runtime_selects() {
         let got = read_pb(&outputs.join(format!("output_{k}.pb")));
         assert_eq!(got.shape(), w.shape(), "output {k}");
         // Fewer rows than the bound, 2 batches * 3 classes * 7 boxes: the runtime truncated.
-        assert!(w.shape()[0] < 42, "output {k}: the model no longer tests truncation");
+        assert!(
+            w.shape()[0] < 42,
+            "output {k}: the model no longer tests truncation"
+        );
         assert_eq!(got.as_i64().unwrap(), w.as_i64().unwrap(), "output {k}");
     }
 }

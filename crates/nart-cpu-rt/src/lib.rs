@@ -120,7 +120,12 @@ fn check_truncated(header: &Header) -> Result<(), String> {
     let n = header.outputs.len();
     let mut seen = vec![false; n];
     for (k, t) in header.truncated.iter().enumerate() {
-        let bad = |m: &str| format!("truncation {k} (output {}, length {}): {m}", t.output, t.length);
+        let bad = |m: &str| {
+            format!(
+                "truncation {k} (output {}, length {}): {m}",
+                t.output, t.length
+            )
+        };
         if t.output >= n || t.length >= n || t.output == t.length {
             return Err(bad("no such pair of outputs"));
         }

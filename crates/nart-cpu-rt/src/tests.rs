@@ -409,7 +409,10 @@ fn outputs_of_run_time_length_are_truncated_to_the_reported_rows() {
         .load(&artifact(&keep_header("lie"), &object))
         .unwrap();
     let err = liar.run(&x(vec![0; 8])).unwrap_err().to_string();
-    assert!(err.contains("reported 5 rows") && err.contains("at most 4"), "{err}");
+    assert!(
+        err.contains("reported 5 rows") && err.contains("at most 4"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -470,6 +473,10 @@ fn artifacts_of_abi_version_2_still_load_and_run() {
     // A version 2 header has no `truncated` field at all.
     assert!(!String::from_utf8_lossy(&bytes).contains("truncated"));
     let old = Artifact::new(TARGET, FORMAT, "nart-cpu-abi-2", bytes);
-    let out = CpuRuntime::new().load(&old).unwrap().run(&inputs()).unwrap();
+    let out = CpuRuntime::new()
+        .load(&old)
+        .unwrap()
+        .run(&inputs())
+        .unwrap();
     assert_eq!(out[0].as_f32().unwrap(), &[1.5, 2.25, 3.0, 3.0, 7.0, 9.0]);
 }

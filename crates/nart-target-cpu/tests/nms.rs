@@ -102,8 +102,7 @@ fn a_box_suppressed_by_overlap_is_left_out_and_the_rows_are_truncated() {
         ],
     )
     .unwrap();
-    let scores =
-        Tensor::from_vec(vec![1, 1, 6], vec![0.9f32, 0.75, 0.6, 0.95, 0.5, 0.3]).unwrap();
+    let scores = Tensor::from_vec(vec![1, 1, 6], vec![0.9f32, 0.75, 0.6, 0.95, 0.5, 0.3]).unwrap();
     let boxes = kc.arg(boxes);
     let scores = kc.arg(scores);
     let m = kc.constant(&Tensor::from_vec(vec![1], vec![3i64]).unwrap());
@@ -142,18 +141,25 @@ fn a_box_suppressed_by_overlap_is_left_out_and_the_rows_are_truncated() {
         Tensor::from_vec(
             vec![1, 6, 4],
             vec![
-                0.5f32, 0.5, 1.0, 1.0, 0.5, 0.6, 1.0, 1.0, 0.5, 0.4, 1.0, 1.0, 0.5, 10.5, 1.0,
-                1.0, 0.5, 10.6, 1.0, 1.0, 0.5, 100.5, 1.0, 1.0,
+                0.5f32, 0.5, 1.0, 1.0, 0.5, 0.6, 1.0, 1.0, 0.5, 0.4, 1.0, 1.0, 0.5, 10.5, 1.0, 1.0,
+                0.5, 10.6, 1.0, 1.0, 0.5, 100.5, 1.0, 1.0,
             ],
         )
         .unwrap(),
         Tensor::from_vec(vec![1, 1, 6], vec![0.9f32, 0.75, 0.6, 0.95, 0.5, 0.3]).unwrap(),
     ];
-    for (threshold, want) in [(0.0f32, vec![0i64, 0, 3, 0, 0, 0, 0, 0, 5]), (0.92, vec![0, 0, 3])] {
+    for (threshold, want) in [
+        (0.0f32, vec![0i64, 0, 3, 0, 0, 0, 0, 0, 5]),
+        (0.92, vec![0, 0, 3]),
+    ] {
         let (artifact, lowered) = target
             .compile_function_text(&text(threshold), "nms")
             .unwrap();
-        assert_eq!(lowered.outputs[0].shape, [3, 3], "the bound is 1 * 1 * min(3, 6)");
+        assert_eq!(
+            lowered.outputs[0].shape,
+            [3, 3],
+            "the bound is 1 * 1 * min(3, 6)"
+        );
         assert_eq!(lowered.truncated.len(), 1);
         let exe = nart_target_cpu::CpuRuntime::new().load(&artifact).unwrap();
         let out = exe.run(&inputs).unwrap();

@@ -99,20 +99,24 @@ impl Plan {
 
 fn static_tensor(ctx: &Context, v: Value) -> Option<(Vec<i64>, String)> {
     match ctx.type_data(ctx.value_type(v)) {
-        TypeData::RankedTensor { shape, elem, .. } if shape.iter().all(|&d| d >= 0) => Some((
-            shape.clone(),
-            nart_ir::printer::type_to_string(ctx, *elem),
-        )),
+        TypeData::RankedTensor { shape, elem, .. } if shape.iter().all(|&d| d >= 0) => {
+            Some((shape.clone(), nart_ir::printer::type_to_string(ctx, *elem)))
+        }
         _ => None,
     }
 }
 
 fn scalar(ctx: &Context, op: Op, i: usize, what: &str) -> Result<Scalar, String> {
-    let Some(v) = ctx.operands(op).get(i).copied().filter(|&v| !is_none(ctx, v)) else {
+    let Some(v) = ctx
+        .operands(op)
+        .get(i)
+        .copied()
+        .filter(|&v| !is_none(ctx, v))
+    else {
         return Ok(Scalar::Absent);
     };
-    let (shape, elem) = static_tensor(ctx, v)
-        .ok_or_else(|| format!("{what} must be a tensor of static shape"))?;
+    let (shape, elem) =
+        static_tensor(ctx, v).ok_or_else(|| format!("{what} must be a tensor of static shape"))?;
     let count: i64 = shape.iter().product();
     // The interpreter reads an empty tensor as an absent input.
     if count == 0 {
@@ -210,9 +214,11 @@ pub fn lower_function(ctx: &mut Context, func: Op) -> Result<usize, Vec<Diagnost
             if only_returned {
                 Ok(p)
             } else {
-                Err("its result has a run-time number of rows, so only the function may \
+                Err(
+                    "its result has a run-time number of rows, so only the function may \
                      return it; no op may read it"
-                    .to_string())
+                        .to_string(),
+                )
             }
         });
         match p {
@@ -253,10 +259,7 @@ pub fn lower_function(ctx: &mut Context, func: Op) -> Result<usize, Vec<Diagnost
     Ok(ops.len())
 }
 
-fn function_type(
-    ctx: &Context,
-    func: Op,
-) -> Option<(Vec<nart_ir::Type>, Vec<nart_ir::Type>)> {
+fn function_type(ctx: &Context, func: Op) -> Option<(Vec<nart_ir::Type>, Vec<nart_ir::Type>)> {
     let t = ctx.attr_type(ctx.attr(func, "function_type")?)?;
     match ctx.type_data(t) {
         TypeData::Function { inputs, results } => Some((inputs.clone(), results.clone())),
@@ -273,7 +276,10 @@ fn inline_kernel(ctx: &mut Context, op: Op, p: &Plan) -> Result<(Value, Value), 
         let msg: Vec<String> = d.iter().map(|d| d.message.clone()).collect();
         ctx.op_error(
             op,
-            format!("internal error: the NonMaxSuppression kernel does not parse: {}", msg.join("; ")),
+            format!(
+                "internal error: the NonMaxSuppression kernel does not parse: {}",
+                msg.join("; ")
+            ),
         )
     })?;
     let kernel = ctx
