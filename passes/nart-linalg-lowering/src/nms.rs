@@ -4,7 +4,8 @@
 //! `selected_indices` is `[num_selected, 3]` with `num_selected` known only when the op runs,
 //! so a structured op cannot express it. When the function returns the op's result, the pass
 //! gives the result a static upper bound, `batches * classes * min(max_output_boxes_per_class,
-//! boxes)` rows (at least one, so that no buffer is empty), and appends a `tensor<1xi64>` result
+//! boxes)` rows when `max_output_boxes_per_class` is a constant and `batches * classes * boxes`
+//! when it is read at run time (at least one row, so that no buffer is empty), and appends a `tensor<1xi64>` result
 //! to the function holding the number of rows filled: one such count per returned position with
 //! a run-time leading dimension, in the order of those positions. The code that runs the
 //! function (`nart-cpu-rt`) keeps that many rows of the bounded result.
@@ -24,9 +25,9 @@
 //! through `bufferization.to_buffer` and read back with `bufferization.to_tensor`, and
 //! `nart-bufferize` folds each `to_buffer(to_tensor(m))` pair to `m`.
 //!
-//! `max_output_boxes_per_class` must be a constant (it bounds the result); absent, it keeps no
-//! box, as ONNX and the interpreter say. `iou_threshold` (absent: 0) and `score_threshold`
-//! (absent: no threshold) may be constants or values of one element computed at run time.
+//! `max_output_boxes_per_class` (absent: no box is kept, as ONNX and the interpreter say),
+//! `iou_threshold` (absent: 0) and `score_threshold` (absent: no threshold) may each be a
+//! constant or a value of one element computed at run time.
 
 use std::fmt::Write;
 
@@ -47,10 +48,11 @@ nart_pass::declare_pass! {
         description: "Rewrites each `graph.NonMaxSuppression` of a function whose result only \
             `func.return` reads into `scf` loops over buffers that match the interpreter's \
             selection exactly. The returned result gets a static upper bound of rows \
-            (batches * classes * min(max_output_boxes_per_class, boxes), at least 1) and the \
+            (batches * classes * min(max_output_boxes_per_class, boxes), or batches * classes * \
+            boxes when the maximum is read at run time; at least 1) and the \
             function gets one more result per such position, a `tensor<1xi64>` with the number \
-            of rows filled, appended in order. An op whose result is read by another op, whose \
-            max_output_boxes_per_class is not a constant, or whose shapes are not static is \
+            of rows filled, appended in order. An op whose result is read by another op, or whose \
+            shapes are not static, is \
             reported at its location.",
         statistics: [
             "LoweredOps" => "Number of NonMaxSuppression ops lowered",
@@ -83,8 +85,11 @@ struct Plan {
     batches: i64,
     classes: i64,
     boxes: i64,
-    /// `min(max_output_boxes_per_class, boxes)`, at least 0.
-    per_class: i64,
+    /// `min(max_output_boxes_per_class, boxes)`, at least 0, when the maximum is a constant
+    /// (or absent); `None` when it is read at run time.
+    per_class: Option<i64>,
+    /// The maximum read at run time: the value and its type.
+    max_run: Option<(Value, String, usize)>,
     center: bool,
     iou: Scalar,
     score: Scalar,
@@ -93,7 +98,7 @@ struct Plan {
 impl Plan {
     /// Rows of the bounded result.
     fn rows(&self) -> i64 {
-        (self.batches * self.classes * self.per_class).max(1)
+        (self.batches * self.classes * self.per_class.unwrap_or(self.boxes)).max(1)
     }
 }
 
@@ -136,7 +141,7 @@ fn scalar(ctx: &Context, op: Op, i: usize, what: &str) -> Result<Scalar, String>
 }
 
 /// Checks that `op` (a `graph.NonMaxSuppression`) can be lowered with a bounded result:
-/// static shapes, a constant `max_output_boxes_per_class` and thresholds of one `f32`. It does
+/// static shapes, thresholds of one `f32` and a maximum of one `i64`. It does
 /// not look at the op's users. Returns the number of rows of the bounded result.
 pub fn bound(ctx: &Context, op: Op) -> Result<i64, String> {
     plan(ctx, op).map(|p| p.rows())
@@ -158,18 +163,23 @@ fn plan(ctx: &Context, op: Op) -> Result<Plan, String> {
             "boxes {bs:?} and scores {ss:?} are not [B, N, 4] and [B, C, N]"
         ));
     }
-    let max_out = match operand(2).filter(|&v| !is_none(ctx, v)) {
-        None => 0,
+    let (max_out, max_run) = match operand(2).filter(|&v| !is_none(ctx, v)) {
+        None => (Some(0), None),
         Some(v) => {
-            let (shape, _) = static_tensor(ctx, v)
+            let (shape, elem) = static_tensor(ctx, v)
                 .ok_or("max_output_boxes_per_class must be a tensor of static shape")?;
-            if shape.iter().product::<i64>() == 0 {
-                0
+            let count = shape.iter().product::<i64>();
+            if count == 0 {
+                (Some(0), None)
+            } else if count != 1 || elem != "i64" {
+                return Err(format!(
+                    "max_output_boxes_per_class must hold one i64, not {count} of {elem}"
+                ));
+            } else if let Some(c) = constant_scalar(ctx, v) {
+                (Some(c as i64), None)
             } else {
-                constant_scalar(ctx, v).ok_or(
-                    "max_output_boxes_per_class must be a constant: it bounds the number of \
-                     selected boxes, which sizes the result",
-                )? as i64
+                let ty = nart_ir::printer::type_to_string(ctx, ctx.value_type(v));
+                (None, Some((v, ty, shape.len())))
             }
         }
     };
@@ -185,7 +195,8 @@ fn plan(ctx: &Context, op: Op) -> Result<Plan, String> {
         batches: bs[0],
         classes: ss[1],
         boxes: bs[1],
-        per_class: max_out.clamp(0, bs[1]),
+        per_class: max_out.map(|m| m.clamp(0, bs[1])),
+        max_run,
         center,
         iou: scalar(ctx, op, 3, "iou_threshold")?,
         score: scalar(ctx, op, 4, "score_threshold")?,
@@ -290,6 +301,9 @@ fn inline_kernel(ctx: &mut Context, op: Op, p: &Plan) -> Result<(Value, Value), 
     let entry = ctx.region_blocks(ctx.region(kernel, 0))[0];
     let args = ctx.block_args(entry).to_vec();
     let mut actual = vec![ctx.operands(op)[0], ctx.operands(op)[1]];
+    if let Some((v, _, _)) = &p.max_run {
+        actual.push(*v);
+    }
     for s in [&p.iou, &p.score] {
         if let Scalar::Run(v, _, _) = s {
             actual.push(*v);
@@ -336,7 +350,23 @@ fn kernel_text(p: &Plan) -> String {
     let _ = writeln!(w, "  %cB = arith.constant {b} : index");
     let _ = writeln!(w, "  %cC = arith.constant {c} : index");
     let _ = writeln!(w, "  %cN = arith.constant {n} : index");
-    let _ = writeln!(w, "  %cM = arith.constant {} : index", p.per_class);
+    match (&p.per_class, &p.max_run) {
+        (Some(m), _) => {
+            let _ = writeln!(w, "  %cM = arith.constant {m} : index");
+        }
+        (None, Some((_, ty, rank))) => {
+            // min(max(m, 0), boxes), as the interpreter clamps it.
+            args.push(format!("%max_t: {ty}"));
+            let idx = vec!["%c0"; *rank].join(", ");
+            let _ = writeln!(w, "  %max = tensor.extract %max_t[{idx}] : {ty}");
+            let _ = writeln!(w, "  %max0 = arith.constant 0 : i64");
+            let _ = writeln!(w, "  %maxN = arith.constant {n} : i64");
+            let _ = writeln!(w, "  %max1 = arith.maxsi %max, %max0 : i64");
+            let _ = writeln!(w, "  %max2 = arith.minsi %max1, %maxN : i64");
+            let _ = writeln!(w, "  %cM = arith.index_cast %max2 : i64 to index");
+        }
+        (None, None) => unreachable!("a plan has a constant or a run-time maximum"),
+    }
     // The thresholds as f32 scalars.
     for (name, sc) in [("iou", &p.iou), ("score", &p.score)] {
         match sc {

@@ -1,10 +1,10 @@
 // RUN: nart-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(convert-nms-to-loops))'
 
-// max_output_boxes_per_class sizes the result: computed at run time, it leaves no bound.
-func.func @run_time_max(%b: tensor<1x4x4xf32>, %s: tensor<1x1x4xf32>, %m: tensor<1xi64>) -> tensor<?x3xi64> {
+// max_output_boxes_per_class is one integer.
+func.func @two_maxima(%b: tensor<1x4x4xf32>, %s: tensor<1x1x4xf32>, %m: tensor<2xi64>) -> tensor<?x3xi64> {
   %n = "graph.none"() : () -> none
-  // expected-error @+1 {{cannot lower graph.NonMaxSuppression: max_output_boxes_per_class must be a constant: it bounds the number of selected boxes, which sizes the result}}
-  %y = "graph.NonMaxSuppression"(%b, %s, %m, %n, %n) : (tensor<1x4x4xf32>, tensor<1x1x4xf32>, tensor<1xi64>, none, none) -> tensor<?x3xi64>
+  // expected-error @+1 {{cannot lower graph.NonMaxSuppression: max_output_boxes_per_class must hold one i64, not 2 of i64}}
+  %y = "graph.NonMaxSuppression"(%b, %s, %m, %n, %n) : (tensor<1x4x4xf32>, tensor<1x1x4xf32>, tensor<2xi64>, none, none) -> tensor<?x3xi64>
   return %y : tensor<?x3xi64>
 }
 

@@ -89,3 +89,20 @@ func.func @no_max(%b: tensor<1x3x4xf32>, %s: tensor<1x2x3xf32>) -> tensor<?x3xi6
   %y = "graph.NonMaxSuppression"(%b, %s, %n, %n, %n) : (tensor<1x3x4xf32>, tensor<1x2x3xf32>, none, none, none) -> tensor<?x3xi64>
   return %y : tensor<?x3xi64>
 }
+
+// -----
+
+// A maximum read at run time is clamped to [0, boxes] there, and the bound is every box of
+// every class: 1 * 2 * 3 rows.
+// CHECK-LABEL: func.func @run_time_max
+// CHECK-SAME: -> (tensor<6x3xi64>, tensor<1xi64>)
+// CHECK: %[[M:.*]] = tensor.extract %arg2[] : tensor<i64>
+// CHECK: %[[M1:.*]] = arith.maxsi %[[M]], %{{.*}} : i64
+// CHECK: %[[M2:.*]] = arith.minsi %[[M1]], %{{.*}} : i64
+// CHECK: %[[MI:.*]] = arith.index_cast %[[M2]] : i64 to index
+// CHECK: arith.cmpi ult, %{{.*}}, %[[MI]] : index
+func.func @run_time_max(%b: tensor<1x3x4xf32>, %s: tensor<1x2x3xf32>, %m: tensor<i64>) -> tensor<?x3xi64> {
+  %n = "graph.none"() : () -> none
+  %y = "graph.NonMaxSuppression"(%b, %s, %m, %n, %n) : (tensor<1x3x4xf32>, tensor<1x2x3xf32>, tensor<i64>, none, none) -> tensor<?x3xi64>
+  return %y : tensor<?x3xi64>
+}
