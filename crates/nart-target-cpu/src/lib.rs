@@ -356,8 +356,8 @@ pub fn lower_to_loops_with(text: &str, what: &str, pipeline: &str) -> Result<Low
     })
 }
 
-/// The inputs, and the outputs with `None` for an output whose leading dimension only is
-/// dynamic (decided at run time, bounded by the lowering).
+/// The inputs, and the outputs with `None` for an output whose leading dimension is decided
+/// at run time (a NonMaxSuppression result, which the lowering bounds).
 type Signature = (
     Vec<nart_cpu_rt::TensorSig>,
     Vec<Option<nart_cpu_rt::TensorSig>>,
@@ -458,15 +458,33 @@ fn signature(ctx: &Context, func: Op) -> Result<Signature, String> {
         .iter()
         .map(|&t| tensor_sig(ctx, t))
         .collect::<Result<_, _>>()?;
+    // The results `convert-nms-to-loops` bounds: every returned NonMaxSuppression result,
+    // whatever its declared type (an ONNX file may declare the rows it expects).
+    let returned: Vec<Option<Op>> = ctx
+        .collect_ops(func, nart_ir::WalkOrder::PreOrder)
+        .into_iter()
+        .find(|&op| ctx.op_name_str(op) == "func.return" && ctx.op_parent_op(op) == Some(func))
+        .map(|ret| {
+            ctx.operands(ret)
+                .iter()
+                .map(|&v| ctx.defining_op(v))
+                .collect()
+        })
+        .unwrap_or_default();
     let outs = results
         .iter()
-        .map(|&t| match ctx.type_data(t) {
-            TypeData::RankedTensor { shape, .. }
-                if shape.first().is_some_and(|&d| d < 0) && shape[1..].iter().all(|&d| d >= 0) =>
-            {
+        .enumerate()
+        .map(|(k, &t)| {
+            let bounded = returned
+                .get(k)
+                .copied()
+                .flatten()
+                .is_some_and(|d| ctx.op_name_str(d) == nart_linalg_lowering::nms::OP);
+            if bounded {
                 Ok(None)
+            } else {
+                tensor_sig(ctx, t).map(Some)
             }
-            _ => tensor_sig(ctx, t).map(Some),
         })
         .collect::<Result<_, _>>()?;
     Ok((ins, outs))

@@ -184,3 +184,28 @@ fn a_result_read_inside_the_function_is_refused_with_the_reason() {
     let err = nart_target_cpu::lower_to_loops(text, "nms").unwrap_err();
     assert!(err.contains("only the function may return it"), "{err}");
 }
+
+#[test]
+fn a_declared_row_count_is_a_bound_too_and_the_actual_rows_are_returned() {
+    // ONNX files often declare the rows they expect (the node tests do); the code still
+    // returns the rows it selected.
+    let text = r#"func.func @main(%b: tensor<1x3x4xf32>, %s: tensor<1x1x3xf32>) -> tensor<3x3xi64> {
+  %m = "graph.constant"() <{value = dense<3> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %n = "graph.none"() : () -> none
+  %y = "graph.NonMaxSuppression"(%b, %s, %m, %n, %n) : (tensor<1x3x4xf32>, tensor<1x1x3xf32>, tensor<1xi64>, none, none) -> tensor<3x3xi64>
+  return %y : tensor<3x3xi64>
+}"#;
+    let target = CpuTarget::host();
+    if nart_target::Target::availability(&target).is_err() {
+        return;
+    }
+    let (artifact, lowered) = target.compile_function_text(text, "nms").unwrap();
+    assert_eq!(lowered.truncated.len(), 1);
+    let exe = nart_target_cpu::CpuRuntime::new().load(&artifact).unwrap();
+    // Three copies of the same box: IoU 1 > 0 suppresses the two lower-scoring ones.
+    let boxes = Tensor::from_vec(vec![1, 3, 4], [0.0f32, 0.0, 1.0, 1.0].repeat(3)).unwrap();
+    let scores = Tensor::from_vec(vec![1, 1, 3], vec![0.2f32, 0.9, 0.5]).unwrap();
+    let out = exe.run(&[boxes, scores]).unwrap();
+    assert_eq!(out[0].shape(), &[1, 3]);
+    assert_eq!(out[0].as_i64().unwrap(), &[0, 0, 1]);
+}
