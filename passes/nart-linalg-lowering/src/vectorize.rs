@@ -277,6 +277,58 @@ fn read(
     rw.result(op, 0)
 }
 
+/// `n` lanes of `mem` from `idx` on, `k` elements apart along the innermost dimension: a
+/// `memref.subview` at `idx` of `lanes` elements with stride `k` there (the elements the
+/// vector may touch), read by [`read`]. `mem` has strides (checked by the plan).
+fn read_strided(
+    rw: &mut PatternRewriter<'_>,
+    mem: Value,
+    idx: &[Value],
+    (k, lanes): (i64, i64),
+    n: i64,
+    in_bounds: bool,
+    loc: Location,
+) -> Value {
+    use nart_dialect_memref::layout::{strided_type, strides_and_offset};
+    let ty = rw.value_type(mem);
+    let (shape, mut strides, _) = strides_and_offset(rw, ty).unwrap_or_default();
+    let elem = rw.element_type(ty);
+    let last = shape.len() - 1;
+    let mut sizes = shape.clone();
+    sizes[last] = lanes;
+    strides[last] *= k;
+    let view_ty = strided_type(
+        rw.uniq(),
+        sizes.clone(),
+        elem,
+        strides,
+        nart_ir::DYNAMIC,
+        None,
+    );
+    let mut offsets = vec![0; shape.len()];
+    offsets[last] = nart_ir::DYNAMIC;
+    let mut steps = vec![1; shape.len()];
+    steps[last] = k;
+    let seg = i32_array(rw, &[1, 1, 0, 0]);
+    let (o, s, t) = (
+        nart_dialect_tensor::util::dense_i64(rw.uniq(), &offsets),
+        nart_dialect_tensor::util::dense_i64(rw.uniq(), &sizes),
+        nart_dialect_tensor::util::dense_i64(rw.uniq(), &steps),
+    );
+    let st = OperationState::new(rw.uniq(), "memref.subview", loc)
+        .operands(&[mem, idx[last]])
+        .results(&[view_ty])
+        .prop(rw.uniq(), "operandSegmentSizes", seg)
+        .prop(rw.uniq(), "static_offsets", o)
+        .prop(rw.uniq(), "static_sizes", s)
+        .prop(rw.uniq(), "static_strides", t);
+    let op = rw.create(st);
+    let view = rw.result(op, 0);
+    let mut at = idx[..last].to_vec();
+    at.push(index_const(rw, 0, loc));
+    read(rw, view, &at, n, in_bounds, loc)
+}
+
 /// `vector.transfer_write %v, %mem[idx]` along the innermost dimension.
 fn write(
     rw: &mut PatternRewriter<'_>,
@@ -495,6 +547,15 @@ fn nested_for(
 enum Access {
     Vector,
     Uniform,
+    /// Along the vector lanes `k` elements apart (a strided convolution's input), read through
+    /// a strided view.
+    Strided(i64),
+}
+
+impl Access {
+    fn per_lane(self) -> bool {
+        matches!(self, Access::Vector | Access::Strided(_))
+    }
 }
 
 /// Why a parallel op cannot be vectorized, or how each shaped operand is read.
@@ -586,8 +647,11 @@ fn rewrite_parallel(
                         .map(|e| index_of(rw, e, &all, loc))
                         .collect();
                     match acc {
-                        Access::Vector => Lanes::Vector(read(rw, v, &idx, vw, in_bounds, loc)),
                         Access::Uniform => Lanes::Uniform(load(rw, v, &idx, loc)),
+                        // parallel_plan reads every other operand contiguously.
+                        Access::Vector | Access::Strided(_) => {
+                            Lanes::Vector(read(rw, v, &idx, vw, in_bounds, loc))
+                        }
                     }
                 }
             };
@@ -709,9 +773,14 @@ fn reduction_plan(ctx: &Context, op: Op, vw: i64) -> Result<ReducePlan, String> 
             access.push(Some(Access::Uniform));
         } else if coefs[last] == 1 && coefs[..last].iter().all(|&c| c == 0) {
             access.push(Some(Access::Vector));
+        } else if coefs[last] > 1
+            && coefs[..last].iter().all(|&c| c == 0)
+            && nart_dialect_memref::layout::strides_and_offset(ctx, ctx.value_type(v)).is_some()
+        {
+            access.push(Some(Access::Strided(coefs[last])));
         } else {
             return Err(
-                "an input walks the vector loop with a stride or along an outer dimension".into(),
+                "an input walks the vector loop backwards or along an outer dimension".into(),
             );
         }
     }
@@ -727,7 +796,7 @@ fn reduction_plan(ctx: &Context, op: Op, vw: i64) -> Result<ReducePlan, String> 
         .filter(|&d| ranges[d] >= 2 && iters[d] == IteratorType::Parallel)
         .filter(|&d| {
             maps.iter().zip(&access).take(n_in).all(|(m, a)| {
-                *a != Some(Access::Vector)
+                !a.is_some_and(Access::per_lane)
                     || m.results
                         .iter()
                         .all(|e| coefficient(e, d as u32) == Some(0))
@@ -822,16 +891,30 @@ fn rewrite_reduction(
                                         .iter()
                                         .map(|e| index_of(rw, e, all, loc))
                                         .collect();
-                                    match acc {
-                                        Access::Vector => Lanes::Vector(match vectors[i] {
-                                            Some(x) => x,
-                                            None => {
-                                                let x = read(rw, v, &idx, vw, in_bounds, loc);
-                                                vectors[i] = Some(x);
-                                                x
-                                            }
-                                        }),
-                                        Access::Uniform => Lanes::Uniform(load(rw, v, &idx, loc)),
+                                    match (acc, vectors[i]) {
+                                        (Access::Uniform, _) => {
+                                            Lanes::Uniform(load(rw, v, &idx, loc))
+                                        }
+                                        (_, Some(x)) => Lanes::Vector(x),
+                                        (Access::Vector, None) => {
+                                            let x = read(rw, v, &idx, vw, in_bounds, loc);
+                                            vectors[i] = Some(x);
+                                            Lanes::Vector(x)
+                                        }
+                                        (Access::Strided(k), None) => {
+                                            let lanes = if in_bounds { vw } else { n - full };
+                                            let x = read_strided(
+                                                rw,
+                                                v,
+                                                &idx,
+                                                (k, lanes),
+                                                vw,
+                                                in_bounds,
+                                                loc,
+                                            );
+                                            vectors[i] = Some(x);
+                                            Lanes::Vector(x)
+                                        }
                                     }
                                 }
                             }

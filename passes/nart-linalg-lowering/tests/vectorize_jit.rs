@@ -208,12 +208,12 @@ fn memref(s: &[usize]) -> String {
 fn check_window_op<const R: usize>(
     case: usize,
     name: &str,
-    dilation: usize,
+    (stride, dilation): (usize, usize),
     shapes: ([usize; 4], [usize; R], [usize; 4]),
 ) {
     let (sx, sw, sy) = shapes;
     let attrs = format!(
-        "{{dilations = dense<{dilation}> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}}"
+        "{{dilations = dense<{dilation}> : tensor<2xi64>, strides = dense<{stride}> : tensor<2xi64>}}"
     );
     let text = format!(
         "func.func @f(%x: {tx}, %w: {tw}, %y: {ty}) {{\n  linalg.{name} {attrs} ins(%x, %w : {tx}, {tw}) outs(%y : {ty})\n  return\n}}",
@@ -241,30 +241,36 @@ fn check_window_op<const R: usize>(
 
 #[test]
 fn convolutions_and_poolings_match_scalar_loops() {
-    // (batch, channels, filters, out h, out w, kernel h, kernel w, dilation): output widths
-    // that leave partial vectors, filter counts that leave partial row blocks.
+    // (batch, channels, filters, out h, out w, kernel h, kernel w, stride, dilation): output
+    // widths that leave partial vectors, filter counts that leave partial row blocks, strides
+    // (read through strided views).
     let cases = [
-        (1, 3, 5, 4, 19, 3, 3, 1),
-        (2, 2, 8, 3, 16, 1, 1, 1),
-        (1, 4, 7, 2, 5, 3, 2, 2),
-        (1, 1, 1, 1, 1, 1, 1, 1),
-        (1, 5, 6, 3, 33, 2, 3, 1),
+        (1, 3, 5, 4, 19, 3, 3, 1, 1),
+        (2, 2, 8, 3, 16, 1, 1, 1, 1),
+        (1, 4, 7, 2, 5, 3, 2, 1, 2),
+        (1, 1, 1, 1, 1, 1, 1, 1, 1),
+        (1, 5, 6, 3, 33, 2, 3, 1, 1),
+        (1, 3, 6, 3, 17, 3, 3, 2, 1),
+        (1, 2, 4, 2, 9, 7, 7, 2, 1),
+        (1, 2, 5, 2, 6, 3, 3, 3, 2),
     ];
-    for (case, &(n, c, f, oh, ow, kh, kw, d)) in cases.iter().enumerate() {
-        let sx = [n, c, oh + (kh - 1) * d, ow + (kw - 1) * d];
-        check_window_op(
-            case,
-            "conv_2d_nchw_fchw",
-            d,
-            (sx, [f, c, kh, kw], [n, f, oh, ow]),
-        );
+    for (case, &(n, c, f, oh, ow, kh, kw, s, d)) in cases.iter().enumerate() {
+        let sx = [
+            n,
+            c,
+            (oh - 1) * s + (kh - 1) * d + 1,
+            (ow - 1) * s + (kw - 1) * d + 1,
+        ];
+        let (ty, sd) = ([n, f, oh, ow], (s, d));
+        check_window_op(case, "conv_2d_nchw_fchw", sd, (sx, [f, c, kh, kw], ty));
+        let ty = [n, c, oh, ow];
         check_window_op(
             case,
             "depthwise_conv_2d_nchw_chw",
-            d,
-            (sx, [c, kh, kw], [n, c, oh, ow]),
+            sd,
+            (sx, [c, kh, kw], ty),
         );
-        check_window_op(case, "pooling_nchw_max", d, (sx, [kh, kw], [n, c, oh, ow]));
-        check_window_op(case, "pooling_nchw_sum", d, (sx, [kh, kw], [n, c, oh, ow]));
+        check_window_op(case, "pooling_nchw_max", sd, (sx, [kh, kw], ty));
+        check_window_op(case, "pooling_nchw_sum", sd, (sx, [kh, kw], ty));
     }
 }

@@ -181,12 +181,15 @@ func.func @max_pool(%x: memref<1x1x3x7xf32>, %win: memref<2x2xf32>, %y: memref<1
 
 // -----
 
-// A strided convolution reads the input's width with a stride: left for
-// convert-linalg-to-loops.
+// A strided convolution reads the input's width 2 elements apart: through a strided view at
+// each step (a gather when translated), here the last 1 of 5 columns masked.
 // CHECK-LABEL: func.func @strided_conv
-// CHECK: linalg.conv_2d_nchw_fchw
-// CHECK-NOT: vector.
-func.func @strided_conv(%x: memref<1x1x5x5xf32>, %w: memref<2x1x3x3xf32>, %y: memref<1x2x2x2xf32>) {
-  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : memref<1x1x5x5xf32>, memref<2x1x3x3xf32>) outs(%y : memref<1x2x2x2xf32>)
+// CHECK: %[[V:.*]] = memref.subview %arg0[0, 0, 0, %{{.*}}] [1, 1, 11, 4] [1, 1, 1, 2] : memref<1x1x11x11xf32> to memref<1x1x11x4xf32, strided<[121, 121, 11, 2], offset: ?>>
+// CHECK-NEXT: vector.transfer_read %[[V]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : memref<1x1x11x4xf32, strided<[121, 121, 11, 2], offset: ?>>, vector<4xf32>
+// CHECK: %[[T:.*]] = memref.subview %arg0[0, 0, 0, %{{.*}}] [1, 1, 11, 1] [1, 1, 1, 2] : memref<1x1x11x11xf32> to memref<1x1x11x1xf32, strided<[121, 121, 11, 2], offset: ?>>
+// CHECK-NEXT: vector.transfer_read %[[T]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} : memref<1x1x11x1xf32, strided<[121, 121, 11, 2], offset: ?>>, vector<4xf32>
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @strided_conv(%x: memref<1x1x11x11xf32>, %w: memref<2x1x3x3xf32>, %y: memref<1x2x5x5xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : memref<1x1x11x11xf32>, memref<2x1x3x3xf32>) outs(%y : memref<1x2x5x5xf32>)
   return
 }
