@@ -37,9 +37,22 @@ fn gather_elements_shape_constant_of_shape_range_einsum_and_top_k_all_run_on_cpu
         String::from_utf8_lossy(&out.stderr)
     );
     let (on_cpu, all) = common::placed_on(&report, "cpu");
-    assert!(on_cpu == all && all > 0, "{on_cpu} of {all} ops on cpu\n{report}");
-    for op in ["GatherElements", "Shape", "ConstantOfShape", "Range", "Einsum", "TopK"] {
-        assert!(report.contains(op), "{op} is not in the placement\n{report}");
+    assert!(
+        on_cpu == all && all > 0,
+        "{on_cpu} of {all} ops on cpu\n{report}"
+    );
+    for op in [
+        "GatherElements",
+        "Shape",
+        "ConstantOfShape",
+        "Range",
+        "Einsum",
+        "TopK",
+    ] {
+        assert!(
+            report.contains(op),
+            "{op} is not in the placement\n{report}"
+        );
     }
     let outputs = tmp("cpu-tests", "keyb_ops-cpu-out");
     let out = nart()

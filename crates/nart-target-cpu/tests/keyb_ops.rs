@@ -32,7 +32,13 @@ fn gather_elements_along_any_axis() {
         let a = axis.rem_euclid(rank as i64) as usize;
         let n = shape[a] as i64;
         let ishape: Vec<usize> = (0..rank)
-            .map(|k| if k == a { g.size(1, 5) } else { g.size(1, shape[k]) })
+            .map(|k| {
+                if k == a {
+                    g.size(1, 5)
+                } else {
+                    g.size(1, shape[k])
+                }
+            })
             .collect();
         let idtype = g.pick(&[DType::I64, DType::I32]);
         let dtype = g.pick(&[DType::F32, DType::I64, DType::I32]);
@@ -110,11 +116,17 @@ fn constant_of_shape_with_any_value_type() {
                 "i32",
             ),
             3 => (
-                format!("value = dense<{}> : tensor<1xi64>", g.int(-(1 << 40), 1 << 40)),
+                format!(
+                    "value = dense<{}> : tensor<1xi64>",
+                    g.int(-(1 << 40), 1 << 40)
+                ),
                 "i64",
             ),
             _ => (
-                format!("value = dense<{}> : tensor<1xi1>", g.pick(&["true", "false"])),
+                format!(
+                    "value = dense<{}> : tensor<1xi1>",
+                    g.pick(&["true", "false"])
+                ),
                 "i1",
             ),
         };
@@ -145,7 +157,11 @@ fn range_from_run_time_scalars() {
                 .ceil()
                 .max(0.0) as i64;
             (
-                vec![Tensor::scalar(start), Tensor::scalar(limit), Tensor::scalar(delta)],
+                vec![
+                    Tensor::scalar(start),
+                    Tensor::scalar(limit),
+                    Tensor::scalar(delta),
+                ],
                 n,
             )
         } else {
@@ -156,25 +172,22 @@ fn range_from_run_time_scalars() {
             }
             let limit = start + g.int(-5, 40) * delta.signum();
             let n = ((limit - start) as f64 / delta as f64).ceil().max(0.0) as i64;
-            let t = |v: i64| {
-                Tensor::from_i128(dtype, vec![], vec![i128::from(v)]).expect("a scalar")
-            };
+            let t =
+                |v: i64| Tensor::from_i128(dtype, vec![], vec![i128::from(v)]).expect("a scalar");
             (vec![t(start), t(limit), t(delta)], n)
         };
         let k = batch.case(format!(
             "Range {dtype:?} {:?} constant={constant} -> {len}",
-            operands.iter().map(|t| t.to_f64_vec().expect("numbers")[0]).collect::<Vec<_>>()
+            operands
+                .iter()
+                .map(|t| t.to_f64_vec().expect("numbers")[0])
+                .collect::<Vec<_>>()
         ));
         let vals: Vec<_> = operands
             .into_iter()
             .map(|t| if constant { k.constant(&t) } else { k.arg(t) })
             .collect();
-        let y = k.op1(
-            "graph.Range",
-            &vals,
-            "",
-            &ty(&[len as usize], dtype.name()),
-        );
+        let y = k.op1("graph.Range", &vals, "", &ty(&[len as usize], dtype.name()));
         k.output(y, Tol::Exact);
     }
     batch.check();

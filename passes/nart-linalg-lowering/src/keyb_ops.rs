@@ -22,19 +22,16 @@
 use nart_dialect_arith::attrs::{cmpf as cmpf_pred, cmpi as cmpi_pred};
 use nart_dialect_linalg::structured::{d, identity, map};
 use nart_dialect_linalg::IteratorType::{Parallel as P, Reduction as R};
-use nart_ir::{AffineExpr, AttrData, DenseData, Location, Op, OperationState, PatternRewriter, Value};
+use nart_ir::{
+    AffineExpr, AttrData, DenseData, Location, Op, OperationState, PatternRewriter, Value,
+};
 
 use crate::emit::*;
 use crate::graph_to_linalg::{int_attr, norm_axis, operand, result_type, string_attr};
 
 /// An integer index `i` of type `ielem` into an axis of size `dim`: a negative index wrapped
 /// once, then clamped into `[0, dim)`, as an `index`.
-fn clamp_index(
-    rw: &mut PatternRewriter<'_>,
-    i: Value,
-    dim: i64,
-    loc: Location,
-) -> Value {
+fn clamp_index(rw: &mut PatternRewriter<'_>, i: Value, dim: i64, loc: Location) -> Value {
     let ielem = rw.value_type(i);
     let zero = scalar(rw, 0.0, ielem, loc);
     let n = scalar(rw, dim as f64, ielem, loc);
@@ -49,7 +46,12 @@ fn clamp_index(
 }
 
 /// `tensor.extract t[coords]`.
-fn extract(rw: &mut PatternRewriter<'_>, t: Value, coords: &[Value], loc: Location) -> Result<Value, String> {
+fn extract(
+    rw: &mut PatternRewriter<'_>,
+    t: Value,
+    coords: &[Value],
+    loc: Location,
+) -> Result<Value, String> {
     let (_, elem) = static_type(rw, t)?;
     let mut operands = vec![t];
     operands.extend_from_slice(coords);
@@ -61,7 +63,11 @@ fn extract(rw: &mut PatternRewriter<'_>, t: Value, coords: &[Value], loc: Locati
 }
 
 /// `GatherElements(data, indices)` along `axis`: `out[i] = data[i with i[axis] = indices[i]]`.
-pub(crate) fn lower_gather_elements(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
+pub(crate) fn lower_gather_elements(
+    rw: &mut PatternRewriter<'_>,
+    op: Op,
+    loc: Location,
+) -> Lowered {
     let data = operand(rw, op, 0)?;
     let idx = operand(rw, op, 1)?;
     let (sd, elem) = static_type(rw, data)?;
@@ -115,7 +121,13 @@ pub(crate) fn lower_gather_elements(rw: &mut PatternRewriter<'_>, op: Op, loc: L
         |rw, v| {
             let j = clamp_index(rw, v[0], dim, loc);
             let coords: Vec<Value> = (0..sd.len())
-                .map(|k| if k == axis { j } else { linalg_index(rw, k, loc) })
+                .map(|k| {
+                    if k == axis {
+                        j
+                    } else {
+                        linalg_index(rw, k, loc)
+                    }
+                })
                 .collect();
             Ok(vec![extract(rw, data, &coords, loc)?])
         },
@@ -149,10 +161,7 @@ pub(crate) fn lower_shape(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
     let end = bound(int_attr(rw, op, "end", r));
     let dims: &[i64] = if start < end { &sx[start..end] } else { &[] };
     if out != [dims.len() as i64] {
-        return Err(format!(
-            "the result shape {out:?} is not [{}]",
-            dims.len()
-        ));
+        return Err(format!("the result shape {out:?} is not [{}]", dims.len()));
     }
     let dims = dims.to_vec();
     Ok(vec![const_i64_tensor(rw, &dims, loc)])
@@ -160,7 +169,11 @@ pub(crate) fn lower_shape(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
 
 /// `ConstantOfShape(shape)` with a static result type: the `value` attribute's one element
 /// filling it (f32 0 by default).
-pub(crate) fn lower_constant_of_shape(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
+pub(crate) fn lower_constant_of_shape(
+    rw: &mut PatternRewriter<'_>,
+    op: Op,
+    loc: Location,
+) -> Lowered {
     let r = rw.result(op, 0);
     let (out, elem) = static_type(rw, r).map_err(|e| {
         format!("{e}: the shape operand must be a constant (or the dimensions fixed with --dim)")
@@ -168,7 +181,9 @@ pub(crate) fn lower_constant_of_shape(rw: &mut PatternRewriter<'_>, op: Op, loc:
     let v = match rw.attr(op, "value") {
         None => 0.0,
         Some(a) => {
-            let ty = rw.typed_attr_type(a).ok_or("expected a tensor 'value' attribute")?;
+            let ty = rw
+                .typed_attr_type(a)
+                .ok_or("expected a tensor 'value' attribute")?;
             if rw.element_type(ty) != elem {
                 return Err("the value's element type differs from the result's".to_string());
             }
@@ -220,7 +235,11 @@ pub(crate) fn lower_range(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
     if !float && !matches!(signless_width(rw, elem), Some(32 | 64)) {
         return Err("only f32, i32 and i64 ranges are lowered".to_string());
     }
-    let (start, limit, delta) = (operand(rw, op, 0)?, operand(rw, op, 1)?, operand(rw, op, 2)?);
+    let (start, limit, delta) = (
+        operand(rw, op, 0)?,
+        operand(rw, op, 1)?,
+        operand(rw, op, 2)?,
+    );
     for v in [start, limit, delta] {
         let (s, e) = static_type(rw, v)?;
         if s.iter().product::<i64>() != 1 || s.len() > 1 {
@@ -418,6 +437,9 @@ pub(crate) fn lower_einsum(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) 
     }
     let (out, elem) = result_type(rw, op)?;
     let float = is_float(rw, elem);
+    if float && float_width(rw, elem) != Some(32) {
+        return Err("only f32 float operands are lowered".to_string());
+    }
     if !float && signless_width(rw, elem).is_none_or(|w| w < 2) {
         return Err("expected float or integer operands".to_string());
     }
@@ -476,7 +498,14 @@ pub(crate) fn lower_einsum(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) 
 
 /// `a` before `b` in `TopK`'s order of values (ties not included): larger first when
 /// `largest`, with a NaN larger than every number.
-fn before(rw: &mut PatternRewriter<'_>, a: Value, b: Value, largest: bool, float: bool, loc: Location) -> Value {
+fn before(
+    rw: &mut PatternRewriter<'_>,
+    a: Value,
+    b: Value,
+    largest: bool,
+    float: bool,
+    loc: Location,
+) -> Value {
     let (hi, lo) = if largest { (a, b) } else { (b, a) };
     if !float {
         return cmpi(rw, cmpi_pred::SGT, hi, lo, loc);
@@ -523,7 +552,9 @@ pub(crate) fn lower_top_k(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
         .ok_or("K is not a constant")?[0];
     let n = sx[axis];
     if k < 0 || k > n {
-        return Err(format!("K = {k} is out of range for axis {axis} of size {n}"));
+        return Err(format!(
+            "K = {k} is out of range for axis {axis} of size {n}"
+        ));
     }
     let largest = int_attr(rw, op, "largest", 1) != 0;
     let mut out = sx.clone();
@@ -544,7 +575,13 @@ pub(crate) fn lower_top_k(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
     let other = map(
         m,
         (0..rank as u32)
-            .map(|q| if q as usize == axis { d(rank as u32) } else { d(q) })
+            .map(|q| {
+                if q as usize == axis {
+                    d(rank as u32)
+                } else {
+                    d(q)
+                }
+            })
             .collect(),
     );
     let zero = rw.uniq().int_attr(i64t, 0);

@@ -39,14 +39,21 @@ func.func @range_dynamic(%a: tensor<i64>, %l: tensor<i64>, %d: tensor<i64>) -> t
 
 // -----
 
-func.func @range_wrong_length() -> tensor<4xi64> {
-  %a = "graph.constant"() <{value = dense<1> : tensor<i64>}> : () -> tensor<i64>
-  %l = "graph.constant"() <{value = dense<10> : tensor<i64>}> : () -> tensor<i64>
-  %d = "graph.constant"() <{value = dense<3> : tensor<i64>}> : () -> tensor<i64>
+func.func @range_f64(%a: tensor<f64>, %l: tensor<f64>, %d: tensor<f64>) -> tensor<3xf64> {
   // expected-error @+2 {{failed to legalize operation 'graph.Range'}}
-  // expected-note @+1 {{the result length 4 is not the range's 3}}
-  %0 = "graph.Range"(%a, %l, %d) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<4xi64>
-  return %0 : tensor<4xi64>
+  // expected-note @+1 {{only f32, i32 and i64 ranges are lowered}}
+  %0 = "graph.Range"(%a, %l, %d) : (tensor<f64>, tensor<f64>, tensor<f64>) -> tensor<3xf64>
+  return %0 : tensor<3xf64>
+}
+
+// -----
+
+// Only f32 among the floats (the interpreter sums in f64).
+func.func @einsum_f64(%a: tensor<2x3xf64>, %b: tensor<3x4xf64>) -> tensor<2x4xf64> {
+  // expected-error @+2 {{failed to legalize operation 'graph.Einsum'}}
+  // expected-note @+1 {{only f32 float operands are lowered}}
+  %0 = "graph.Einsum"(%a, %b) <{equation = "ij,jk->ik"}> : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %0 : tensor<2x4xf64>
 }
 
 // -----
