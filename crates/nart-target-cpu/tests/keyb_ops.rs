@@ -366,7 +366,12 @@ fn top_k_with_ties_on_any_axis() {
             "TopK {dtype:?} {shape:?} axis={axis} K={kk} largest={largest}"
         ));
         let x = case.arg(few_values(&mut g, dtype, &shape, -3, 3));
-        let kv = case.constant(&ints(&[kk as i64]));
+        // K as a constant, or at run time (the static result type then says it).
+        let kv = if g.chance(1, 3) {
+            case.arg(ints(&[kk as i64]))
+        } else {
+            case.constant(&ints(&[kk as i64]))
+        };
         let mut out = shape.clone();
         out[a] = kk;
         let ys = case.op(

@@ -14,7 +14,8 @@
 //! then clamped into `[0, n)`, so no read leaves the data (ONNX leaves such indices
 //! undefined).
 //!
-//! `TopK`'s order is total: larger values first for `largest = 1` (smaller first for
+//! `TopK`'s `K` comes from its constant operand or, when computed at run time, from the static
+//! result type. Its order is total: larger values first for `largest = 1` (smaller first for
 //! `largest = 0`), equal values by lower index first, as ONNX says; a NaN counts as larger than
 //! every number and equal to another NaN. Results are always sorted (`sorted = 0` leaves the
 //! order unspecified). Ranking costs `n * n` comparisons per slice of `n` elements.
@@ -547,9 +548,16 @@ pub(crate) fn lower_top_k(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
     }
     let axis = norm_axis(int_attr(rw, op, "axis", -1), sx.len())?;
     let kv = operand(rw, op, 1)?;
-    let k = constant_ints(rw, kv)
-        .filter(|v| v.len() == 1)
-        .ok_or("K is not a constant")?[0];
+    // K is the constant operand or, when it is computed at run time, the static size of the
+    // results along `axis` (which the run-time K must then equal, as a static result type says).
+    let r0 = rw.result(op, 0);
+    let k = match constant_ints(rw, kv) {
+        Some(v) if v.len() == 1 => v[0],
+        Some(_) => return Err("K must have one element".to_string()),
+        None => static_type(rw, r0)
+            .map(|(s, _)| s[axis])
+            .map_err(|_| "K is not a constant and the result shape is dynamic".to_string())?,
+    };
     let n = sx[axis];
     if k < 0 || k > n {
         return Err(format!(
@@ -559,7 +567,7 @@ pub(crate) fn lower_top_k(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
     let largest = int_attr(rw, op, "largest", 1) != 0;
     let mut out = sx.clone();
     out[axis] = k;
-    let (r0, r1) = (rw.result(op, 0), rw.result(op, 1));
+    let r1 = rw.result(op, 1);
     let (s0, e0) = static_type(rw, r0)?;
     let (s1, e1) = static_type(rw, r1)?;
     if s0 != out || s1 != out || e0 != elem || signless_width(rw, e1) != Some(64) {

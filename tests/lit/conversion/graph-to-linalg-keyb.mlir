@@ -162,3 +162,14 @@ func.func @top_k_smallest_int(%x: tensor<5xi32>) -> (tensor<2xi32>, tensor<2xi64
   %v, %i = "graph.TopK"(%x, %k) <{axis = 0 : i64, largest = 0 : i64}> : (tensor<5xi32>, tensor<1xi64>) -> (tensor<2xi32>, tensor<2xi64>)
   return %v, %i : tensor<2xi32>, tensor<2xi64>
 }
+
+// -----
+
+// A run-time K: the static result type says it.
+// CHECK-LABEL: func.func @top_k_run_time_k
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<6xi64>)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xi64>)
+func.func @top_k_run_time_k(%x: tensor<6xf32>, %k: tensor<1xi64>) -> (tensor<4xf32>, tensor<4xi64>) {
+  %v, %i = "graph.TopK"(%x, %k) : (tensor<6xf32>, tensor<1xi64>) -> (tensor<4xf32>, tensor<4xi64>)
+  return %v, %i : tensor<4xf32>, tensor<4xi64>
+}
