@@ -512,8 +512,23 @@ fn trial_lowering(ctx: &Context, op: Op) -> Result<(), String> {
         operand_types.join(", "),
         results.join(", ")
     );
+    // The results the model uses are returned, so that a lowering sees which optional results
+    // (LayerNormalization's Mean, MaxPool's Indices) it must produce.
+    let used: Vec<usize> = (0..n)
+        .filter(|&k| ctx.has_uses(ctx.results(op)[k]))
+        .collect();
+    let ret_names: Vec<String> = used.iter().map(|k| format!("%r#{k}")).collect();
+    let ret_types: Vec<String> = used.iter().map(|&k| results[k].clone()).collect();
+    let (sig, ret) = if used.is_empty() {
+        (String::new(), "return".to_string())
+    } else {
+        (
+            format!(" -> ({})", ret_types.join(", ")),
+            format!("return {} : {}", ret_names.join(", "), ret_types.join(", ")),
+        )
+    };
     let text = format!(
-        "func.func @trial({}) {{\n{body}  return\n}}\n",
+        "func.func @trial({}){sig} {{\n{body}  {ret}\n}}\n",
         args.join(", ")
     );
     let mut scratch = lowering_context();
