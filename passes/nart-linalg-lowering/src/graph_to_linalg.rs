@@ -22,6 +22,7 @@
 //! | more elementwise ops (math, `Pow`, `Cast`, comparisons, `Where`, logic, variadic `Max`/`Min`/`Sum`/`Mean`, `Identity`) | see [`crate::pointwise`] |
 //! | `Reduce*`, `ArgMax`/`ArgMin`, `LayerNormalization` | see [`crate::reduce`] |
 //! | `Gather`, `Expand`, `Slice`, `Split`, `Pad` | see [`crate::indexing`] |
+//! | `GatherElements`, `Shape`, `ConstantOfShape`, `Range`, `Einsum`, `TopK` | see [`crate::keyb_ops`] |
 
 use nart_dialect_graph::fused::Activation;
 use nart_dialect_linalg::builders::{create_generic, create_named};
@@ -36,7 +37,7 @@ use nart_rewrite::conversion::{
 };
 
 use crate::emit::*;
-use crate::{indexing, pointwise, reduce};
+use crate::{indexing, keyb_ops, pointwise, reduce};
 
 /// A lowering of one graph op kind: returns the values replacing its results.
 type LowerFn = fn(&mut PatternRewriter<'_>, Op, Location) -> Lowered;
@@ -1267,6 +1268,12 @@ lowerings! {
     "graph.Slice" => "SliceLowering", indexing::lower_slice;
     "graph.Split" => "SplitLowering", indexing::lower_split;
     "graph.Pad" => "PadLowering", indexing::lower_pad;
+    "graph.GatherElements" => "GatherElementsLowering", keyb_ops::lower_gather_elements;
+    "graph.Shape" => "ShapeLowering", keyb_ops::lower_shape;
+    "graph.ConstantOfShape" => "ConstantOfShapeLowering", keyb_ops::lower_constant_of_shape;
+    "graph.Range" => "RangeLowering", keyb_ops::lower_range;
+    "graph.Einsum" => "EinsumLowering", keyb_ops::lower_einsum;
+    "graph.TopK" => "TopKLowering", keyb_ops::lower_top_k;
 }
 
 nart_pass::declare_pass! {
@@ -1279,8 +1286,8 @@ nart_pass::declare_pass! {
             elementwise ops (with ONNX broadcasting in the indexing maps), MatMul (with \
             broadcast batches), Gemm, Conv (pads, strides, dilations, groups), pooling, Softmax, \
             reductions, ArgMax/ArgMin, LayerNormalization, reshapes, Transpose, Concat, Gather, \
-            Slice, Split, Pad, Expand, inference BatchNormalization, the fused graph ops, and \
-            constants. It is a dialect \
+            Slice, Split, Pad, Expand, GatherElements, Shape, ConstantOfShape, Range, Einsum, \
+            TopK, inference BatchNormalization, the fused graph ops, and constants. It is a dialect \
             conversion with every graph op illegal: when an op cannot be lowered, each such op \
             is reported at its location with the reason and the function is left unchanged.",
         statistics: [
