@@ -436,8 +436,8 @@ pub fn entropy_threshold(h: &Histogram, levels: usize) -> f64 {
     }
     let mut best = (f64::INFINITY, n);
     let mut scratch = KlScratch::default();
-    for i in levels..=n {
-        let kl = entropy_divergence(&bins, tails[i], i, levels, &mut scratch);
+    for (i, &tail) in tails.iter().enumerate().skip(levels) {
+        let kl = entropy_divergence(&bins, tail, i, levels, &mut scratch);
         if let Some(kl) = kl.filter(|&kl| kl < best.0) {
             best = (kl, i);
         }
