@@ -163,14 +163,66 @@ pub struct Loaded {
     steps: Vec<Step>,
     inputs: Vec<(usize, Vec<usize>, Elem)>,
     outputs: Vec<(usize, Vec<usize>, Elem)>,
+    /// What each step does, for the profile (`op 3 matmul`, `op 3 matmul: operand reorder`).
+    labels: Vec<String>,
+    /// The label the next steps get.
+    current: String,
+    /// With `NART_PROFILE` set at load: each step's total time and run count, printed to
+    /// standard error when the executable is dropped.
+    profile: Option<Vec<(std::time::Duration, u64)>>,
+}
+
+/// Whether `NART_PROFILE` asks for profiles (set, and neither empty nor `0`).
+pub fn profiling() -> bool {
+    std::env::var_os("NART_PROFILE").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 // SAFETY: the handles are only used under the executable's mutex; oneDNN objects may be used
 // from any thread, one at a time.
 unsafe impl Send for Loaded {}
 
+impl Loaded {
+    /// The profile as a table: one line per step (its label, runs, mean and total time, share
+    /// of the total), the slowest first; `None` without profiling or before any run.
+    pub fn profile_table(&self) -> Option<String> {
+        let times = self.profile.as_ref()?;
+        let total: f64 = times.iter().map(|(t, _)| t.as_secs_f64()).sum();
+        let runs = times.iter().map(|&(_, n)| n).max().filter(|&n| n > 0)?;
+        let mut rows: Vec<(usize, f64, u64)> = times
+            .iter()
+            .enumerate()
+            .map(|(i, (t, n))| (i, t.as_secs_f64(), *n))
+            .collect();
+        rows.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut out = format!(
+            "onednn profile: {} steps, {runs} runs, {:.3} ms a run (each step waited for)\n\
+             {:>4}  {:<44} {:>10} {:>10} {:>6}\n",
+            times.len(),
+            total * 1e3 / runs as f64,
+            "step",
+            "what",
+            "mean us",
+            "total ms",
+            "share"
+        );
+        for (i, t, n) in rows {
+            out.push_str(&format!(
+                "{i:>4}  {:<44} {:>10.2} {:>10.3} {:>5.1}%\n",
+                self.labels[i],
+                t * 1e6 / n.max(1) as f64,
+                t * 1e3,
+                if total > 0.0 { 100.0 * t / total } else { 0.0 }
+            ));
+        }
+        Some(out)
+    }
+}
+
 impl Drop for Loaded {
     fn drop(&mut self) {
+        if let Some(table) = self.profile_table() {
+            eprint!("{table}");
+        }
         // SAFETY: each handle was created by this struct and is destroyed once.
         unsafe {
             for &p in &self.prims {
@@ -249,6 +301,9 @@ impl Loaded {
             steps: Vec::new(),
             inputs: Vec::new(),
             outputs: Vec::new(),
+            labels: Vec::new(),
+            current: String::new(),
+            profile: None,
         };
         // SAFETY: out-pointers to handles owned by `l`, destroyed by its Drop.
         unsafe {
@@ -286,6 +341,11 @@ impl Loaded {
         }
         for (k, op) in program.ops.iter().enumerate() {
             let own = op.own_inputs();
+            l.current = format!("op {k} {}", op.kind.name());
+            if !op.post.is_empty() {
+                let post: Vec<&str> = op.post.iter().map(PostOp::name).collect();
+                l.current = format!("{} + {}", l.current, post.join(" + "));
+            }
             l.add_op(
                 &mut places,
                 k,
@@ -306,9 +366,13 @@ impl Loaded {
             let p = places.get(v)?;
             l.inputs.push((p.buf, dims(v), l.elems[v as usize]));
         }
+        l.current = "segment results".into();
         for &v in &program.outputs {
             let b = l.plain(&mut places, v)?;
             l.outputs.push((b, dims(v), l.elems[v as usize]));
+        }
+        if profiling() {
+            l.profile = Some(vec![(std::time::Duration::ZERO, 0); l.steps.len()]);
         }
         Ok(l)
     }
@@ -474,6 +538,7 @@ impl Loaded {
         if let Some(m) = scratch {
             args.push((ffi::ARG_SCRATCHPAD, m));
         }
+        self.labels.push(self.current.clone());
         self.steps.push(Step::Prim {
             prim,
             args: args
@@ -513,7 +578,10 @@ impl Loaded {
         let (prim, scratch) = self.reorder(src, dst)?;
         let a = self.memory_in(from, src)?;
         let b = self.memory_in(to, dst)?;
+        let op = std::mem::take(&mut self.current);
+        self.current = format!("{op}: layout reorder");
         self.step(prim, scratch, vec![(ffi::ARG_SRC, a), (ffi::ARG_DST, b)]);
+        self.current = op;
         Ok(to)
     }
 
@@ -877,6 +945,7 @@ impl Loaded {
         self.step(prim, scratch, args);
         let y = self.result(places, out, &y_md)?;
         let n: usize = out.dims.iter().map(|&d| d as usize).product();
+        self.labels.push(format!("{}: requantization", self.current));
         self.steps.push(Step::Requant(Box::new(Requantize {
             acc,
             out: y,
@@ -1270,6 +1339,7 @@ impl Loaded {
         // the only user.
         unsafe {
             for (k, s) in self.steps.iter().enumerate() {
+                let started = self.profile.is_some().then(std::time::Instant::now);
                 let (prim, args) = match s {
                     Step::Prim { prim, args } => (*prim, args),
                     Step::Requant(r) => {
@@ -1287,6 +1357,10 @@ impl Loaded {
                         let acc = std::mem::take(&mut self.buffers[r.acc]);
                         r.apply(as_i32(&acc), bytes_mut(&mut self.buffers[r.out]));
                         self.buffers[r.acc] = acc;
+                        if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {
+                            p[k].0 += t0.elapsed();
+                            p[k].1 += 1;
+                        }
                         continue;
                     }
                 };
@@ -1301,6 +1375,18 @@ impl Loaded {
                         "onednn: primitive {k} failed: {}",
                         ffi::status_name(st)
                     )));
+                }
+                if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {
+                    // Waiting for each step puts its time on it, not on a later one.
+                    let st = (self.api.stream_wait)(self.stream);
+                    if st != ffi::SUCCESS {
+                        return Err(RtError::run(format!(
+                            "onednn: stream failed: {}",
+                            ffi::status_name(st)
+                        )));
+                    }
+                    p[k].0 += t0.elapsed();
+                    p[k].1 += 1;
                 }
             }
             let st = (self.api.stream_wait)(self.stream);

@@ -37,6 +37,17 @@ pub struct Session {
     steps: Vec<Loaded>,
     n_slots: usize,
     outputs: Vec<usize>,
+    /// With `NART_PROFILE` set at load: each step's total time (its inputs' copies included)
+    /// and run count, printed to standard error when the session is dropped.
+    profile: Option<std::sync::Mutex<Vec<(std::time::Duration, u64)>>>,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(table) = self.profile_table() {
+            eprint!("{table}");
+        }
+    }
 }
 
 impl std::fmt::Debug for Session {
@@ -114,12 +125,45 @@ impl Session {
                 needed[r] = true;
             }
         }
+        let profile = std::env::var_os("NART_PROFILE")
+            .is_some_and(|v| !v.is_empty() && v != "0")
+            .then(|| std::sync::Mutex::new(vec![(std::time::Duration::ZERO, 0); steps.len()]));
         Ok(Session {
             manifest,
             steps,
             n_slots: slots.len(),
             outputs,
+            profile,
         })
+    }
+
+    /// With `NART_PROFILE` set when the session was loaded, and after a run: a table of the
+    /// steps (segments and casts) with their runs, mean and total times and shares, in step
+    /// order.
+    pub fn profile_table(&self) -> Option<String> {
+        let times = self.profile.as_ref()?.lock().ok()?.clone();
+        let runs = times.iter().map(|&(_, n)| n).max().filter(|&n| n > 0)?;
+        let total: f64 = times.iter().map(|(t, _)| t.as_secs_f64()).sum();
+        let mut out = format!(
+            "session profile: {} steps, {runs} runs, {:.3} ms a run\n{:<56} {:>10} {:>10} {:>6}\n",
+            times.len(),
+            total * 1e3 / runs as f64,
+            "step",
+            "mean us",
+            "total ms",
+            "share"
+        );
+        for (s, (t, n)) in self.steps.iter().zip(&times) {
+            let t = t.as_secs_f64();
+            out.push_str(&format!(
+                "{:<56} {:>10.2} {:>10.3} {:>5.1}%\n",
+                s.what,
+                t * 1e6 / (*n).max(1) as f64,
+                t * 1e3,
+                if total > 0.0 { 100.0 * t / total } else { 0.0 }
+            ));
+        }
+        Some(out)
     }
 
     /// The manifest of the loaded package.
@@ -185,7 +229,8 @@ impl Session {
         for (k, t) in inputs.into_iter().enumerate() {
             env[k] = Some(t);
         }
-        for s in &self.steps {
+        for (i, s) in self.steps.iter().enumerate() {
+            let started = self.profile.is_some().then(std::time::Instant::now);
             let mut args = Vec::with_capacity(s.reads.len());
             for (&r, &last) in s.reads.iter().zip(&s.last_use) {
                 let v = if last { env[r].take() } else { env[r].clone() };
@@ -215,6 +260,12 @@ impl Session {
             }
             for (&w, t) in s.writes.iter().zip(results) {
                 env[w] = Some(t);
+            }
+            if let (Some(t0), Some(p)) = (started, &self.profile) {
+                if let Ok(mut p) = p.lock() {
+                    p[i].0 += t0.elapsed();
+                    p[i].1 += 1;
+                }
             }
         }
         let mut outs = Vec::with_capacity(self.outputs.len());
