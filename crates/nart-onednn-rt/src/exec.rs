@@ -169,7 +169,7 @@ pub struct Loaded {
     current: String,
     /// With `NART_PROFILE` set at load: each step's total time and run count, printed to
     /// standard error when the executable is dropped.
-    profile: Option<Vec<(std::time::Duration, u64)>>,
+    profile: Option<Vec<(std::time::Duration, u64, std::time::Duration)>>,
 }
 
 /// Whether `NART_PROFILE` asks for profiles (set, and neither empty nor `0`).
@@ -182,40 +182,69 @@ pub fn profiling() -> bool {
 unsafe impl Send for Loaded {}
 
 impl Loaded {
-    /// The profile as a table: one line per step (its label, runs, mean and total time, share
-    /// of the total), the slowest first; `None` without profiling or before any run.
+    /// The profile as a table: one line per step (its label, the least and the mean time
+    /// of a run, the total and its share), the slowest in total first; `None` without
+    /// profiling or before any run. On a loaded machine the least time is the one to read.
     pub fn profile_table(&self) -> Option<String> {
         let times = self.profile.as_ref()?;
-        let total: f64 = times.iter().map(|(t, _)| t.as_secs_f64()).sum();
-        let runs = times.iter().map(|&(_, n)| n).max().filter(|&n| n > 0)?;
-        let mut rows: Vec<(usize, f64, u64)> = times
-            .iter()
-            .enumerate()
-            .map(|(i, (t, n))| (i, t.as_secs_f64(), *n))
-            .collect();
-        rows.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let mut out = format!(
-            "onednn profile: {} steps, {runs} runs, {:.3} ms a run (each step waited for)\n\
-             {:>4}  {:<44} {:>10} {:>10} {:>6}\n",
-            times.len(),
-            total * 1e3 / runs as f64,
-            "step",
-            "what",
-            "mean us",
-            "total ms",
-            "share"
-        );
-        for (i, t, n) in rows {
-            out.push_str(&format!(
-                "{i:>4}  {:<44} {:>10.2} {:>10.3} {:>5.1}%\n",
-                self.labels[i],
-                t * 1e6 / n.max(1) as f64,
-                t * 1e3,
-                if total > 0.0 { 100.0 * t / total } else { 0.0 }
-            ));
-        }
-        Some(out)
+        let runs = times.iter().map(|&(_, n, _)| n).max().filter(|&n| n > 0)?;
+        Some(table(
+            &format!("onednn profile: {} steps, {runs} runs", times.len()),
+            "(each step waited for)",
+            times
+                .iter()
+                .zip(&self.labels)
+                .map(|(&(t, n, m), l)| (l.clone(), t, n, m))
+                .collect(),
+            true,
+        ))
     }
+}
+
+/// A profile table: `title`, then one line per `(label, total, runs, least)`, the slowest
+/// first when `sort`.
+fn table(
+    title: &str,
+    note: &str,
+    rows: Vec<(String, std::time::Duration, u64, std::time::Duration)>,
+    sort: bool,
+) -> String {
+    let total: f64 = rows.iter().map(|r| r.1.as_secs_f64()).sum();
+    let least: f64 = rows
+        .iter()
+        .filter(|r| r.2 > 0)
+        .map(|r| r.3.as_secs_f64())
+        .sum();
+    let runs = rows.iter().map(|r| r.2).max().unwrap_or(0).max(1);
+    let mut rows: Vec<(usize, (String, std::time::Duration, u64, std::time::Duration))> =
+        rows.into_iter().enumerate().collect();
+    if sort {
+        rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(&b.0)));
+    }
+    let mut out = format!(
+        "{title}: {:.3} ms a run on average, {:.3} ms adding up the least times {note}\n\
+         {:>4}  {:<48} {:>9} {:>9} {:>10} {:>6}\n",
+        total * 1e3 / runs as f64,
+        least * 1e3,
+        "step",
+        "what",
+        "least us",
+        "mean us",
+        "total ms",
+        "share"
+    );
+    for (i, (label, t, n, m)) in rows {
+        let t = t.as_secs_f64();
+        let m = if n > 0 { m.as_secs_f64() } else { 0.0 };
+        out.push_str(&format!(
+            "{i:>4}  {label:<48} {:>9.2} {:>9.2} {:>10.3} {:>5.1}%\n",
+            m * 1e6,
+            t * 1e6 / n.max(1) as f64,
+            t * 1e3,
+            if total > 0.0 { 100.0 * t / total } else { 0.0 }
+        ));
+    }
+    out
 }
 
 impl Drop for Loaded {
@@ -372,7 +401,7 @@ impl Loaded {
             l.outputs.push((b, dims(v), l.elems[v as usize]));
         }
         if profiling() {
-            l.profile = Some(vec![(std::time::Duration::ZERO, 0); l.steps.len()]);
+            l.profile = Some(vec![(std::time::Duration::ZERO, 0, std::time::Duration::MAX); l.steps.len()]);
         }
         Ok(l)
     }
@@ -1358,8 +1387,10 @@ impl Loaded {
                         r.apply(as_i32(&acc), bytes_mut(&mut self.buffers[r.out]));
                         self.buffers[r.acc] = acc;
                         if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {
-                            p[k].0 += t0.elapsed();
+                            let t = t0.elapsed();
+                            p[k].0 += t;
                             p[k].1 += 1;
+                            p[k].2 = p[k].2.min(t);
                         }
                         continue;
                     }
@@ -1385,8 +1416,10 @@ impl Loaded {
                             ffi::status_name(st)
                         )));
                     }
-                    p[k].0 += t0.elapsed();
+                    let t = t0.elapsed();
+                    p[k].0 += t;
                     p[k].1 += 1;
+                    p[k].2 = p[k].2.min(t);
                 }
             }
             let st = (self.api.stream_wait)(self.stream);

@@ -39,7 +39,7 @@ pub struct Session {
     outputs: Vec<usize>,
     /// With `NART_PROFILE` set at load: each step's total time (its inputs' copies included)
     /// and run count, printed to standard error when the session is dropped.
-    profile: Option<std::sync::Mutex<Vec<(std::time::Duration, u64)>>>,
+    profile: Option<std::sync::Mutex<Vec<(std::time::Duration, u64, std::time::Duration)>>>,
 }
 
 impl Drop for Session {
@@ -127,7 +127,7 @@ impl Session {
         }
         let profile = std::env::var_os("NART_PROFILE")
             .is_some_and(|v| !v.is_empty() && v != "0")
-            .then(|| std::sync::Mutex::new(vec![(std::time::Duration::ZERO, 0); steps.len()]));
+            .then(|| std::sync::Mutex::new(vec![(std::time::Duration::ZERO, 0, std::time::Duration::MAX); steps.len()]));
         Ok(Session {
             manifest,
             steps,
@@ -138,27 +138,37 @@ impl Session {
     }
 
     /// With `NART_PROFILE` set when the session was loaded, and after a run: a table of the
-    /// steps (segments and casts) with their runs, mean and total times and shares, in step
-    /// order.
+    /// steps (segments and casts, each with the copies of its operands) in step order, with
+    /// the least and the mean time of a run, the total and its share.
     pub fn profile_table(&self) -> Option<String> {
         let times = self.profile.as_ref()?.lock().ok()?.clone();
-        let runs = times.iter().map(|&(_, n)| n).max().filter(|&n| n > 0)?;
-        let total: f64 = times.iter().map(|(t, _)| t.as_secs_f64()).sum();
+        let runs = times.iter().map(|&(_, n, _)| n).max().filter(|&n| n > 0)?;
+        let total: f64 = times.iter().map(|(t, _, _)| t.as_secs_f64()).sum();
+        let least: f64 = times
+            .iter()
+            .filter(|r| r.1 > 0)
+            .map(|r| r.2.as_secs_f64())
+            .sum();
         let mut out = format!(
-            "session profile: {} steps, {runs} runs, {:.3} ms a run\n{:<56} {:>10} {:>10} {:>6}\n",
+            "session profile: {} steps, {runs} runs: {:.3} ms a run on average, {:.3} ms adding up the least times\n\
+             {:<44} {:>9} {:>9} {:>10} {:>6}\n",
             times.len(),
             total * 1e3 / runs as f64,
+            least * 1e3,
             "step",
+            "least us",
             "mean us",
             "total ms",
             "share"
         );
-        for (s, (t, n)) in self.steps.iter().zip(&times) {
+        for (s, &(t, n, m)) in self.steps.iter().zip(&times) {
             let t = t.as_secs_f64();
+            let m = if n > 0 { m.as_secs_f64() } else { 0.0 };
             out.push_str(&format!(
-                "{:<56} {:>10.2} {:>10.3} {:>5.1}%\n",
+                "{:<44} {:>9.2} {:>9.2} {:>10.3} {:>5.1}%\n",
                 s.what,
-                t * 1e6 / (*n).max(1) as f64,
+                m * 1e6,
+                t * 1e6 / n.max(1) as f64,
                 t * 1e3,
                 if total > 0.0 { 100.0 * t / total } else { 0.0 }
             ));
@@ -263,8 +273,10 @@ impl Session {
             }
             if let (Some(t0), Some(p)) = (started, &self.profile) {
                 if let Ok(mut p) = p.lock() {
-                    p[i].0 += t0.elapsed();
+                    let t = t0.elapsed();
+                    p[i].0 += t;
                     p[i].1 += 1;
+                    p[i].2 = p[i].2.min(t);
                 }
             }
         }
