@@ -97,12 +97,13 @@ impl Target for OnednnTarget {
     /// Recognizes decomposed GELUs (`x·0.5·(1+erf(x/√2))` and the tanh form) as `Gelu`,
     /// which oneDNN computes in one element-wise step (fused into the matmul before it),
     /// where the decomposed form has an `Erf` that oneDNN 2.6 lacks and that would split the
-    /// segment around an `interp` one.
+    /// segment around an `interp` one; and decomposed layer normalizations (`ReduceMean`,
+    /// `Sub`, `Pow`, ...) as `LayerNormalization`, one primitive instead of seven ops.
     fn rewrite(&self, ctx: &mut Context, func: Op) -> usize {
         if self.sdk.is_err() {
             return 0;
         }
-        recognize_gelu(ctx, func)
+        recognize(ctx, func)
     }
 
     fn supports(&self, ctx: &Context, op: Op) -> Support {
@@ -169,14 +170,17 @@ impl Target for OnednnTarget {
     }
 }
 
-/// Rewrites each decomposed GELU under `op` (erf or tanh form, `f32`, intermediate values
-/// used once) into one `graph.Gelu` with `nart-graph-fusion`'s patterns; returns how many.
-pub fn recognize_gelu(ctx: &mut Context, op: Op) -> usize {
-    use nart_graph_fusion::recognize::{GeluErf, GeluTanh};
+/// Rewrites each decomposed GELU under `op` (erf or tanh form) into one `graph.Gelu` and each
+/// decomposed layer normalization into one `graph.LayerNormalization`, with
+/// `nart-graph-fusion`'s patterns (`f32`, constants within a tolerance, intermediate values
+/// used once); returns how many.
+pub fn recognize(ctx: &mut Context, op: Op) -> usize {
+    use nart_graph_fusion::recognize::{GeluErf, GeluTanh, LayerNorm};
     use nart_rewrite::{
         apply_patterns_greedily, FrozenPatternSet, GreedyConfig, RegionSimplification,
     };
-    let patterns: Vec<Box<dyn nart_ir::RewritePattern>> = vec![Box::new(GeluErf), Box::new(GeluTanh)];
+    let patterns: Vec<Box<dyn nart_ir::RewritePattern>> =
+        vec![Box::new(GeluErf), Box::new(GeluTanh), Box::new(LayerNorm)];
     let set = FrozenPatternSet::filtered(Vec::new(), patterns, |_| true);
     let config = GreedyConfig {
         max_iterations: 10,

@@ -150,8 +150,9 @@ fn attention(rng: &mut Rng, b: i64, s: i64, h: i64, dh: i64, also_return_q: bool
             perm = arr(&[0, 2, 1, 3])
         ));
     }
+    // The harness returns a segment's results in the order they are defined.
     let (ret, rty) = if also_return_q {
-        ("%y, %qt".to_string(), format!("{tx}, {tt}"))
+        ("%qt, %y".to_string(), format!("{tt}, {tx}"))
     } else {
         ("%y".to_string(), tx.clone())
     };
@@ -236,5 +237,47 @@ fn attention_with_a_transpose_returned() {
             .filter(|o| o.kind == OpKind::Reorder)
             .count();
         assert_eq!(reorders, 1, "case {case}: {:?}", program.ops);
+    }
+}
+
+/// A layer normalization written out (`ReduceMean`, `Sub`, `Pow`, `ReduceMean`, `Add`,
+/// `Sqrt`, `Div`, then `γ` and `β`) runs as one oneDNN layer normalization.
+#[test]
+fn decomposed_layer_norm_runs_as_one_primitive() {
+    if !onednn_here("decomposed_layer_norm_runs_as_one_primitive") {
+        return;
+    }
+    let mut rng = Rng::new(24);
+    for case in 0..8 {
+        let (b, s, d) = (rng.int(1, 3), rng.int(1, 9), rng.int(2, 33));
+        let (t, tm, sc) = (ty(&[b, s, d]), ty(&[b, s, 1]), ty(&[]));
+        let tv = ty(&[d]);
+        let mut body = shape_const("axes", &[-1]);
+        body.push_str(&constant("two", &nart_tensor::Tensor::scalar(2.0f32)));
+        body.push_str(&constant("eps", &nart_tensor::Tensor::scalar(1e-5f32)));
+        body.push_str(&constant("g", &rng.tensor(&[d], 0.5, 1.5)));
+        body.push_str(&constant("be", &rng.tensor(&[d], -1.0, 1.0)));
+        let text = format!(
+            "func.func @main(%x: {t}) -> {t} {{
+{body}  %m = \"graph.ReduceMean\"(%x, %axes) : ({t}, tensor<1xi64>) -> {tm}
+  %d = \"graph.Sub\"(%x, %m) : ({t}, {tm}) -> {t}
+  %p = \"graph.Pow\"(%d, %two) : ({t}, {sc}) -> {t}
+  %v = \"graph.ReduceMean\"(%p, %axes) : ({t}, tensor<1xi64>) -> {tm}
+  %ve = \"graph.Add\"(%v, %eps) : ({tm}, {sc}) -> {tm}
+  %s = \"graph.Sqrt\"(%ve) : ({tm}) -> {tm}
+  %n = \"graph.Div\"(%d, %s) : ({t}, {tm}) -> {t}
+  %y0 = \"graph.Mul\"(%n, %g) : ({t}, {tv}) -> {t}
+  %y = \"graph.Add\"(%y0, %be) : ({t}, {tv}) -> {t}
+  return %y : {t}
+}}
+"
+        );
+        let inputs = vec![rng.tensor(&[b, s, d], -2.0, 2.0)];
+        let want = interpret(&text, &inputs);
+        let (got, program) = on_onednn_with_program(&text, &inputs)
+            .unwrap_or_else(|why| panic!("case {case}: not all on onednn: {why}\n{text}"));
+        assert_close(&format!("case {case}\n{text}"), &got, &want, 1e-4, 1e-4);
+        let kinds: Vec<&str> = program.ops.iter().map(|o| o.kind.name()).collect();
+        assert_eq!(kinds, ["layer normalization"], "case {case}");
     }
 }
