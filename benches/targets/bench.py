@@ -118,7 +118,7 @@ def main():
         print(f"note: {l}")
 
     print(f"threads {args.threads}, median of {args.runs} runs, same machine, same run")
-    print(f"{'model':<18}{'runtime':<18}{'median ms':>12}{'load ms':>10}{'vs ORT':>9}"
+    print(f"{'model':<24}{'runtime':<18}{'median ms':>12}{'load ms':>10}{'vs ORT':>9}"
           f"{'min ms':>10}{'vs ORT':>9}")
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.models.split(","):
@@ -127,17 +127,17 @@ def main():
                 d = os.path.join(cache, name)
             model = os.path.join(d, "model.onnx")
             if not os.path.exists(model):
-                print(f"{name:<18}missing (scripts/models/build_zoo.py --cache)")
+                print(f"{name:<24}missing (scripts/models/build_zoo.py --cache)")
                 continue
             data = os.path.join(d, "test_data_set_0")
             inputs = read_inputs(data)
             ort_ms, ort_min, ort_load = ort_median(model, inputs, args.threads, args.runs)
-            print(f"{name:<18}{'onnxruntime':<18}{ort_ms:>12.3f}{ort_load:>10.1f}{1.0:>9.2f}"
+            print(f"{name:<24}{'onnxruntime':<18}{ort_ms:>12.3f}{ort_load:>10.1f}{1.0:>9.2f}"
                   f"{ort_min:>10.3f}{1.0:>9.2f}")
             ov_ms = None
             if openvino:
                 ov_ms, ov_min, ov_load = ov_median(model, inputs, args.threads, args.runs)
-                print(f"{'':<18}{'openvino (python)':<18}{ov_ms:>12.3f}{ov_load:>10.1f}"
+                print(f"{'':<24}{'openvino (python)':<18}{ov_ms:>12.3f}{ov_load:>10.1f}"
                       f"{ov_ms / ort_ms:>9.2f}{ov_min:>10.3f}{ov_min / ort_min:>9.2f}")
             for t in lists:
                 ms, best, load = nart_bench(args.nart, model, data, t, args.threads, args.runs,
@@ -145,7 +145,7 @@ def main():
                 extra = ""
                 if t.startswith("openvino") and ov_ms:
                     extra = f"   {ms / ov_ms:.2f}x OpenVINO's Python API"
-                print(f"{'':<18}{'nart ' + t:<18}{ms:>12.3f}{load:>10.1f}{ms / ort_ms:>9.2f}"
+                print(f"{'':<24}{'nart ' + t:<18}{ms:>12.3f}{load:>10.1f}{ms / ort_ms:>9.2f}"
                       f"{best:>10.3f}{best / ort_min:>9.2f}{extra}")
             sys.stdout.flush()
 

@@ -398,6 +398,18 @@ fn ready_before(p: &Program, v: u32, k: usize) -> bool {
             .any(|op| op.outputs.iter().any(|o| o.value == v))
 }
 
+/// Whether oneDNN 2.6's optimized (brgemm) matmul takes a binary post-op whose operand has
+/// `dims` against a result of `out`: a scalar, a row along the last dim, or the full size.
+/// Other broadcasts (an attention mask of `[1, 1, s, s]` against `[b, h, s, s]`) make it fall
+/// back to its reference matmul, many times slower than a binary op of its own.
+fn brgemm_broadcast(dims: &[i64], out: &[i64]) -> bool {
+    let r = out.len();
+    let ones_before = |n: usize| dims.len() == r && dims[..n].iter().all(|&d| d == 1);
+    dims == out
+        || dims.iter().all(|&d| d == 1)
+        || (r > 0 && ones_before(r - 1) && dims[r - 1] == out[r - 1])
+}
+
 /// Fuses into each convolution, matmul and binary op the element-wise ops that alone read its
 /// result, and into each convolution and matmul the binary ops with a broadcast operand (a
 /// bias) that alone read it: oneDNN's post-ops (`MatMul → Add(bias) → Gelu` becomes one
@@ -405,7 +417,8 @@ fn ready_before(p: &Program, v: u32, k: usize) -> bool {
 /// either for the ops that commute) and its other operand is ready before the host runs.
 /// Full-size binary post-ops (a residual `Add`) fuse into matmuls (whose brgemm kernels take
 /// them) but not into convolutions: oneDNN 2.6's optimized convolutions do not take them and
-/// fall back to its reference one.
+/// fall back to its reference one. Into a matmul, only the broadcasts its brgemm kernels take
+/// fuse ([`brgemm_broadcast`]).
 pub fn fuse(p: &mut Program) {
     let mut k = 0;
     while k < p.ops.len() {
@@ -442,6 +455,7 @@ pub fn fuse(p: &mut Program) {
                     if (i == 1 && !commutes)
                         || other.strides.is_some()
                         || (other.dims == out.dims && !matmul_host)
+                        || (matmul_host && !brgemm_broadcast(&other.dims, &out.dims))
                         || other.value == out.value
                         || !ready_before(p, other.value, k)
                     {

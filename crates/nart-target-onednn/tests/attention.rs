@@ -281,3 +281,51 @@ fn decomposed_layer_norm_runs_as_one_primitive() {
         assert_eq!(kinds, ["layer normalization"], "case {case}");
     }
 }
+
+/// Scores scaled by a scalar and masked by a `[1, 1, s, s]` mask: the scale fuses into the
+/// matmul, the mask (a broadcast oneDNN's optimized matmul does not take as a post-op) stays a
+/// binary op of its own.
+#[test]
+fn masked_scores_keep_the_mask_out_of_the_matmul() {
+    if !onednn_here("masked_scores_keep_the_mask_out_of_the_matmul") {
+        return;
+    }
+    let mut rng = Rng::new(25);
+    for case in 0..8 {
+        // Two heads or more, so that the mask broadcasts.
+        let (b, h, s, d) = (rng.int(1, 2), rng.int(2, 3), rng.int(2, 9), rng.int(1, 9));
+        let (tq, tk, ts, tm) = (
+            ty(&[b, h, s, d]),
+            ty(&[b, h, d, s]),
+            ty(&[b, h, s, s]),
+            ty(&[1, 1, s, s]),
+        );
+        let mut body = constant("scale", &nart_tensor::Tensor::scalar(0.25f32));
+        body.push_str(&constant("mask", &rng.tensor(&[1, 1, s, s], -2.0, 0.0)));
+        let text = format!(
+            "func.func @main(%q: {tq}, %k: {tk}) -> {ts} {{
+{body}  %sc = \"graph.MatMul\"(%q, %k) : ({tq}, {tk}) -> {ts}
+  %ss = \"graph.Div\"(%sc, %scale) : ({ts}, {s_ty}) -> {ts}
+  %y = \"graph.Add\"(%ss, %mask) : ({ts}, {tm}) -> {ts}
+  return %y : {ts}
+}}
+",
+            s_ty = ty(&[]),
+        );
+        let inputs = vec![
+            rng.tensor(&[b, h, s, d], -1.0, 1.0),
+            rng.tensor(&[b, h, d, s], -1.0, 1.0),
+        ];
+        let want = interpret(&text, &inputs);
+        let (got, program) = on_onednn_with_program(&text, &inputs)
+            .unwrap_or_else(|why| panic!("case {case}: not all on onednn: {why}\n{text}"));
+        assert_close(&format!("case {case}\n{text}"), &got, &want, 1e-5, 1e-5);
+        let kinds: Vec<&str> = program.ops.iter().map(|o| o.kind.name()).collect();
+        assert_eq!(kinds, ["matmul", "binary"], "case {case}");
+        assert!(
+            matches!(program.ops[0].post[..], [PostOp::Binary { .. }]),
+            "case {case}: {:?}",
+            program.ops[0].post
+        );
+    }
+}
