@@ -216,8 +216,10 @@ fn table(
         .map(|r| r.3.as_secs_f64())
         .sum();
     let runs = rows.iter().map(|r| r.2).max().unwrap_or(0).max(1);
-    let mut rows: Vec<(usize, (String, std::time::Duration, u64, std::time::Duration))> =
-        rows.into_iter().enumerate().collect();
+    let mut rows: Vec<(
+        usize,
+        (String, std::time::Duration, u64, std::time::Duration),
+    )> = rows.into_iter().enumerate().collect();
     if sort {
         rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(&b.0)));
     }
@@ -401,7 +403,10 @@ impl Loaded {
             l.outputs.push((b, dims(v), l.elems[v as usize]));
         }
         if profiling() {
-            l.profile = Some(vec![(std::time::Duration::ZERO, 0, std::time::Duration::MAX); l.steps.len()]);
+            l.profile = Some(vec![
+                (std::time::Duration::ZERO, 0, std::time::Duration::MAX);
+                l.steps.len()
+            ]);
         }
         Ok(l)
     }
@@ -974,7 +979,8 @@ impl Loaded {
         self.step(prim, scratch, args);
         let y = self.result(places, out, &y_md)?;
         let n: usize = out.dims.iter().map(|&d| d as usize).product();
-        self.labels.push(format!("{}: requantization", self.current));
+        self.labels
+            .push(format!("{}: requantization", self.current));
         self.steps.push(Step::Requant(Box::new(Requantize {
             acc,
             out: y,

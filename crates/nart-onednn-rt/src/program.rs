@@ -1361,9 +1361,13 @@ mod tests {
         let p = transposed_matmul(vec![1, 2], OpKind::MatMul);
         p.check().unwrap();
         assert_eq!(Program::decode(&p.encode()), Ok(p));
-        let e = transposed_matmul(vec![1, 1], OpKind::MatMul).check().unwrap_err();
+        let e = transposed_matmul(vec![1, 1], OpKind::MatMul)
+            .check()
+            .unwrap_err();
         assert!(e.0.contains("writes through strides"), "{e:?}");
-        let e = transposed_matmul(vec![2, 1], OpKind::MatMul).check().unwrap_err();
+        let e = transposed_matmul(vec![2, 1], OpKind::MatMul)
+            .check()
+            .unwrap_err();
         assert!(e.0.contains("writes through strides"), "{e:?}");
         let binary = OpKind::Binary {
             alg: BinaryAlg::Add,

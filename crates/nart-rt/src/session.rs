@@ -127,7 +127,12 @@ impl Session {
         }
         let profile = std::env::var_os("NART_PROFILE")
             .is_some_and(|v| !v.is_empty() && v != "0")
-            .then(|| std::sync::Mutex::new(vec![(std::time::Duration::ZERO, 0, std::time::Duration::MAX); steps.len()]));
+            .then(|| {
+                std::sync::Mutex::new(vec![
+                    (std::time::Duration::ZERO, 0, std::time::Duration::MAX);
+                    steps.len()
+                ])
+            });
         Ok(Session {
             manifest,
             steps,

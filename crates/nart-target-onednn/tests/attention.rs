@@ -201,9 +201,7 @@ fn attention_transposes_fold_into_matmuls() {
         // transposed), the output projection (bias and residual fused).
         assert_eq!(
             kinds,
-            [
-                "matmul", "matmul", "matmul", "matmul", "softmax", "matmul", "matmul"
-            ],
+            ["matmul", "matmul", "matmul", "matmul", "softmax", "matmul", "matmul"],
             "case {case}"
         );
         let out = program.ops.last().unwrap();

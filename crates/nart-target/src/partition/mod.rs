@@ -200,7 +200,11 @@ impl<'r> Setup<'r> {
     /// Lets every target rewrite `func` (see [`Target::rewrite`]), then runs the verifier on
     /// it when anything changed; returns how many rewrites were made.
     pub fn rewrite(&self, ctx: &mut Context, func: Op) -> Result<usize, Vec<Diagnostic>> {
-        let n: usize = self.all_targets().iter().map(|t| t.rewrite(ctx, func)).sum();
+        let n: usize = self
+            .all_targets()
+            .iter()
+            .map(|t| t.rewrite(ctx, func))
+            .sum();
         if n > 0 {
             nart_ir::verify::verify(ctx, func)?;
         }
