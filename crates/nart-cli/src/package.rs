@@ -761,6 +761,8 @@ pub struct PackageBench {
     pub median_s: f64,
     /// 90th percentile run latency, seconds.
     pub p90_s: f64,
+    /// The fastest run, seconds (what a loaded machine disturbs least).
+    pub min_s: f64,
     /// Number of timed runs (all threads).
     pub runs: usize,
     /// The peak bytes loading the package and one run held ([`crate::memory::measure_peak`]);
@@ -875,17 +877,19 @@ pub fn bench_package(
         load_s,
         median_s: at(0.5),
         p90_s: at(0.9),
+        min_s: at(0.0),
         runs: times.len(),
         peak_bytes,
     };
     let ms = |s: f64| s * 1e3;
     let text = if req.json {
         format!(
-            "{{\"package\": {}, \"load_ms\": {:.3}, \"run_ms_median\": {:.3}, \"run_ms_p90\": {:.3}, \"runs\": {}, \"threads\": {threads}, \"peak_bytes\": {}}}\n",
+            "{{\"package\": {}, \"load_ms\": {:.3}, \"run_ms_median\": {:.3}, \"run_ms_p90\": {:.3}, \"run_ms_min\": {:.3}, \"runs\": {}, \"threads\": {threads}, \"peak_bytes\": {}}}\n",
             serde_json::to_string(&req.package.display().to_string())?,
             ms(r.load_s),
             ms(r.median_s),
             ms(r.p90_s),
+            ms(r.min_s),
             r.runs,
             r.peak_bytes
                 .map_or_else(|| "null".to_string(), |b| b.to_string())

@@ -312,6 +312,7 @@ fn binary_compiles_runs_and_benches_a_package() {
     let v: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
     assert_eq!(v["runs"], 6);
     assert!(v["run_ms_p90"].as_f64().unwrap() >= v["run_ms_median"].as_f64().unwrap());
+    assert!(v["run_ms_median"].as_f64().unwrap() >= v["run_ms_min"].as_f64().unwrap());
     let (code, err) = run_bin(&[os("bench"), os("--package"), pkg.as_os_str()]);
     assert_eq!(code, 1);
     assert!(

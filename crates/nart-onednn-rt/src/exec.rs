@@ -163,14 +163,97 @@ pub struct Loaded {
     steps: Vec<Step>,
     inputs: Vec<(usize, Vec<usize>, Elem)>,
     outputs: Vec<(usize, Vec<usize>, Elem)>,
+    /// What each step does, for the profile (`op 3 matmul`, `op 3 matmul: operand reorder`).
+    labels: Vec<String>,
+    /// The label the next steps get.
+    current: String,
+    /// With `NART_PROFILE` set at load: each step's total time and run count, printed to
+    /// standard error when the executable is dropped.
+    profile: Option<Vec<(std::time::Duration, u64, std::time::Duration)>>,
+}
+
+/// Whether `NART_PROFILE` asks for profiles (set, and neither empty nor `0`).
+pub fn profiling() -> bool {
+    std::env::var_os("NART_PROFILE").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 // SAFETY: the handles are only used under the executable's mutex; oneDNN objects may be used
 // from any thread, one at a time.
 unsafe impl Send for Loaded {}
 
+impl Loaded {
+    /// The profile as a table: one line per step (its label, the least and the mean time
+    /// of a run, the total and its share), the slowest in total first; `None` without
+    /// profiling or before any run. On a loaded machine the least time is the one to read.
+    pub fn profile_table(&self) -> Option<String> {
+        let times = self.profile.as_ref()?;
+        let runs = times.iter().map(|&(_, n, _)| n).max().filter(|&n| n > 0)?;
+        Some(table(
+            &format!("onednn profile: {} steps, {runs} runs", times.len()),
+            "(each step waited for)",
+            times
+                .iter()
+                .zip(&self.labels)
+                .map(|(&(t, n, m), l)| (l.clone(), t, n, m))
+                .collect(),
+            true,
+        ))
+    }
+}
+
+/// A profile table: `title`, then one line per `(label, total, runs, least)`, the slowest
+/// first when `sort`.
+fn table(
+    title: &str,
+    note: &str,
+    rows: Vec<(String, std::time::Duration, u64, std::time::Duration)>,
+    sort: bool,
+) -> String {
+    let total: f64 = rows.iter().map(|r| r.1.as_secs_f64()).sum();
+    let least: f64 = rows
+        .iter()
+        .filter(|r| r.2 > 0)
+        .map(|r| r.3.as_secs_f64())
+        .sum();
+    let runs = rows.iter().map(|r| r.2).max().unwrap_or(0).max(1);
+    let mut rows: Vec<(
+        usize,
+        (String, std::time::Duration, u64, std::time::Duration),
+    )> = rows.into_iter().enumerate().collect();
+    if sort {
+        rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(&b.0)));
+    }
+    let mut out = format!(
+        "{title}: {:.3} ms a run on average, {:.3} ms adding up the least times {note}\n\
+         {:>4}  {:<48} {:>9} {:>9} {:>10} {:>6}\n",
+        total * 1e3 / runs as f64,
+        least * 1e3,
+        "step",
+        "what",
+        "least us",
+        "mean us",
+        "total ms",
+        "share"
+    );
+    for (i, (label, t, n, m)) in rows {
+        let t = t.as_secs_f64();
+        let m = if n > 0 { m.as_secs_f64() } else { 0.0 };
+        out.push_str(&format!(
+            "{i:>4}  {label:<48} {:>9.2} {:>9.2} {:>10.3} {:>5.1}%\n",
+            m * 1e6,
+            t * 1e6 / n.max(1) as f64,
+            t * 1e3,
+            if total > 0.0 { 100.0 * t / total } else { 0.0 }
+        ));
+    }
+    out
+}
+
 impl Drop for Loaded {
     fn drop(&mut self) {
+        if let Some(table) = self.profile_table() {
+            eprint!("{table}");
+        }
         // SAFETY: each handle was created by this struct and is destroyed once.
         unsafe {
             for &p in &self.prims {
@@ -249,6 +332,9 @@ impl Loaded {
             steps: Vec::new(),
             inputs: Vec::new(),
             outputs: Vec::new(),
+            labels: Vec::new(),
+            current: String::new(),
+            profile: None,
         };
         // SAFETY: out-pointers to handles owned by `l`, destroyed by its Drop.
         unsafe {
@@ -286,6 +372,11 @@ impl Loaded {
         }
         for (k, op) in program.ops.iter().enumerate() {
             let own = op.own_inputs();
+            l.current = format!("op {k} {}", op.kind.name());
+            if !op.post.is_empty() {
+                let post: Vec<&str> = op.post.iter().map(PostOp::name).collect();
+                l.current = format!("{} + {}", l.current, post.join(" + "));
+            }
             l.add_op(
                 &mut places,
                 k,
@@ -306,9 +397,16 @@ impl Loaded {
             let p = places.get(v)?;
             l.inputs.push((p.buf, dims(v), l.elems[v as usize]));
         }
+        l.current = "segment results".into();
         for &v in &program.outputs {
             let b = l.plain(&mut places, v)?;
             l.outputs.push((b, dims(v), l.elems[v as usize]));
+        }
+        if profiling() {
+            l.profile = Some(vec![
+                (std::time::Duration::ZERO, 0, std::time::Duration::MAX);
+                l.steps.len()
+            ]);
         }
         Ok(l)
     }
@@ -474,6 +572,7 @@ impl Loaded {
         if let Some(m) = scratch {
             args.push((ffi::ARG_SCRATCHPAD, m));
         }
+        self.labels.push(self.current.clone());
         self.steps.push(Step::Prim {
             prim,
             args: args
@@ -513,7 +612,10 @@ impl Loaded {
         let (prim, scratch) = self.reorder(src, dst)?;
         let a = self.memory_in(from, src)?;
         let b = self.memory_in(to, dst)?;
+        let op = std::mem::take(&mut self.current);
+        self.current = format!("{op}: layout reorder");
         self.step(prim, scratch, vec![(ffi::ARG_SRC, a), (ffi::ARG_DST, b)]);
+        self.current = op;
         Ok(to)
     }
 
@@ -877,6 +979,8 @@ impl Loaded {
         self.step(prim, scratch, args);
         let y = self.result(places, out, &y_md)?;
         let n: usize = out.dims.iter().map(|&d| d as usize).product();
+        self.labels
+            .push(format!("{}: requantization", self.current));
         self.steps.push(Step::Requant(Box::new(Requantize {
             acc,
             out: y,
@@ -1270,6 +1374,7 @@ impl Loaded {
         // the only user.
         unsafe {
             for (k, s) in self.steps.iter().enumerate() {
+                let started = self.profile.is_some().then(std::time::Instant::now);
                 let (prim, args) = match s {
                     Step::Prim { prim, args } => (*prim, args),
                     Step::Requant(r) => {
@@ -1287,6 +1392,12 @@ impl Loaded {
                         let acc = std::mem::take(&mut self.buffers[r.acc]);
                         r.apply(as_i32(&acc), bytes_mut(&mut self.buffers[r.out]));
                         self.buffers[r.acc] = acc;
+                        if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {
+                            let t = t0.elapsed();
+                            p[k].0 += t;
+                            p[k].1 += 1;
+                            p[k].2 = p[k].2.min(t);
+                        }
                         continue;
                     }
                 };
@@ -1301,6 +1412,20 @@ impl Loaded {
                         "onednn: primitive {k} failed: {}",
                         ffi::status_name(st)
                     )));
+                }
+                if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {
+                    // Waiting for each step puts its time on it, not on a later one.
+                    let st = (self.api.stream_wait)(self.stream);
+                    if st != ffi::SUCCESS {
+                        return Err(RtError::run(format!(
+                            "onednn: stream failed: {}",
+                            ffi::status_name(st)
+                        )));
+                    }
+                    let t = t0.elapsed();
+                    p[k].0 += t;
+                    p[k].1 += 1;
+                    p[k].2 = p[k].2.min(t);
                 }
             }
             let st = (self.api.stream_wait)(self.stream);

@@ -454,7 +454,8 @@ pub struct OpDef {
     pub kind: OpKind,
     /// What it reads: its own operands, then one per binary post-op.
     pub inputs: Vec<Operand>,
-    /// What it writes (computed values, row-major).
+    /// What it writes (computed values, row-major; a matmul or reorder may write its value
+    /// through strides that permute its row-major ones, as a transpose after it would).
     pub outputs: Vec<Operand>,
     /// What is fused after it (convolutions and matmuls; element-wise functions after binary
     /// ops).
@@ -642,6 +643,16 @@ fn binary_alg(t: u8) -> Result<BinaryAlg, DecodeError> {
     ALL.get(t as usize)
         .copied()
         .ok_or_else(|| DecodeError(format!("unknown binary algorithm {t}")))
+}
+
+impl PostOp {
+    /// The post-op's name in messages and profiles (`eltwise`, `binary`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            PostOp::Eltwise { .. } => "eltwise",
+            PostOp::Binary { .. } => "binary",
+        }
+    }
 }
 
 impl OpKind {
@@ -1080,8 +1091,16 @@ impl Program {
                                 o.value
                             ));
                         }
-                        if is_out {
-                            return err(format!("op {k} writes through strides"));
+                        if is_out
+                            && (!matches!(op.kind, OpKind::MatMul | OpKind::Reorder)
+                                || seen != v.numel()
+                                || !is_dense(&o.dims, s))
+                        {
+                            return err(format!(
+                                "op {k} ({}) writes through strides {s:?} that are not a \
+                                 permutation of its value's row-major ones",
+                                op.kind.name()
+                            ));
                         }
                     }
                     None => {}
@@ -1109,6 +1128,30 @@ impl Program {
         }
         Ok(())
     }
+}
+
+/// Whether `strides` lay `dims` out densely in some order of the dims (each element at its own
+/// offset, every offset below the element count used): sorted by stride, the dims larger
+/// than 1 each step by the size of those inside them.
+pub fn is_dense(dims: &[i64], strides: &[i64]) -> bool {
+    let mut order: Vec<(i64, i64)> = strides
+        .iter()
+        .zip(dims)
+        .filter(|(_, &d)| d != 1)
+        .map(|(&s, &d)| (s, d))
+        .collect();
+    order.sort_unstable();
+    let mut next = 1i64;
+    for (s, d) in order {
+        if s != next {
+            return false;
+        }
+        let Some(n) = next.checked_mul(d) else {
+            return false;
+        };
+        next = n;
+    }
+    true
 }
 
 /// Checks the element types an op reads and writes, and an integer op's shapes against its
@@ -1272,6 +1315,65 @@ mod tests {
         p.ops[0].outputs[0].dims = vec![DYN, 8, 1, 1];
         p.values[1].dims = vec![DYN, 8, 1, 1];
         assert!(p.check().unwrap_err().0.contains("convolves"));
+    }
+
+    #[test]
+    fn dense_strides_are_permutations_of_row_major_ones() {
+        assert!(is_dense(&[2, 3, 4], &[12, 4, 1]));
+        assert!(is_dense(&[2, 3, 4], &[12, 1, 3]));
+        assert!(is_dense(&[2, 1, 4], &[4, 99, 1]));
+        assert!(is_dense(&[], &[]));
+        assert!(!is_dense(&[2, 3, 4], &[12, 4, 2]));
+        assert!(!is_dense(&[2, 3, 4], &[4, 4, 1]));
+        assert!(!is_dense(&[2, 3], &[0, 1]));
+    }
+
+    /// A matmul writing its `[2, 3]` result transposed into a `[3, 2]` value.
+    fn transposed_matmul(strides: Vec<i64>, kind: OpKind) -> Program {
+        let value = |dims: Vec<i64>, kind: ValueKind| ValueDef {
+            dims,
+            elem: Elem::F32,
+            kind,
+        };
+        Program {
+            values: vec![
+                value(vec![2, 4], ValueKind::Input),
+                value(vec![4, 3], ValueKind::Input),
+                value(vec![3, 2], ValueKind::Computed),
+            ],
+            inputs: vec![0, 1],
+            outputs: vec![2],
+            ops: vec![OpDef {
+                kind,
+                inputs: vec![Operand::new(0, vec![2, 4]), Operand::new(1, vec![4, 3])],
+                outputs: vec![Operand {
+                    value: 2,
+                    dims: vec![2, 3],
+                    strides: Some(strides),
+                }],
+                post: Vec::new(),
+            }],
+        }
+    }
+
+    #[test]
+    fn matmuls_write_through_permuted_strides_only() {
+        let p = transposed_matmul(vec![1, 2], OpKind::MatMul);
+        p.check().unwrap();
+        assert_eq!(Program::decode(&p.encode()), Ok(p));
+        let e = transposed_matmul(vec![1, 1], OpKind::MatMul)
+            .check()
+            .unwrap_err();
+        assert!(e.0.contains("writes through strides"), "{e:?}");
+        let e = transposed_matmul(vec![2, 1], OpKind::MatMul)
+            .check()
+            .unwrap_err();
+        assert!(e.0.contains("writes through strides"), "{e:?}");
+        let binary = OpKind::Binary {
+            alg: BinaryAlg::Add,
+        };
+        let e = transposed_matmul(vec![1, 2], binary).check().unwrap_err();
+        assert!(e.0.contains("writes through strides"), "{e:?}");
     }
 
     #[test]

@@ -37,6 +37,17 @@ pub struct Session {
     steps: Vec<Loaded>,
     n_slots: usize,
     outputs: Vec<usize>,
+    /// With `NART_PROFILE` set at load: each step's total time (its inputs' copies included)
+    /// and run count, printed to standard error when the session is dropped.
+    profile: Option<std::sync::Mutex<Vec<(std::time::Duration, u64, std::time::Duration)>>>,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(table) = self.profile_table() {
+            eprint!("{table}");
+        }
+    }
 }
 
 impl std::fmt::Debug for Session {
@@ -114,12 +125,60 @@ impl Session {
                 needed[r] = true;
             }
         }
+        let profile = std::env::var_os("NART_PROFILE")
+            .is_some_and(|v| !v.is_empty() && v != "0")
+            .then(|| {
+                std::sync::Mutex::new(vec![
+                    (std::time::Duration::ZERO, 0, std::time::Duration::MAX);
+                    steps.len()
+                ])
+            });
         Ok(Session {
             manifest,
             steps,
             n_slots: slots.len(),
             outputs,
+            profile,
         })
+    }
+
+    /// With `NART_PROFILE` set when the session was loaded, and after a run: a table of the
+    /// steps (segments and casts, each with the copies of its operands) in step order, with
+    /// the least and the mean time of a run, the total and its share.
+    pub fn profile_table(&self) -> Option<String> {
+        let times = self.profile.as_ref()?.lock().ok()?.clone();
+        let runs = times.iter().map(|&(_, n, _)| n).max().filter(|&n| n > 0)?;
+        let total: f64 = times.iter().map(|(t, _, _)| t.as_secs_f64()).sum();
+        let least: f64 = times
+            .iter()
+            .filter(|r| r.1 > 0)
+            .map(|r| r.2.as_secs_f64())
+            .sum();
+        let mut out = format!(
+            "session profile: {} steps, {runs} runs: {:.3} ms a run on average, {:.3} ms adding up the least times\n\
+             {:<44} {:>9} {:>9} {:>10} {:>6}\n",
+            times.len(),
+            total * 1e3 / runs as f64,
+            least * 1e3,
+            "step",
+            "least us",
+            "mean us",
+            "total ms",
+            "share"
+        );
+        for (s, &(t, n, m)) in self.steps.iter().zip(&times) {
+            let t = t.as_secs_f64();
+            let m = if n > 0 { m.as_secs_f64() } else { 0.0 };
+            out.push_str(&format!(
+                "{:<44} {:>9.2} {:>9.2} {:>10.3} {:>5.1}%\n",
+                s.what,
+                m * 1e6,
+                t * 1e6 / n.max(1) as f64,
+                t * 1e3,
+                if total > 0.0 { 100.0 * t / total } else { 0.0 }
+            ));
+        }
+        Some(out)
     }
 
     /// The manifest of the loaded package.
@@ -185,7 +244,8 @@ impl Session {
         for (k, t) in inputs.into_iter().enumerate() {
             env[k] = Some(t);
         }
-        for s in &self.steps {
+        for (i, s) in self.steps.iter().enumerate() {
+            let started = self.profile.is_some().then(std::time::Instant::now);
             let mut args = Vec::with_capacity(s.reads.len());
             for (&r, &last) in s.reads.iter().zip(&s.last_use) {
                 let v = if last { env[r].take() } else { env[r].clone() };
@@ -215,6 +275,14 @@ impl Session {
             }
             for (&w, t) in s.writes.iter().zip(results) {
                 env[w] = Some(t);
+            }
+            if let (Some(t0), Some(p)) = (started, &self.profile) {
+                if let Ok(mut p) = p.lock() {
+                    let t = t0.elapsed();
+                    p[i].0 += t;
+                    p[i].1 += 1;
+                    p[i].2 = p[i].2.min(t);
+                }
             }
         }
         let mut outs = Vec::with_capacity(self.outputs.len());

@@ -25,6 +25,7 @@ use nart_target::{value_bytes, Level, Refusal, Support, Target, TargetRegistry, 
 
 pub mod int8;
 pub mod lower;
+pub mod transpose;
 
 /// The `onednn` target.
 #[derive(Clone, Debug)]
@@ -93,6 +94,18 @@ impl Target for OnednnTarget {
         self.sdk.as_ref().map(|_| ()).map_err(Clone::clone)
     }
 
+    /// Recognizes decomposed GELUs (`x·0.5·(1+erf(x/√2))` and the tanh form) as `Gelu`,
+    /// which oneDNN computes in one element-wise step (fused into the matmul before it),
+    /// where the decomposed form has an `Erf` that oneDNN 2.6 lacks and that would split the
+    /// segment around an `interp` one; and decomposed layer normalizations (`ReduceMean`,
+    /// `Sub`, `Pow`, ...) as `LayerNormalization`, one primitive instead of seven ops.
+    fn rewrite(&self, ctx: &mut Context, func: Op) -> usize {
+        if self.sdk.is_err() {
+            return 0;
+        }
+        recognize(ctx, func)
+    }
+
     fn supports(&self, ctx: &Context, op: Op) -> Support {
         match lower::lower(ctx, op) {
             Err(r) => Support::Refused(r),
@@ -155,6 +168,29 @@ impl Target for OnednnTarget {
     fn runtime(&self) -> Box<dyn TargetRuntime> {
         Box::new(OnednnRuntime)
     }
+}
+
+/// Rewrites each decomposed GELU under `op` (erf or tanh form) into one `graph.Gelu` and each
+/// decomposed layer normalization into one `graph.LayerNormalization`, with
+/// `nart-graph-fusion`'s patterns (`f32`, constants within a tolerance, intermediate values
+/// used once); returns how many.
+pub fn recognize(ctx: &mut Context, op: Op) -> usize {
+    use nart_graph_fusion::recognize::{GeluErf, GeluTanh, LayerNorm};
+    use nart_rewrite::{
+        apply_patterns_greedily, FrozenPatternSet, GreedyConfig, RegionSimplification,
+    };
+    let patterns: Vec<Box<dyn nart_ir::RewritePattern>> =
+        vec![Box::new(GeluErf), Box::new(GeluTanh), Box::new(LayerNorm)];
+    let set = FrozenPatternSet::filtered(Vec::new(), patterns, |_| true);
+    let config = GreedyConfig {
+        max_iterations: 10,
+        max_num_rewrites: None,
+        region_simplification: RegionSimplification::Disabled,
+        use_top_down_traversal: true,
+        fold: false,
+    };
+    let res = apply_patterns_greedily(ctx, op, &set, &config);
+    res.num_pattern_applications()
 }
 
 /// The op list of `segment` (a `target.segment` whose ops this target supports).
@@ -237,6 +273,7 @@ pub fn program_of(ctx: &Context, segment: Op) -> Result<Program, Diagnostic> {
     }
     fold_batch_norms(&mut p);
     fuse(&mut p);
+    transpose::fold_transposes(&mut p);
     p.check()
         .map_err(|e| ctx.op_error(segment, format!("onednn: internal error: {e}")))?;
     Ok(p)
@@ -361,13 +398,27 @@ fn ready_before(p: &Program, v: u32, k: usize) -> bool {
             .any(|op| op.outputs.iter().any(|o| o.value == v))
 }
 
+/// Whether oneDNN 2.6's optimized (brgemm) matmul takes a binary post-op whose operand has
+/// `dims` against a result of `out`: a scalar, a row along the last dim, or the full size.
+/// Other broadcasts (an attention mask of `[1, 1, s, s]` against `[b, h, s, s]`) make it fall
+/// back to its reference matmul, many times slower than a binary op of its own.
+fn brgemm_broadcast(dims: &[i64], out: &[i64]) -> bool {
+    let r = out.len();
+    let ones_before = |n: usize| dims.len() == r && dims[..n].iter().all(|&d| d == 1);
+    dims == out
+        || dims.iter().all(|&d| d == 1)
+        || (r > 0 && ones_before(r - 1) && dims[r - 1] == out[r - 1])
+}
+
 /// Fuses into each convolution, matmul and binary op the element-wise ops that alone read its
 /// result, and into each convolution and matmul the binary ops with a broadcast operand (a
 /// bias) that alone read it: oneDNN's post-ops (`MatMul → Add(bias) → Gelu` becomes one
 /// primitive). A binary op fuses when the result is its full-size operand (the first, or
 /// either for the ops that commute) and its other operand is ready before the host runs.
-/// Full-size binary post-ops (a residual `Add`) are left alone: oneDNN 2.6's optimized
-/// convolutions do not take them and fall back to its reference one.
+/// Full-size binary post-ops (a residual `Add`) fuse into matmuls (whose brgemm kernels take
+/// them) but not into convolutions: oneDNN 2.6's optimized convolutions do not take them and
+/// fall back to its reference one. Into a matmul, only the broadcasts its brgemm kernels take
+/// fuse ([`brgemm_broadcast`]).
 pub fn fuse(p: &mut Program) {
     let mut k = 0;
     while k < p.ops.len() {
@@ -400,9 +451,11 @@ pub fn fuse(p: &mut Program) {
                 OpKind::Binary { alg } if !binary_host => {
                     let commutes = !matches!(alg, BinaryAlg::Sub | BinaryAlg::Div);
                     let other = c.inputs[1 - i].clone();
+                    let matmul_host = p.ops[k].kind == OpKind::MatMul;
                     if (i == 1 && !commutes)
                         || other.strides.is_some()
-                        || other.dims == out.dims
+                        || (other.dims == out.dims && !matmul_host)
+                        || (matmul_host && !brgemm_broadcast(&other.dims, &out.dims))
                         || other.value == out.value
                         || !ready_before(p, other.value, k)
                     {

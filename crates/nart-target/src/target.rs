@@ -283,6 +283,17 @@ pub trait Target: Send + Sync {
         let _ = ctx;
     }
 
+    /// Rewrites graph function `func`, before the partitioner asks about its ops, into forms
+    /// that compute the same and that this target runs better (a decomposed GELU into one
+    /// `Gelu`, which a kernel library has and whose `Erf` it lacks); returns how many rewrites
+    /// it made. The partitioner gives every target of a partition this chance, in the
+    /// preference order, and runs the verifier after; a rewritten op may still end up on
+    /// another target, so it must be an op the interpreter runs. The default changes nothing.
+    fn rewrite(&self, ctx: &mut Context, func: Op) -> usize {
+        let _ = (ctx, func);
+        0
+    }
+
     /// Whether the target runs `op` (a top-level op of a graph function, with its regions).
     fn supports(&self, ctx: &Context, op: Op) -> Support;
 

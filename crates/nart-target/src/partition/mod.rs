@@ -196,6 +196,20 @@ impl<'r> Setup<'r> {
             t.prepare(ctx);
         }
     }
+
+    /// Lets every target rewrite `func` (see [`Target::rewrite`]), then runs the verifier on
+    /// it when anything changed; returns how many rewrites were made.
+    pub fn rewrite(&self, ctx: &mut Context, func: Op) -> Result<usize, Vec<Diagnostic>> {
+        let n: usize = self
+            .all_targets()
+            .iter()
+            .map(|t| t.rewrite(ctx, func))
+            .sum();
+        if n > 0 {
+            nart_ir::verify::verify(ctx, func)?;
+        }
+        Ok(n)
+    }
 }
 
 /// Why an op is where it is.
@@ -743,14 +757,16 @@ pub struct Partitioned {
     pub casts: usize,
 }
 
-/// Partitions `func`: prepares the context for the targets, plans, and outlines every segment
-/// into a `target.segment`. On error nothing has changed.
+/// Partitions `func`: prepares the context for the targets, lets them rewrite it
+/// ([`Setup::rewrite`]), plans, and outlines every segment into a `target.segment`. On error
+/// nothing has changed but the targets' rewrites, which compute the same.
 pub fn partition_function(
     ctx: &mut Context,
     func: Op,
     setup: &Setup<'_>,
 ) -> Result<Partitioned, Vec<Diagnostic>> {
     setup.prepare(ctx);
+    setup.rewrite(ctx, func)?;
     let plan = plan(ctx, func, setup)?;
     let all = setup.all_targets();
     let (segment_ops, casts) = outline(ctx, &plan, &all).map_err(|d| vec![d])?;
