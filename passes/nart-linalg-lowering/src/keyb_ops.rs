@@ -5,7 +5,7 @@
 //! | `GatherElements` | a parallel `linalg.generic` over the indices reading the data with `tensor.extract`, the index on `axis` and the loop indices elsewhere; indices wrapped and clamped as for `Gather` |
 //! | `Shape` (with `start`/`end`) | an `arith.constant` of the input's static shape |
 //! | `ConstantOfShape` | a `linalg.fill` of the `value` attribute (f32 0 by default) |
-//! | `Range` | a parallel `linalg.generic` computing `start + i * delta` from the run-time scalars (f32 in f64, rounded once, like the interpreter) |
+//! | `Range` | constant `start`, `limit` and `delta` (a run-time one is refused: the length would be only the result type's promise): a parallel `linalg.generic` computing `start + i * delta` (f32 in f64, rounded once, like the interpreter) |
 //! | `Einsum` | one `linalg.generic`: a parallel loop per output label, a reduction loop per summed label, the operands' maps naming their labels (a repeated label reads a diagonal; a broadcast size-1 dimension reads index 0) |
 //! | `TopK` | a generic ranking each element along `axis` against all others (a reduction counting the elements that come before it), then a generic picking, for each rank below `K`, the element of that rank and its index |
 //!
@@ -14,8 +14,8 @@
 //! then clamped into `[0, n)`, so no read leaves the data (ONNX leaves such indices
 //! undefined).
 //!
-//! `TopK`'s `K` comes from its constant operand or, when computed at run time, from the static
-//! result type. Its order is total: larger values first for `largest = 1` (smaller first for
+//! `TopK`'s `K` must be a constant (a run-time `K` could break the static result type and
+//! give silently wrong results). Its order is total: larger values first for `largest = 1` (smaller first for
 //! `largest = 0`), equal values by lower index first, as ONNX says; a NaN counts as larger than
 //! every number and equal to another NaN. Results are always sorted (`sorted = 0` leaves the
 //! order unspecified). Ranking costs `n * n` comparisons per slice of `n` elements.
@@ -250,11 +250,18 @@ pub(crate) fn lower_range(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
             return Err("start, limit and delta differ from the result's type".to_string());
         }
     }
-    if let (Some(a), Some(b), Some(c)) = (
+    // The length must be known: with a run-time operand the static result type is only the
+    // model's promise, and values that break it would give a silently wrong range.
+    let (Some(a), Some(b), Some(c)) = (
         constant_scalar(rw, start),
         constant_scalar(rw, limit),
         constant_scalar(rw, delta),
-    ) {
+    ) else {
+        return Err(
+            "start, limit or delta is computed at run time, so the length is not known".to_string(),
+        );
+    };
+    {
         if c == 0.0 {
             return Err("delta is 0".to_string());
         }
@@ -548,15 +555,13 @@ pub(crate) fn lower_top_k(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
     }
     let axis = norm_axis(int_attr(rw, op, "axis", -1), sx.len())?;
     let kv = operand(rw, op, 1)?;
-    // K is the constant operand or, when it is computed at run time, the static size of the
-    // results along `axis` (which the run-time K must then equal, as a static result type says).
+    // K must be a constant: with a K computed at run time the static result type is only the
+    // model's promise, and a K that breaks it would give silently wrong results.
     let r0 = rw.result(op, 0);
     let k = match constant_ints(rw, kv) {
         Some(v) if v.len() == 1 => v[0],
         Some(_) => return Err("K must have one element".to_string()),
-        None => static_type(rw, r0)
-            .map(|(s, _)| s[axis])
-            .map_err(|_| "K is not a constant and the result shape is dynamic".to_string())?,
+        None => return Err("K is computed at run time".to_string()),
     };
     let n = sx[axis];
     if k < 0 || k > n {

@@ -58,9 +58,21 @@ func.func @einsum_f64(%a: tensor<2x3xf64>, %b: tensor<3x4xf64>) -> tensor<2x4xf6
 
 // -----
 
-func.func @top_k_run_time_k(%x: tensor<6xf32>, %k: tensor<1xi64>) -> (tensor<?xf32>, tensor<?xi64>) {
+// A K computed at run time: the static result type is only the model's promise, and a K that
+// broke it would give silently wrong results, so TopK stays with another target.
+func.func @top_k_run_time_k(%x: tensor<6xf32>, %k: tensor<1xi64>) -> (tensor<4xf32>, tensor<4xi64>) {
   // expected-error @+2 {{failed to legalize operation 'graph.TopK'}}
-  // expected-note @+1 {{K is not a constant and the result shape is dynamic}}
-  %v, %i = "graph.TopK"(%x, %k) : (tensor<6xf32>, tensor<1xi64>) -> (tensor<?xf32>, tensor<?xi64>)
-  return %v, %i : tensor<?xf32>, tensor<?xi64>
+  // expected-note @+1 {{K is computed at run time}}
+  %v, %i = "graph.TopK"(%x, %k) : (tensor<6xf32>, tensor<1xi64>) -> (tensor<4xf32>, tensor<4xi64>)
+  return %v, %i : tensor<4xf32>, tensor<4xi64>
+}
+
+// -----
+
+// The same for a Range whose operands are computed at run time.
+func.func @range_run_time(%a: tensor<i64>, %l: tensor<i64>, %d: tensor<i64>) -> tensor<5xi64> {
+  // expected-error @+2 {{failed to legalize operation 'graph.Range'}}
+  // expected-note @+1 {{start, limit or delta is computed at run time, so the length is not known}}
+  %0 = "graph.Range"(%a, %l, %d) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<5xi64>
+  return %0 : tensor<5xi64>
 }

@@ -56,17 +56,20 @@ func.func @constant_of_shape_default() -> tensor<4xf32> {
 
 // -----
 
-// Range of run-time scalars with a static length: start + i * delta.
+// Range of constant scalars: start + i * delta, the length checked against the result type.
 // CHECK-DAG: #[[S:.*]] = affine_map<(d0) -> ()>
 // CHECK-LABEL: func.func @range_i64
-// CHECK: linalg.generic {indexing_maps = [#[[S]], #[[S]], #{{.*}}], iterator_types = ["parallel"]} ins(%arg0, %arg2 : tensor<i64>, tensor<i64>) outs(%{{.*}} : tensor<5xi64>)
+// CHECK: linalg.generic {indexing_maps = [#[[S]], #[[S]], #{{.*}}], iterator_types = ["parallel"]} ins(%{{.*}}, %{{.*}} : tensor<i64>, tensor<i64>) outs(%{{.*}} : tensor<5xi64>)
 // CHECK-NEXT: ^bb0(%[[A:.*]]: i64, %[[D:.*]]: i64, %{{.*}}: i64):
 // CHECK-NEXT: %[[I:.*]] = linalg.index 0 : index
 // CHECK-NEXT: %[[II:.*]] = arith.index_cast %[[I]] : index to i64
 // CHECK-NEXT: %[[P:.*]] = arith.muli %[[II]], %[[D]] : i64
 // CHECK-NEXT: %[[R:.*]] = arith.addi %[[A]], %[[P]] : i64
 // CHECK-NEXT: linalg.yield %[[R]] : i64
-func.func @range_i64(%a: tensor<i64>, %l: tensor<i64>, %d: tensor<i64>) -> tensor<5xi64> {
+func.func @range_i64() -> tensor<5xi64> {
+  %a = "graph.constant"() <{value = dense<3> : tensor<i64>}> : () -> tensor<i64>
+  %l = "graph.constant"() <{value = dense<13> : tensor<i64>}> : () -> tensor<i64>
+  %d = "graph.constant"() <{value = dense<2> : tensor<i64>}> : () -> tensor<i64>
   %0 = "graph.Range"(%a, %l, %d) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<5xi64>
   return %0 : tensor<5xi64>
 }
@@ -80,7 +83,10 @@ func.func @range_i64(%a: tensor<i64>, %l: tensor<i64>, %d: tensor<i64>) -> tenso
 // CHECK: arith.mulf %{{.*}} : f64
 // CHECK: arith.addf %{{.*}} : f64
 // CHECK: arith.truncf %{{.*}} : f64 to f32
-func.func @range_f32(%a: tensor<f32>, %l: tensor<f32>, %d: tensor<f32>) -> tensor<3xf32> {
+func.func @range_f32() -> tensor<3xf32> {
+  %a = "graph.constant"() <{value = dense<1.0> : tensor<f32>}> : () -> tensor<f32>
+  %l = "graph.constant"() <{value = dense<2.0> : tensor<f32>}> : () -> tensor<f32>
+  %d = "graph.constant"() <{value = dense<0.4> : tensor<f32>}> : () -> tensor<f32>
   %0 = "graph.Range"(%a, %l, %d) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
@@ -161,15 +167,4 @@ func.func @top_k_smallest_int(%x: tensor<5xi32>) -> (tensor<2xi32>, tensor<2xi64
   %k = "graph.constant"() <{value = dense<2> : tensor<1xi64>}> : () -> tensor<1xi64>
   %v, %i = "graph.TopK"(%x, %k) <{axis = 0 : i64, largest = 0 : i64}> : (tensor<5xi32>, tensor<1xi64>) -> (tensor<2xi32>, tensor<2xi64>)
   return %v, %i : tensor<2xi32>, tensor<2xi64>
-}
-
-// -----
-
-// A run-time K: the static result type says it.
-// CHECK-LABEL: func.func @top_k_run_time_k
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<6xi64>)
-// CHECK: linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xi64>)
-func.func @top_k_run_time_k(%x: tensor<6xf32>, %k: tensor<1xi64>) -> (tensor<4xf32>, tensor<4xi64>) {
-  %v, %i = "graph.TopK"(%x, %k) : (tensor<6xf32>, tensor<1xi64>) -> (tensor<4xf32>, tensor<4xi64>)
-  return %v, %i : tensor<4xf32>, tensor<4xi64>
 }
