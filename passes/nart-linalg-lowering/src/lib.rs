@@ -13,6 +13,7 @@
 pub mod emit;
 pub mod graph_to_linalg;
 pub mod indexing;
+pub mod keya_ops;
 pub mod linalg_to_loops;
 pub mod pointwise;
 pub mod qnn_to_linalg;
