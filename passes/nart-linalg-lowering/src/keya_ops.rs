@@ -800,6 +800,25 @@ pub(crate) fn lower_conv_transpose(rw: &mut PatternRewriter<'_>, op: Op, loc: Lo
     let mut wg_shape = vec![group, cg, mg];
     wg_shape.extend(&kernel);
     let wg = reshape(rw, w, &wg_shape, loc)?;
+    // The kernel flipped along each spatial dimension (K - 1 - k), so that the product
+    // below reads every loop dimension plainly from some operand.
+    let wr = wg_shape.len() as u32;
+    let mut flip = vec![d(0), d(1), d(2)];
+    for i in 0..nd {
+        let di = d(3 + i as u32);
+        flip.push(add(mul_const(di, -1), AffineExpr::Const(kernel[i] - 1)));
+    }
+    let we = empty(rw, &wg_shape, elem, loc);
+    let wf = try_generic(
+        rw,
+        &[wg],
+        &[we],
+        vec![map(wr, flip), identity(wr)],
+        &vec![P; wg_shape.len()],
+        loc,
+        |_, a| Ok(vec![a[0]]),
+    )?;
+    let wf = wf[0];
     let init = match bias {
         Some(b) => {
             let (sb, _) = static_type(rw, b)?;
@@ -836,14 +855,14 @@ pub(crate) fn lower_conv_transpose(rw: &mut PatternRewriter<'_>, op: Op, loc: Lo
     for i in 0..nd32 {
         let iu = i as usize;
         x_map.push(add(o(i), mul_const(k(i), dilations[iu])));
-        w_map.push(add(mul_const(k(i), -1), AffineExpr::Const(kernel[iu] - 1)));
+        w_map.push(k(i));
         o_map.push(o(i));
     }
     let mut iters = vec![P; 3 + nd];
     iters.extend(vec![R; 1 + nd]);
     let y = try_generic(
         rw,
-        &[xg, wg],
+        &[xg, wf],
         &[og],
         vec![map(loops, x_map), map(loops, w_map), map(loops, o_map)],
         &iters,
