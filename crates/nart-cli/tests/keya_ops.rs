@@ -33,7 +33,10 @@ fn the_key_ops_of_keya_all_run_on_cpu_and_match_onnx_runtime() {
     let (on, all) = common::placed_on(&report, "cpu");
     assert!(on == all && all >= 9, "{on} of {all} ops on cpu\n{report}");
     for op in ["ConvTranspose", "Resize", "Pad", "LogSoftmax", "Mod"] {
-        assert!(report.contains(op), "{op} is not in the placement\n{report}");
+        assert!(
+            report.contains(op),
+            "{op} is not in the placement\n{report}"
+        );
     }
     let s = load_package(&pkg, &nart_rt_std::runtimes()).unwrap();
     let xs = read_package_inputs(&s, &dir.join("test_data_set_0")).unwrap();

@@ -26,7 +26,12 @@ fn log_softmax_along_any_axis() {
         let k = batch.case(format!("LogSoftmax {shape:?} axis={axis}"));
         let x = k.arg(g.tensor_f32(&shape, -8.0, 8.0));
         let t = ty(&shape, "f32");
-        let y = k.op1("graph.LogSoftmax", &[x], &format!("axis = {axis} : i64"), &t);
+        let y = k.op1(
+            "graph.LogSoftmax",
+            &[x],
+            &format!("axis = {axis} : i64"),
+            &t,
+        );
         // The result is about as large as the inputs' spread, |x| up to 8 plus log n.
         k.output(y, Tol::Float { terms: 16 * n + 16 });
     }
@@ -248,14 +253,22 @@ fn resize_in_every_mode_and_coordinate_mapping() {
             } else {
                 k.constant(&floats(&scales))
             };
-            let z = if by_sizes { k.constant(&ints(&sizes)) } else { none };
+            let z = if by_sizes {
+                k.constant(&ints(&sizes))
+            } else {
+                none
+            };
             let a: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
             (s, z, format!(", axes = {}", i64_array(&a)))
         } else if by_sizes {
             let all: Vec<i64> = out.iter().map(|&d| d as i64).collect();
             (none, k.constant(&ints(&all)), String::new())
         } else {
-            (none, k.constant(&floats(&full(&scales, 1.0))), String::new())
+            (
+                none,
+                k.constant(&floats(&full(&scales, 1.0))),
+                String::new(),
+            )
         };
         // roi covers the named axes, or all of them without `axes`.
         let r = if !with_axes && !roi.is_empty() {
@@ -337,7 +350,11 @@ fn conv_transpose_with_strides_pads_dilations_groups_and_output_padding() {
                 let full = strides[i] * (input[i] as i64 - 1) + out_pad[i] + reach;
                 let total = full - out[i];
                 let half = total.div_euclid(2);
-                let begin = if style == "same_upper" { half } else { total - half };
+                let begin = if style == "same_upper" {
+                    half
+                } else {
+                    total - half
+                };
                 begin >= 0
             });
             if !ok {

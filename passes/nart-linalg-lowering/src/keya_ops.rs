@@ -138,7 +138,13 @@ fn const_i64_tensor(
 }
 
 /// `tensor.extract x[coords]`.
-fn extract(rw: &mut PatternRewriter<'_>, x: Value, coords: &[Value], elem: Type, loc: Location) -> Value {
+fn extract(
+    rw: &mut PatternRewriter<'_>,
+    x: Value,
+    coords: &[Value],
+    elem: Type,
+    loc: Location,
+) -> Value {
     let mut operands = vec![x];
     operands.extend_from_slice(coords);
     let st = OperationState::new(rw.uniq(), "tensor.extract", loc)
@@ -308,7 +314,14 @@ fn keys_kernel(x: f64, a: f64) -> f64 {
 
 /// The source coordinate of output position `x` along an axis of `len_in` elements scaled by
 /// `scale` (the interpreter's formulas, which use the real-valued output length).
-fn source_coord(coord: &str, x: f64, len_in: f64, len_out: f64, scale: f64, roi: (f64, f64)) -> f64 {
+fn source_coord(
+    coord: &str,
+    x: f64,
+    len_in: f64,
+    len_out: f64,
+    scale: f64,
+    roi: (f64, f64),
+) -> f64 {
     let lo = scale * len_in;
     match coord {
         "half_pixel_symmetric" => {
@@ -462,7 +475,11 @@ fn interpolate_axis(
             idx.push(i);
             w.push(c as f32);
         }
-        bias.push(if tp.is_empty() { extrapolation as f32 } else { 0.0 });
+        bias.push(if tp.is_empty() {
+            extrapolation as f32
+        } else {
+            0.0
+        });
     }
     let mut out = sx.clone();
     out[axis] = lo;
@@ -550,11 +567,16 @@ pub(crate) fn lower_resize(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) 
     }
     let nearest = ["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"];
     if !known(&spec.nearest, &nearest) {
-        return Err(format!("nearest_mode = \"{}\" is not lowered", spec.nearest));
+        return Err(format!(
+            "nearest_mode = \"{}\" is not lowered",
+            spec.nearest
+        ));
     }
     let policy = text_attr(rw, op, "keep_aspect_ratio_policy", "stretch");
     if !known(&policy, &["stretch", "not_larger", "not_smaller"]) {
-        return Err(format!("keep_aspect_ratio_policy = \"{policy}\" is not lowered"));
+        return Err(format!(
+            "keep_aspect_ratio_policy = \"{policy}\" is not lowered"
+        ));
     }
     if spec.mode != "nearest" && elem != rw.uniq().f32_type() {
         return Err(format!("{} Resize is lowered for f32 only", spec.mode));
@@ -625,9 +647,7 @@ pub(crate) fn lower_resize(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) 
             roi_full[a] = (f64::from(roi[k]), f64::from(roi[axes.len() + k]));
         }
     }
-    let skip = |a: usize| {
-        out[a] == sx[a] && scales[a] == 1.0 && spec.coord != "tf_crop_and_resize"
-    };
+    let skip = |a: usize| out[a] == sx[a] && scales[a] == 1.0 && spec.coord != "tf_crop_and_resize";
     if (0..r).any(|a| !skip(a) && sx[a] == 0) {
         return Err("cannot resize an empty axis".to_string());
     }
@@ -682,9 +702,7 @@ pub(crate) fn lower_conv_transpose(rw: &mut PatternRewriter<'_>, op: Op, loc: Lo
     let group = int_attr(rw, op, "group", 1);
     let (n, c) = (sx[0], sx[1]);
     if group <= 0 || sw[0] != c || c % group != 0 {
-        return Err(format!(
-            "channels: x has {c}, w is {sw:?}, group {group}"
-        ));
+        return Err(format!("channels: x has {c}, w is {sw:?}, group {group}"));
     }
     let (cg, mg) = (c / group, sw[1]);
     let m = mg * group;
@@ -715,8 +733,7 @@ pub(crate) fn lower_conv_transpose(rw: &mut PatternRewriter<'_>, op: Op, loc: Lo
         return Err("strides and dilations must be positive".to_string());
     }
     let auto_pad = text_attr(rw, op, "auto_pad", "NOTSET");
-    let want: Option<Vec<i64>> = match ints_attr(rw, op, "output_shape").filter(|v| !v.is_empty())
-    {
+    let want: Option<Vec<i64>> = match ints_attr(rw, op, "output_shape").filter(|v| !v.is_empty()) {
         Some(os) if os.len() == nd + 2 => Some(os[2..].to_vec()),
         Some(os) if os.len() == nd => Some(os),
         Some(_) => return Err(format!("expected {nd} output_shape values")),
@@ -736,7 +753,11 @@ pub(crate) fn lower_conv_transpose(rw: &mut PatternRewriter<'_>, op: Op, loc: Lo
         if let Some(want) = &want {
             let total = full - want[i];
             let half = total.div_euclid(2);
-            begin[i] = if auto_pad == "SAME_UPPER" { half } else { total - half };
+            begin[i] = if auto_pad == "SAME_UPPER" {
+                half
+            } else {
+                total - half
+            };
             if begin[i] < 0 {
                 return Err(format!("output_shape {want:?} is too large for the input"));
             }
