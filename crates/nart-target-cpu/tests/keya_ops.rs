@@ -38,7 +38,7 @@ fn log_softmax_along_any_axis() {
     batch.check();
 }
 
-/// Two shapes that broadcast to `out`: `out` itself or a suffix with some dimensions 1.
+/// A shape that broadcasts to `out`: a suffix of it with some dimensions 1.
 fn broadcast_operand(g: &mut Gen, out: &[usize]) -> Vec<usize> {
     let keep = g.size(0, out.len());
     out[out.len() - keep..]
@@ -54,13 +54,21 @@ fn mod_with_both_sign_rules_on_floats_and_integers() {
     let mut batch = Batch::new("mod_with_both_sign_rules_on_floats_and_integers", seed);
     for _ in 0..cases(24) {
         let rank = g.size(1, 3);
-        let out = g.shape(rank, 1, 5);
+        let full = g.shape(rank, 1, 5);
         let sa = if g.chance(1, 2) {
-            out.clone()
+            full.clone()
         } else {
-            broadcast_operand(&mut g, &out)
+            broadcast_operand(&mut g, &full)
         };
-        let sb = broadcast_operand(&mut g, &out);
+        let sb = broadcast_operand(&mut g, &full);
+        // The result is the broadcast of the two shapes (trailing dimensions aligned).
+        let r = sa.len().max(sb.len());
+        let out: Vec<usize> = (0..r)
+            .map(|i| {
+                let get = |v: &[usize]| (i + v.len()).checked_sub(r).map_or(1, |j| v[j]);
+                get(&sa).max(get(&sb))
+            })
+            .collect();
         let fmod = g.int(0, 1);
         let dtype = g.pick(&[DType::F32, DType::I32, DType::I64, DType::I8]);
         let k = batch.case(format!("Mod {sa:?} % {sb:?} fmod={fmod} {dtype:?}"));
@@ -265,8 +273,8 @@ fn resize_in_every_mode_and_coordinate_mapping() {
             (none, k.constant(&ints(&all)), String::new())
         } else {
             (
-                none,
                 k.constant(&floats(&full(&scales, 1.0))),
+                none,
                 String::new(),
             )
         };
