@@ -38,14 +38,14 @@ pub use nart_cpu_rt::{CpuRuntime, ABI_VERSION, FORMAT, TARGET as NAME};
 /// [`pipeline`] gives it for another vector width.
 pub const PIPELINE: &str =
     "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg),\
-nart-bufferize{arena=true},func.func(linalg-vectorize{vector-width=8 rows=4 cols=2},\
+nart-bufferize{arena=true},func.func(linalg-vectorize{vector-width=8 rows=4 cols=2 parallel=true},\
 convert-linalg-to-loops{parallel=true}),convert-scf-to-cf{keep-parallel=true},canonicalize)";
 
 /// The lowering pipeline for vectors of `vector_width` lanes (`None`: scalar loops only, what
 /// `NART_CPU_VECTORIZE=0` selects for debugging).
 pub fn pipeline(vector_width: Option<u32>) -> String {
     let vectorize = match vector_width {
-        Some(w) => format!("linalg-vectorize{{vector-width={w} rows=4 cols=2}},"),
+        Some(w) => format!("linalg-vectorize{{vector-width={w} rows=4 cols=2 parallel=true}},"),
         None => String::new(),
     };
     format!(
