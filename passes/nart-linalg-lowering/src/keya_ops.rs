@@ -825,9 +825,9 @@ pub(crate) fn lower_conv_transpose(rw: &mut PatternRewriter<'_>, op: Op, loc: Lo
     // below reads every loop dimension plainly from some operand.
     let wr = wg_shape.len() as u32;
     let mut flip = vec![d(0), d(1), d(2)];
-    for i in 0..nd {
+    for (i, &kd) in kernel.iter().enumerate() {
         let di = d(3 + i as u32);
-        flip.push(add(mul_const(di, -1), AffineExpr::Const(kernel[i] - 1)));
+        flip.push(add(mul_const(di, -1), AffineExpr::Const(kd - 1)));
     }
     let we = empty(rw, &wg_shape, elem, loc);
     let wf = try_generic(
