@@ -166,7 +166,7 @@ fn the_binary_compiles_emits_inspects_runs_and_benches() {
     let out = nart().arg("inspect").arg(&pkg).output().unwrap();
     ok(&out);
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(text.contains("nart-cpu-abi-2"), "{text}");
+    assert!(text.contains("nart-cpu-abi-3"), "{text}");
     let outputs = tmp("cpu-tests", "bin-static_cnn-out");
     let out = nart()
         .args(["run", "--package"])
