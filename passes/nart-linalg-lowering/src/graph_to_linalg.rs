@@ -22,6 +22,7 @@
 //! | more elementwise ops (math, `Pow`, `Cast`, comparisons, `Where`, logic, variadic `Max`/`Min`/`Sum`/`Mean`, `Identity`) | see [`crate::pointwise`] |
 //! | `Reduce*`, `ArgMax`/`ArgMin`, `LayerNormalization` | see [`crate::reduce`] |
 //! | `Gather`, `Expand`, `Slice`, `Split`, `Pad` | see [`crate::indexing`] |
+//! | `LogSoftmax`, `Mod`, `Pad` (reflect/edge/wrap), `Resize`, `ConvTranspose` | see [`crate::keya_ops`] |
 //! | `GatherElements`, `Shape`, `ConstantOfShape`, `Range`, `Einsum`, `TopK` | see [`crate::keyb_ops`] |
 
 use nart_dialect_graph::fused::Activation;
@@ -37,7 +38,7 @@ use nart_rewrite::conversion::{
 };
 
 use crate::emit::*;
-use crate::{indexing, keyb_ops, pointwise, reduce};
+use crate::{indexing, keya_ops, keyb_ops, pointwise, reduce};
 
 /// A lowering of one graph op kind: returns the values replacing its results.
 type LowerFn = fn(&mut PatternRewriter<'_>, Op, Location) -> Lowered;
@@ -909,7 +910,7 @@ fn lower_global_average_pool(rw: &mut PatternRewriter<'_>, op: Op, loc: Location
 
 /// A reduction of `x` over `axis` into a tensor without that dimension, starting from
 /// `init`, combining with `body(acc, element)`.
-fn reduce_axis(
+pub(crate) fn reduce_axis(
     rw: &mut PatternRewriter<'_>,
     x: Value,
     axis: usize,
@@ -953,7 +954,7 @@ fn reduce_axis(
 }
 
 /// `f(x, r)` elementwise, `r` being a reduction of `x` over `axis` read back along it.
-fn with_reduced(
+pub(crate) fn with_reduced(
     rw: &mut PatternRewriter<'_>,
     x: Value,
     r: Value,
@@ -1213,6 +1214,10 @@ lowerings! {
     "graph.AveragePool" => "AveragePoolLowering", lower_average_pool;
     "graph.GlobalAveragePool" => "GlobalAveragePoolLowering", lower_global_average_pool;
     "graph.Softmax" => "SoftmaxLowering", lower_softmax;
+    "graph.LogSoftmax" => "LogSoftmaxLowering", keya_ops::lower_log_softmax;
+    "graph.Mod" => "ModLowering", keya_ops::lower_mod;
+    "graph.Resize" => "ResizeLowering", keya_ops::lower_resize;
+    "graph.ConvTranspose" => "ConvTransposeLowering", keya_ops::lower_conv_transpose;
     "graph.Reshape" => "ReshapeLowering", lower_reshape;
     "graph.Flatten" => "FlattenLowering", lower_reshape;
     "graph.Squeeze" => "SqueezeLowering", lower_reshape;
@@ -1286,8 +1291,10 @@ nart_pass::declare_pass! {
             elementwise ops (with ONNX broadcasting in the indexing maps), MatMul (with \
             broadcast batches), Gemm, Conv (pads, strides, dilations, groups), pooling, Softmax, \
             reductions, ArgMax/ArgMin, LayerNormalization, reshapes, Transpose, Concat, Gather, \
-            Slice, Split, Pad, Expand, GatherElements, Shape, ConstantOfShape, Range, Einsum, \
-            TopK, inference BatchNormalization, the fused graph ops, and constants. It is a dialect \
+            Slice, Split, Pad (every mode), Expand, LogSoftmax, Mod, Resize (constant scales \
+            or sizes), ConvTranspose (1-3 spatial dimensions), GatherElements, Shape, \
+            ConstantOfShape, Range, Einsum, TopK, inference BatchNormalization, the fused graph \
+            ops, and constants. It is a dialect \
             conversion with every graph op illegal: when an op cannot be lowered, each such op \
             is reported at its location with the reason and the function is left unchanged.",
         statistics: [

@@ -107,7 +107,7 @@ pub(crate) fn lower_expand(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) 
 /// The elements of `x` at `start[i] + step[i] * j` in each dimension `i`, into a tensor of
 /// `out`'s shape: a `tensor.extract_slice` with the positive strides covering the same
 /// elements, then, for negative steps, a `linalg.generic` reversing those dimensions.
-fn strided_copy(
+pub(crate) fn strided_copy(
     rw: &mut PatternRewriter<'_>,
     x: Value,
     start: &[i64],
@@ -264,6 +264,10 @@ pub(crate) fn lower_split(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
 pub(crate) fn lower_pad(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
     match string_attr(rw, op, "mode") {
         None | Some("constant") => {}
+        Some(m @ ("reflect" | "edge" | "wrap")) => {
+            let m = m.to_string();
+            return crate::keya_ops::lower_pad_mode(rw, op, loc, &m);
+        }
         Some(m) => return Err(format!("mode = \"{m}\" is not lowered")),
     }
     let x = operand(rw, op, 0)?;
