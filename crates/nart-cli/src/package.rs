@@ -355,6 +355,8 @@ pub fn apply_preferred_layouts(
             None => continue,
             Some(nart_target::Layout::Nchw) => PassLayout::Nchw,
             Some(nart_target::Layout::Nhwc) => PassLayout::Nhwc,
+            Some(nart_target::Layout::Nchw8c) => PassLayout::Nchw8c,
+            Some(nart_target::Layout::Nchw16c) => PassLayout::Nchw16c,
         };
         convert_segment(ctx, seg, layout)?;
     }

@@ -9,7 +9,7 @@ use std::process::Command;
 
 mod common;
 
-use common::{committed, max_diff, ort_outputs, read_pb, tmp};
+use common::{committed, max_diff, ort_outputs, read_pb, tmp, zoo_cache};
 
 fn cpu_here(test: &str) -> bool {
     let t = nart_target_cpu::CpuTarget::host();
@@ -32,8 +32,18 @@ fn static_cnn_runs_entirely_in_generated_code_and_matches_onnx_runtime() {
 /// graph), runs the package and compares every output with ONNX Runtime's within `tol` times
 /// the largest output (at least 1).
 fn check_all_on_cpu(name: &str, dims: &[&str], segments: usize, tol: f32) {
+    check_dir_all_on_cpu(&committed(name), name, dims, segments, tol);
+}
+
+/// [`check_all_on_cpu`] for the model in `dir`.
+fn check_dir_all_on_cpu(
+    dir: &std::path::Path,
+    name: &str,
+    dims: &[&str],
+    segments: usize,
+    tol: f32,
+) {
     use nart_cli::package::{compile, load_package, read_package_inputs, CompileRequest};
-    let dir = committed(name);
     let pkg = tmp("cpu-tests", &format!("{name}-all-cpu.nartpkg"));
     let req = CompileRequest {
         model: dir.join("model.onnx"),
@@ -59,7 +69,7 @@ fn check_all_on_cpu(name: &str, dims: &[&str], segments: usize, tol: f32) {
     );
     let xs = read_package_inputs(&s, &dir.join("test_data_set_0")).unwrap();
     let got = s.run(xs).unwrap();
-    let want = ort_outputs(&dir, got.len());
+    let want = ort_outputs(dir, got.len());
     for (k, (g, w)) in got.iter().zip(&want).enumerate() {
         let (d, m) = max_diff(std::slice::from_ref(g), std::slice::from_ref(w));
         eprintln!("{name}: output #{k}: max |cpu - onnxruntime| = {d:e} (max |y| {m:e})");
@@ -77,6 +87,29 @@ fn the_transformers_run_entirely_in_generated_code_and_match_onnx_runtime() {
         // (tiny), ReduceMean, Pow, Sqrt and Identity (decomposed).
         check_all_on_cpu("tiny_transformer", &["N=2"], 1, 1e-4);
         check_all_on_cpu("decomposed_transformer", &["N=2"], 1, 1e-4);
+    }
+}
+
+/// ResNet-18 and MobileNetV2 of the zoo cache (scripts/models/build_zoo.py), compiled whole for
+/// the cpu target and run against ONNX Runtime. They take minutes in a debug build, so they run
+/// only with `NART_ZOO=1`, like the other targets' zoo tests.
+#[test]
+fn the_zoo_cnns_run_entirely_in_generated_code_and_match_onnx_runtime() {
+    if !cpu_here("the_zoo_cnns_run_entirely_in_generated_code_and_match_onnx_runtime") {
+        return;
+    }
+    if std::env::var_os("NART_ZOO").is_none() {
+        eprintln!("zoo: set NART_ZOO=1 to run ResNet-18 and MobileNetV2 from the zoo cache");
+        return;
+    }
+    for name in ["resnet18", "mobilenetv2"] {
+        let dir = zoo_cache(name);
+        assert!(
+            dir.join("model.onnx").exists(),
+            "NART_ZOO=1 but {} is missing (run scripts/models/build_zoo.py --cache)",
+            dir.display()
+        );
+        check_dir_all_on_cpu(&dir, name, &["N=1"], 1, 1e-4);
     }
 }
 
@@ -133,7 +166,7 @@ fn the_binary_compiles_emits_inspects_runs_and_benches() {
     let out = nart().arg("inspect").arg(&pkg).output().unwrap();
     ok(&out);
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(text.contains("nart-cpu-abi-2"), "{text}");
+    assert!(text.contains("nart-cpu-abi-3"), "{text}");
     let outputs = tmp("cpu-tests", "bin-static_cnn-out");
     let out = nart()
         .args(["run", "--package"])

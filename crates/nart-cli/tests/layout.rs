@@ -26,9 +26,14 @@ fn nhwc_chip() -> FakeTarget {
     FakeTarget::float("test-nhwc", OPS).with_layout(Layout::Nhwc)
 }
 
+fn nchw8c_chip() -> FakeTarget {
+    FakeTarget::float("test-nchw8c", OPS).with_layout(Layout::Nchw8c)
+}
+
 fn registry() -> TargetRegistry {
     let mut r = registry_with_test_targets();
     r.register(Box::new(nhwc_chip()));
+    r.register(Box::new(nchw8c_chip()));
     r.register(Box::new(FakeTarget::float("test-asis", OPS)));
     r
 }
@@ -36,6 +41,7 @@ fn registry() -> TargetRegistry {
 fn runtimes() -> nart_rt::RuntimeRegistry {
     let mut r = nart_rt_std::runtimes_with_test_targets();
     r.register(nhwc_chip().runtime());
+    r.register(nchw8c_chip().runtime());
     r.register(FakeTarget::float("test-asis", OPS).runtime());
     r
 }
@@ -175,4 +181,45 @@ fn resnet18_on_a_chip_that_asks_for_nhwc() {
         1,
         false,
     );
+}
+
+/// Checks one model on the chip that asks for `nchw8c`: its package equals `nart run`, every
+/// convolution is blocked, and `borders` `graph.reorder`s are left in all.
+fn check_blocked(model: &Path, inputs: &Path, borders: usize) {
+    let want = run_onnx(model, inputs);
+    let (got, texts) = compile_and_run(model, "test-nchw8c", inputs);
+    assert_close(&got, &want, "test-nchw8c");
+    let text: String = texts.concat();
+    assert!(
+        count(&text, "layout = \"nchw8c\"") > 0,
+        "the chip's segment has blocked convolutions:\n{text}"
+    );
+    assert_eq!(count(&text, "\"graph.Conv\""), 0, "{text}");
+    assert_eq!(count(&text, "\"graph.Transpose\""), 0, "{text}");
+    assert_eq!(
+        count(&text, "\"graph.reorder\""),
+        borders,
+        "reorders only at the segment borders:\n{text}"
+    );
+}
+
+#[test]
+fn digits_cnn_on_a_chip_that_asks_for_nchw8c() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/models/digits_cnn");
+    // The way in (one channel, padded to a block of 8) and the way out before the Flatten.
+    check_blocked(&dir.join("model.onnx"), &dir.join("test_data_set_0"), 2);
+}
+
+#[test]
+fn resnet18_on_a_chip_that_asks_for_nchw8c() {
+    let Some(home) = std::env::var_os("HOME") else {
+        return;
+    };
+    let dir = Path::new(&home).join(".cache/nart/models/resnet18");
+    if !dir.join("model.onnx").exists() || !dir.join("test_data_set_0").exists() {
+        eprintln!("skipped: {} is missing", dir.display());
+        return;
+    }
+    // The way in and the way out after the global pool.
+    check_blocked(&dir.join("model.onnx"), &dir.join("test_data_set_0"), 2);
 }

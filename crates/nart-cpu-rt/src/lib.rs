@@ -23,6 +23,15 @@
 //! The code reads its inputs and writes every element of its outputs; it keeps no state
 //! between calls, so an executable may run on several threads at once.
 //!
+//! # Outputs of data-dependent length
+//!
+//! An output whose leading dimension is known only at run time (NonMaxSuppression's selected
+//! indices) has a static upper bound in the header's signature, and the code writes its actual
+//! length into a further output, a one-element `i64` tensor, which [`Header::truncated`] pairs
+//! with it. The runtime checks that the length lies within the bound, returns the output's
+//! first `length` rows only, and leaves the length outputs out of what it returns: the caller
+//! sees the outputs of the compiled function, each of its actual size.
+//!
 //! # Threads
 //!
 //! [`CpuRuntime::with_threads`] sets how many threads an executable's parallel loops use: `1`
@@ -50,7 +59,13 @@ pub const TARGET: &str = "cpu";
 pub const FORMAT: &str = "cpu-shared-object";
 /// The version of the artifact layout and calling convention, the artifact's `sdk_version`.
 /// Version 2 added the runtime interface argument; version 1 artifacts are refused.
-pub const ABI_VERSION: &str = "nart-cpu-abi-2";
+/// Version 3 added [`Header::truncated`] (outputs of data-dependent length); a version 2
+/// artifact has none and loads as before, while a runtime of version 2 refuses version 3
+/// artifacts, whose extra length outputs it would not know to remove.
+pub const ABI_VERSION: &str = "nart-cpu-abi-3";
+
+/// The earlier versions this runtime still loads.
+const COMPATIBLE_ABI_VERSIONS: &[&str] = &["nart-cpu-abi-2"];
 
 const MAGIC: &[u8; 8] = b"NARTCPU1";
 
@@ -82,6 +97,52 @@ pub struct Header {
     pub outputs: Vec<TensorSig>,
     /// Bytes of scratch memory the code needs per call.
     pub scratch_bytes: u64,
+    /// The outputs of data-dependent length, each with the output that holds its length
+    /// (empty in artifacts of ABI version 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub truncated: Vec<Truncated>,
+}
+
+/// An output whose leading dimension the code decides at run time: its signature in
+/// [`Header::outputs`] gives the upper bound, and output [`Truncated::length`] (a one-element
+/// `i64` tensor, not returned to the caller) the number of rows the code wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Truncated {
+    /// The index of the output in [`Header::outputs`].
+    pub output: usize,
+    /// The index of the output that holds its length.
+    pub length: usize,
+}
+
+/// Checks that each truncation names a distinct output of rank 1 or more and a length output
+/// of type `i64[1]` that is not itself truncated.
+fn check_truncated(header: &Header) -> Result<(), String> {
+    let n = header.outputs.len();
+    let mut seen = vec![false; n];
+    for (k, t) in header.truncated.iter().enumerate() {
+        let bad = |m: &str| {
+            format!(
+                "truncation {k} (output {}, length {}): {m}",
+                t.output, t.length
+            )
+        };
+        if t.output >= n || t.length >= n || t.output == t.length {
+            return Err(bad("no such pair of outputs"));
+        }
+        if header.outputs[t.output].shape.is_empty() {
+            return Err(bad("the output is a scalar"));
+        }
+        let len = &header.outputs[t.length];
+        if len.dtype != "i64" || len.shape != [1] {
+            return Err(bad("the length output is not i64[1]"));
+        }
+        for i in [t.output, t.length] {
+            if std::mem::replace(&mut seen[i], true) {
+                return Err(bad("an output is named twice"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Writes an artifact's bytes: the header, then the shared object.
@@ -157,7 +218,9 @@ impl TargetRuntime for CpuRuntime {
 
     fn load(&self, artifact: &Artifact) -> Result<Box<dyn Executable>, RtError> {
         artifact.expect_format(FORMAT)?;
-        if artifact.sdk_version != ABI_VERSION {
+        if artifact.sdk_version != ABI_VERSION
+            && !COMPATIBLE_ABI_VERSIONS.contains(&artifact.sdk_version.as_str())
+        {
             return Err(RtError::Version {
                 target: TARGET.into(),
                 got: artifact.sdk_version.clone(),
@@ -273,6 +336,7 @@ impl CpuExecutable {
         }
         let inputs = sig_types(&header.inputs, "input")?;
         let outputs = sig_types(&header.outputs, "output")?;
+        check_truncated(&header).map_err(|m| RtError::corrupt(TARGET, m))?;
         let object = loader::LoadedObject::open(object).map_err(RtError::run)?;
         // SAFETY: the compiler side declares the entry with exactly this signature (see the
         // crate docs); the symbol stays valid while `object` lives, which outlives `entry`.
@@ -399,14 +463,70 @@ impl Executable for CpuExecutable {
         // the convention the compiler implements.
         unsafe { (self.entry)(args.as_mut_ptr()) };
         drop(scratch);
-        self.outputs
+        let mut outs: Vec<Option<Tensor>> = self
+            .outputs
             .iter()
             .zip(out_data)
             .map(|((dtype, shape), data)| {
-                Tensor::new(*dtype, shape.clone(), data).map_err(|e| RtError::run(e.to_string()))
+                Tensor::new(*dtype, shape.clone(), data)
+                    .map(Some)
+                    .map_err(|e| RtError::run(e.to_string()))
             })
-            .collect()
+            .collect::<Result<_, _>>()?;
+        for t in &self.header.truncated {
+            let len = outs[t.length]
+                .take()
+                .and_then(|l| l.as_i64().map(|v| v[0]))
+                .ok_or_else(|| RtError::run(format!("output {} holds no length", t.length)))?;
+            let full = outs[t.output]
+                .take()
+                .ok_or_else(|| RtError::run(format!("output {} is truncated twice", t.output)))?;
+            outs[t.output] = Some(truncate_rows(full, len)?);
+        }
+        Ok(outs.into_iter().flatten().collect())
     }
+}
+
+/// The first `len` rows (along the leading dimension) of `t`, or an error when `len` lies
+/// outside `0..=rows`, which would be a bug of the generated code.
+fn truncate_rows(t: Tensor, len: i64) -> Result<Tensor, RtError> {
+    let rows = t.shape()[0];
+    let len = usize::try_from(len)
+        .ok()
+        .filter(|&l| l <= rows)
+        .ok_or_else(|| {
+            RtError::run(format!(
+                "the code reported {len} rows for an output of at most {rows}"
+            ))
+        })?;
+    if len == rows {
+        return Ok(t);
+    }
+    let mut shape = t.shape().to_vec();
+    let row: usize = shape[1..].iter().product();
+    shape[0] = len;
+    let (dtype, _, mut data) = t.into_parts();
+    truncate_data(&mut data, len * row)
+        .ok_or_else(|| RtError::run("unsupported element storage"))?;
+    Tensor::new(dtype, shape, data).map_err(|e| RtError::run(e.to_string()))
+}
+
+fn truncate_data(d: &mut Data, n: usize) -> Option<()> {
+    match d {
+        Data::F32(v) => v.truncate(n),
+        Data::F64(v) => v.truncate(n),
+        Data::I8(v) => v.truncate(n),
+        Data::I16(v) => v.truncate(n),
+        Data::I32(v) => v.truncate(n),
+        Data::I64(v) => v.truncate(n),
+        Data::U8(v) => v.truncate(n),
+        Data::U16(v) => v.truncate(n),
+        Data::U32(v) => v.truncate(n),
+        Data::U64(v) => v.truncate(n),
+        Data::Bool(v) => v.truncate(n),
+        _ => return None,
+    }
+    Some(())
 }
 
 /// A zeroed, 64-byte aligned scratch buffer.

@@ -72,6 +72,7 @@ fn header(entry: &str) -> Header {
         inputs: vec![sig(&[2, 3]), sig(&[2, 3])],
         outputs: vec![sig(&[2, 3])],
         scratch_bytes: 100,
+        truncated: vec![],
     }
 }
 
@@ -340,4 +341,142 @@ fn artifacts_of_the_convention_without_the_interface_are_refused() {
         err.contains("nart-cpu-abi-1") && err.contains(ABI_VERSION),
         "{err}"
     );
+}
+
+/// Keeps the rows of a `[4, 2]` i64 input whose first element is positive, in order, writing
+/// them to a `[4, 2]` output and their count to a `[1]` output; `args[3]` is the count output.
+const KEEP_POSITIVE: &str = r#"
+#include <stdint.h>
+typedef struct { int64_t *alloc, *data; int64_t offset, sizes[2], strides[2]; } M2;
+typedef struct { int64_t *alloc, *data; int64_t offset, sizes[1], strides[1]; } M1;
+void keep(void **args) {
+    M2 *x = args[0], *o = args[1];
+    M1 *n = args[2];
+    int64_t k = 0;
+    for (int64_t i = 0; i < x->sizes[0]; i++) {
+        if (x->data[i * 2] > 0) {
+            o->data[k * 2] = x->data[i * 2];
+            o->data[k * 2 + 1] = x->data[i * 2 + 1];
+            k++;
+        }
+    }
+    n->data[0] = k;
+}
+void lie(void **args) { M1 *n = args[2]; n->data[0] = 5; }
+"#;
+
+fn keep_header(entry: &str) -> Header {
+    let i64s = |shape: &[u64]| TensorSig {
+        dtype: "i64".into(),
+        shape: shape.to_vec(),
+    };
+    Header {
+        triple: format!("{}-unknown-linux-gnu", host_arch()),
+        cpu: "generic".into(),
+        required_features: vec![],
+        entry: entry.into(),
+        inputs: vec![i64s(&[4, 2])],
+        outputs: vec![i64s(&[4, 2]), i64s(&[1])],
+        scratch_bytes: 0,
+        truncated: vec![Truncated {
+            output: 0,
+            length: 1,
+        }],
+    }
+}
+
+#[test]
+fn outputs_of_run_time_length_are_truncated_to_the_reported_rows() {
+    let Some(object) = shared_object(KEEP_POSITIVE) else {
+        return;
+    };
+    let exe = CpuRuntime::new()
+        .load(&artifact(&keep_header("keep"), &object))
+        .unwrap();
+    let x = |v: Vec<i64>| vec![Tensor::from_vec(vec![4, 2], v).unwrap()];
+    let out = exe.run(&x(vec![3, 30, -1, 10, 0, 11, 7, 70])).unwrap();
+    // The length output is not returned.
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].shape(), &[2, 2]);
+    assert_eq!(out[0].as_i64().unwrap(), &[3, 30, 7, 70]);
+    let none = exe.run(&x(vec![-3, 30, -1, 10, 0, 11, -7, 70])).unwrap();
+    assert_eq!(none[0].shape(), &[0, 2]);
+    let all = exe.run(&x(vec![1, 2, 3, 4, 5, 6, 7, 8])).unwrap();
+    assert_eq!(all[0].shape(), &[4, 2]);
+    assert_eq!(all[0].as_i64().unwrap(), &[1, 2, 3, 4, 5, 6, 7, 8]);
+    // A length beyond the bound is an error, not a read past the buffer.
+    let liar = CpuRuntime::new()
+        .load(&artifact(&keep_header("lie"), &object))
+        .unwrap();
+    let err = liar.run(&x(vec![0; 8])).unwrap_err().to_string();
+    assert!(
+        err.contains("reported 5 rows") && err.contains("at most 4"),
+        "{err}"
+    );
+}
+
+#[test]
+fn truncations_that_do_not_fit_the_outputs_are_refused_at_load() {
+    let cases: [(Vec<Truncated>, &str); 4] = [
+        (
+            vec![Truncated {
+                output: 0,
+                length: 2,
+            }],
+            "no such pair",
+        ),
+        (
+            vec![Truncated {
+                output: 1,
+                length: 0,
+            }],
+            "not i64[1]",
+        ),
+        (
+            vec![
+                Truncated {
+                    output: 0,
+                    length: 1,
+                },
+                Truncated {
+                    output: 0,
+                    length: 1,
+                },
+            ],
+            "named twice",
+        ),
+        (
+            vec![Truncated {
+                output: 0,
+                length: 0,
+            }],
+            "no such pair",
+        ),
+    ];
+    for (truncated, want) in cases {
+        let mut h = keep_header("keep");
+        h.truncated = truncated;
+        let err = CpuRuntime::new()
+            .load(&artifact(&h, b"x"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains(want), "{want}: {err}");
+    }
+}
+
+#[test]
+fn artifacts_of_abi_version_2_still_load_and_run() {
+    let Some(object) = add_object() else { return };
+    let h = header("add1");
+    let bytes = encode(&h, &object);
+    // A version 2 header has no `truncated` field at all.
+    assert!(!String::from_utf8_lossy(&bytes).contains("truncated"));
+    let old = Artifact::new(TARGET, FORMAT, "nart-cpu-abi-2", bytes);
+    let out = CpuRuntime::new()
+        .load(&old)
+        .unwrap()
+        .run(&inputs())
+        .unwrap();
+    assert_eq!(out[0].as_f32().unwrap(), &[1.5, 2.25, 3.0, 3.0, 7.0, 9.0]);
 }

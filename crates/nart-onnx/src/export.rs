@@ -8,6 +8,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+mod blocked;
+
 use nart_dialect_graph::schema::{AttrKind, OnnxSchema};
 use nart_ir::{
     Attr, AttrData, Block, Context, DenseArrayData, Diagnostic, LocData, Location, Op, Type,
@@ -439,6 +441,7 @@ impl<'c> Exporter<'c> {
                     self.export_fused(op, graph)?;
                 }
                 "graph.pool" => self.export_layout_pool(op, graph)?,
+                "graph.reorder" => self.export_reorder(op, graph)?,
                 _ => {
                     let node = self.export_op(op)?;
                     graph.node.push(node);
@@ -605,9 +608,17 @@ impl<'c> Exporter<'c> {
             let name = std::mem::replace(&mut output[0], y.clone());
             back_to_nhwc = Some((y, name, last));
         }
+        // A blocked one: `X` and `W` unblocked, the result blocked again.
+        let mut reblock = None;
+        if let Some(b) = layout.block() {
+            reblock = Some(self.unblock_io(op, graph, b, true, &mut input, &mut output)?);
+        }
         self.export_fused_nodes(op, graph, act, (base, contrib), input, output)?;
         if let Some((from, to, perm)) = back_to_nhwc {
             self.push_transpose(graph, from, to, &perm);
+        }
+        if let Some(r) = reblock {
+            self.push_reblock(graph, r);
         }
         Ok(())
     }
@@ -645,6 +656,13 @@ impl<'c> Exporter<'c> {
             let name = std::mem::replace(&mut output[0], y.clone());
             back_to_nhwc = Some((y, name, last));
         }
+        let mut reblock = None;
+        if let Some(b) = ConvLayout::of(ctx, op)
+            .map_err(|m| self.err(op, m))?
+            .block()
+        {
+            reblock = Some(self.unblock_io(op, graph, b, false, &mut input, &mut output)?);
+        }
         let mut attribute = Vec::new();
         for na in ctx.props(op).iter().chain(ctx.attrs(op)) {
             let an = ctx.str(na.name);
@@ -662,6 +680,9 @@ impl<'c> Exporter<'c> {
         });
         if let Some((from, to, perm)) = back_to_nhwc {
             self.push_transpose(graph, from, to, &perm);
+        }
+        if let Some(r) = reblock {
+            self.push_reblock(graph, r);
         }
         Ok(())
     }

@@ -3,7 +3,9 @@
 //! A segment (graph ops of static shapes) is compiled in a context of its own through nart's
 //! dialect stack, every step a pass of the pipeline [`PIPELINE`]:
 //! `convert-qnn-to-linalg` (quant casts and qnn ops to generics on storage integers, bit-exact
-//! with the interpreter), `convert-graph-to-linalg` (structured ops on tensors), `nart-bufferize{arena=true}`
+//! with the interpreter), `convert-nms-to-loops` (NonMaxSuppression as loops on buffers, its
+//! result of run-time length bounded, with its length as a further output that the runtime
+//! truncates by), `convert-graph-to-linalg` (structured ops on tensors), `nart-bufferize{arena=true}`
 //! (buffers, results as out-parameters, intermediates in one planned scratch buffer),
 //! `linalg-vectorize` (matmuls as register-blocked micro-kernels and elementwise ops as
 //! loops over 1-D `vector` ops, as wide as the machine's registers; `NART_CPU_VECTORIZE=0`
@@ -37,19 +39,19 @@ pub use nart_cpu_rt::{CpuRuntime, ABI_VERSION, FORMAT, TARGET as NAME};
 /// The lowering pipeline from graph ops to loops in `cf` form, vectorized for 8 lanes (AVX2);
 /// [`pipeline`] gives it for another vector width.
 pub const PIPELINE: &str =
-    "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg),\
-nart-bufferize{arena=true},func.func(linalg-vectorize{vector-width=8 rows=4 cols=2},\
+    "builtin.module(convert-qnn-to-linalg,func.func(convert-nms-to-loops,convert-graph-to-linalg),\
+nart-bufferize{arena=true},func.func(linalg-vectorize{vector-width=8 rows=4 cols=2 parallel=true},\
 convert-linalg-to-loops{parallel=true}),convert-scf-to-cf{keep-parallel=true},canonicalize)";
 
 /// The lowering pipeline for vectors of `vector_width` lanes (`None`: scalar loops only, what
 /// `NART_CPU_VECTORIZE=0` selects for debugging).
 pub fn pipeline(vector_width: Option<u32>) -> String {
     let vectorize = match vector_width {
-        Some(w) => format!("linalg-vectorize{{vector-width={w} rows=4 cols=2}},"),
+        Some(w) => format!("linalg-vectorize{{vector-width={w} rows=4 cols=2 parallel=true}},"),
         None => String::new(),
     };
     format!(
-        "builtin.module(convert-qnn-to-linalg,func.func(convert-graph-to-linalg),\
+        "builtin.module(convert-qnn-to-linalg,func.func(convert-nms-to-loops,convert-graph-to-linalg),\
 nart-bufferize{{arena=true}},\
 func.func({vectorize}convert-linalg-to-loops{{parallel=true}}),\
 convert-scf-to-cf{{keep-parallel=true}},canonicalize)"
@@ -189,6 +191,7 @@ impl CpuTarget {
             inputs: lowered.inputs.clone(),
             outputs: lowered.outputs.clone(),
             scratch_bytes: lowered.scratch_bytes,
+            truncated: lowered.truncated.clone(),
         };
         let bytes = nart_cpu_rt::encode(&header, &so);
         Ok((Artifact::new(NAME, FORMAT, ABI_VERSION, bytes), lowered))
@@ -263,6 +266,9 @@ pub struct Lowered {
     pub outputs: Vec<nart_cpu_rt::TensorSig>,
     /// Bytes of the scratch buffer.
     pub scratch_bytes: u64,
+    /// The outputs of run-time length (bounded in [`Lowered::outputs`]) and the outputs that
+    /// hold their lengths, appended after the function's own.
+    pub truncated: Vec<nart_cpu_rt::Truncated>,
 }
 
 fn scratch_dir() -> Result<PathBuf, String> {
@@ -339,16 +345,85 @@ pub fn lower_to_loops_with(text: &str, what: &str, pipeline: &str) -> Result<Low
         other => other.to_string(),
     })?;
     let scratch_bytes = scratch_size(&ctx, func)?;
+    let (outputs, truncated) = bounded_outputs(&ctx, func, inputs.len(), outputs)?;
     let loops = nart_ir::printer::print_op(&ctx, module, &Default::default());
     Ok(Lowered {
         loops,
         inputs,
         outputs,
         scratch_bytes,
+        truncated,
     })
 }
 
-type Signature = (Vec<nart_cpu_rt::TensorSig>, Vec<nart_cpu_rt::TensorSig>);
+/// The inputs, and the outputs with `None` for an output whose leading dimension is decided
+/// at run time (a NonMaxSuppression result, which the lowering bounds).
+type Signature = (
+    Vec<nart_cpu_rt::TensorSig>,
+    Vec<Option<nart_cpu_rt::TensorSig>>,
+);
+
+/// The outputs after lowering: a result of run-time leading dimension (`None` before) takes
+/// the bounded type of its out-parameter, and the length outputs that `convert-nms-to-loops`
+/// appended, one per such result in order, follow the function's own.
+fn bounded_outputs(
+    ctx: &Context,
+    func: Op,
+    n_in: usize,
+    outputs: Vec<Option<nart_cpu_rt::TensorSig>>,
+) -> Result<(Vec<nart_cpu_rt::TensorSig>, Vec<nart_cpu_rt::Truncated>), String> {
+    let dynamic: Vec<usize> = (0..outputs.len())
+        .filter(|&i| outputs[i].is_none())
+        .collect();
+    let n_out = outputs.len();
+    let t = ctx
+        .attr(func, "function_type")
+        .and_then(|a| ctx.attr_type(a))
+        .ok_or("the function has no type")?;
+    let TypeData::Function { inputs: args, .. } = ctx.type_data(t) else {
+        return Err("the function has no type".into());
+    };
+    // Inputs, outputs, the length outputs, then the scratch buffer.
+    if args.len() != n_in + n_out + dynamic.len() + 1 {
+        return Err(format!(
+            "the lowered function takes {} arguments, not the {} inputs, {} outputs, {} lengths \
+             and the scratch buffer",
+            args.len(),
+            n_in,
+            n_out,
+            dynamic.len()
+        ));
+    }
+    let buffer_sig = |k: usize| -> Result<nart_cpu_rt::TensorSig, String> {
+        match ctx.type_data(args[n_in + k]) {
+            TypeData::MemRef { shape, elem, .. } if shape.iter().all(|&d| d >= 0) => {
+                Ok(nart_cpu_rt::TensorSig {
+                    dtype: nart_ir::printer::type_to_string(ctx, *elem),
+                    shape: shape.iter().map(|&d| d as u64).collect(),
+                })
+            }
+            _ => Err(format!(
+                "output {k} of run-time size has no bounded buffer after lowering"
+            )),
+        }
+    };
+    let mut sigs = Vec::with_capacity(n_out + dynamic.len());
+    for (k, o) in outputs.into_iter().enumerate() {
+        sigs.push(match o {
+            Some(s) => s,
+            None => buffer_sig(k)?,
+        });
+    }
+    let mut truncated = Vec::new();
+    for (j, &k) in dynamic.iter().enumerate() {
+        sigs.push(buffer_sig(n_out + j)?);
+        truncated.push(nart_cpu_rt::Truncated {
+            output: k,
+            length: n_out + j,
+        });
+    }
+    Ok((sigs, truncated))
+}
 
 fn tensor_sig(ctx: &Context, t: nart_ir::Type) -> Result<nart_cpu_rt::TensorSig, String> {
     match ctx.type_data(t) {
@@ -383,9 +458,34 @@ fn signature(ctx: &Context, func: Op) -> Result<Signature, String> {
         .iter()
         .map(|&t| tensor_sig(ctx, t))
         .collect::<Result<_, _>>()?;
+    // The results `convert-nms-to-loops` bounds: every returned NonMaxSuppression result,
+    // whatever its declared type (an ONNX file may declare the rows it expects).
+    let returned: Vec<Option<Op>> = ctx
+        .collect_ops(func, nart_ir::WalkOrder::PreOrder)
+        .into_iter()
+        .find(|&op| ctx.op_name_str(op) == "func.return" && ctx.op_parent_op(op) == Some(func))
+        .map(|ret| {
+            ctx.operands(ret)
+                .iter()
+                .map(|&v| ctx.defining_op(v))
+                .collect()
+        })
+        .unwrap_or_default();
     let outs = results
         .iter()
-        .map(|&t| tensor_sig(ctx, t))
+        .enumerate()
+        .map(|(k, &t)| {
+            let bounded = returned
+                .get(k)
+                .copied()
+                .flatten()
+                .is_some_and(|d| ctx.op_name_str(d) == nart_linalg_lowering::nms::OP);
+            if bounded {
+                Ok(None)
+            } else {
+                tensor_sig(ctx, t).map(Some)
+            }
+        })
         .collect::<Result<_, _>>()?;
     Ok((ins, outs))
 }
@@ -512,8 +612,23 @@ fn trial_lowering(ctx: &Context, op: Op) -> Result<(), String> {
         operand_types.join(", "),
         results.join(", ")
     );
+    // The results the model uses are returned, so that a lowering sees which optional results
+    // (LayerNormalization's Mean, MaxPool's Indices) it must produce.
+    let used: Vec<usize> = (0..n)
+        .filter(|&k| ctx.has_uses(ctx.results(op)[k]))
+        .collect();
+    let ret_names: Vec<String> = used.iter().map(|k| format!("%r#{k}")).collect();
+    let ret_types: Vec<String> = used.iter().map(|&k| results[k].clone()).collect();
+    let (sig, ret) = if used.is_empty() {
+        (String::new(), "return".to_string())
+    } else {
+        (
+            format!(" -> ({})", ret_types.join(", ")),
+            format!("return {} : {}", ret_names.join(", "), ret_types.join(", ")),
+        )
+    };
     let text = format!(
-        "func.func @trial({}) {{\n{body}  return\n}}\n",
+        "func.func @trial({}){sig} {{\n{body}  {ret}\n}}\n",
         args.join(", ")
     );
     let mut scratch = lowering_context();
@@ -598,6 +713,14 @@ impl Target for CpuTarget {
         // Constants and `graph.none` are materialized in the segment, not run.
         if name == "graph.constant" || name == "graph.none" {
             return Support::Supported;
+        }
+        // NonMaxSuppression lowers to loops with a bounded result (convert-nms-to-loops);
+        // its result of run-time length can only leave the segment.
+        if name == nart_linalg_lowering::nms::OP {
+            return match nart_linalg_lowering::nms::bound(ctx, op) {
+                Ok(_) => Support::Supported,
+                Err(reason) => Support::Refused(Refusal::Other(reason)),
+            };
         }
         if !nart_linalg_lowering::graph_to_linalg::LOWERED_OPS.contains(&name)
             && !nart_linalg_lowering::qnn_to_linalg::LOWERED_OPS.contains(&name)

@@ -504,3 +504,68 @@ fn slices_splits_pads_and_expand() {
   return %0 : tensor<2x3x4xf32>"#;
     check(&func("%x: tensor<3x1xf32>", "tensor<2x3x4xf32>", &body));
 }
+
+/// Found by scripts/conformance/cpu_key_ops.py: a reshape of a tensor with no elements
+/// recursed without end in the lowering; it is an empty tensor now.
+#[test]
+fn reshapes_of_empty_tensors() {
+    if !cpu_here() {
+        return;
+    }
+    check(&func(
+        "%x: tensor<0x3x4xf32>",
+        "tensor<3x4x0xf32>",
+        r#"  %s = "graph.constant"() <{value = dense<[3, 4, 0]> : tensor<3xi64>}> : () -> tensor<3xi64>
+  %0 = "graph.Reshape"(%x, %s) <{allowzero = 1 : i64}> : (tensor<0x3x4xf32>, tensor<3xi64>) -> tensor<3x4x0xf32>
+  return %0 : tensor<3x4x0xf32>"#,
+    ));
+}
+
+/// Found by scripts/conformance/cpu_key_ops.py: the target accepted a LayerNormalization whose
+/// Mean the model reads (lowered since) and a MaxPool whose Indices it reads, then failed to
+/// lower it; the trial lowering now returns the results the model uses, so such an op is
+/// refused with the reason and falls back.
+#[test]
+fn used_optional_results_that_are_not_lowered_are_refused() {
+    if !cpu_here() {
+        return;
+    }
+    let mut ctx = lowering_context();
+    let text = r#"func.func @main(%x: tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) {
+  %0, %i = "graph.MaxPool"(%x) <{kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}> : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+  return %0, %i : tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>
+}
+"#;
+    let m = nart_ir::parser::parse_source(&mut ctx, "case.mlir", text).unwrap();
+    let pool = ctx
+        .collect_ops(m, nart_ir::WalkOrder::PreOrder)
+        .into_iter()
+        .find(|&op| ctx.op_name_str(op) == "graph.MaxPool")
+        .unwrap();
+    match CpuTarget::host().supports(&ctx, pool) {
+        nart_target::Support::Refused(r) => {
+            let why = r.to_string();
+            assert!(why.contains("optional result"), "{why}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// LayerNormalization's Mean and InvStdDev, when the model reads them.
+#[test]
+fn layer_normalization_mean_and_inverse_deviation() {
+    if !cpu_here() {
+        return;
+    }
+    for (axis, m) in [(-1, "2x3x1"), (1, "2x1x1"), (0, "1x1x1")] {
+        check(&func(
+            "%x: tensor<2x3x8xf32>, %s: tensor<8xf32>",
+            &format!("tensor<2x3x8xf32>, tensor<{m}xf32>, tensor<{m}xf32>"),
+            &format!(
+                r#"  %n = "graph.none"() : () -> none
+  %0, %m, %r = "graph.LayerNormalization"(%x, %s, %n) <{{axis = {axis} : i64, epsilon = 1.0e-5 : f32}}> : (tensor<2x3x8xf32>, tensor<8xf32>, none) -> (tensor<2x3x8xf32>, tensor<{m}xf32>, tensor<{m}xf32>)
+  return %0, %m, %r : tensor<2x3x8xf32>, tensor<{m}xf32>, tensor<{m}xf32>"#
+            ),
+        ));
+    }
+}

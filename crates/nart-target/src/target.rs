@@ -61,6 +61,11 @@ pub enum Layout {
     /// {layout=nhwc}` makes them (`graph.fused_conv`/`graph.pool` with `layout = "nhwc"`),
     /// Transposes only at the region's borders.
     Nhwc,
+    /// Channels in blocks of 8 (`[N, C/8, H, W, 8]`): the segment's convolution regions as
+    /// `graph-layout{layout=nchw8c}` makes them, `graph.reorder`s only at their borders.
+    Nchw8c,
+    /// Channels in blocks of 16 (`graph-layout{layout=nchw16c}`).
+    Nchw16c,
 }
 
 impl Layout {
@@ -69,6 +74,8 @@ impl Layout {
         match self {
             Layout::Nchw => "nchw",
             Layout::Nhwc => "nhwc",
+            Layout::Nchw8c => "nchw8c",
+            Layout::Nchw16c => "nchw16c",
         }
     }
 }

@@ -45,6 +45,7 @@
 
 #![deny(missing_docs)]
 
+pub mod blocked;
 mod dtype;
 mod error;
 mod io;

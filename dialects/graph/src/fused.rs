@@ -19,7 +19,9 @@ use nart_ir::enums::{parse_enum_attr, EnumCase, EnumDef};
 use nart_ir::extensible::DialectAttrDef;
 use nart_ir::interfaces::{InferShapedTypeOpInterface, OpCost, OpCostInterface};
 use nart_ir::registry::{AttrConstraint, AttrDef, OpDef, Trait, TypeConstraint, ValueDef};
-use nart_ir::{interface_impl, AttrData, Context, DenseArrayData, Diagnostic, Op, TypeData};
+use nart_ir::{
+    interface_impl, AttrData, Context, DenseArrayData, Diagnostic, Op, TypeData, DYNAMIC,
+};
 
 use crate::constraints as c;
 use crate::infer::{InferResult, Rules};
@@ -318,7 +320,11 @@ with the same defaults) whose result goes through `activation`; ONNX Runtime's \
             "`\"nchw\"` (the default): `Conv`'s layout, `X` `[N, C, spatial...]`, `W` \
              `[M, C/group, k...]`, `Y` `[N, M, spatial...]`. `\"nhwc\"`: channels last, `X` \
              `[N, spatial..., C]`, `W` `[M, k..., C/group]`, `Y` `[N, spatial..., M]`; the \
-             values are those of `Conv` on the operands moved to channels-first, moved back.",
+             values are those of `Conv` on the operands moved to channels-first, moved back. \
+             `\"nchw<b>c\"` (e.g. `\"nchw8c\"`): channels in blocks of `b`, `X` \
+             `[N, ceil(C/b), spatial..., b]`, `W` `[ceil(M/b), K, k..., bi, b]` (see \
+             `ConvLayout::Blocked`), `B` the `ceil(M/b) * b` padded output channels, `Y` \
+             `[N, ceil(M/b), spatial..., b]`; `group` counts the padded channels.",
         ),
         attr("pads", c::I64_ARRAY_ATTR, "As `Conv`'s (default 0)."),
         attr(
@@ -414,13 +420,19 @@ pub struct FusedGemm;
 #[derive(Clone, Copy, Debug)]
 pub struct FusedMatMul;
 
-/// The data layout of a `graph.fused_conv` (its `layout` attribute).
+/// The data layout of a `graph.fused_conv` or `graph.pool` (its `layout` attribute).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConvLayout {
     /// Channels first, as ONNX `Conv`: `[N, C, spatial...]`, weights `[M, C/group, k...]`.
     Nchw,
     /// Channels last: `[N, spatial..., C]`, weights `[M, k..., C/group]`.
     Nhwc,
+    /// Channels in blocks of `b` (`"nchw{b}c"`, e.g. `nchw8c`): `[N, ceil(C/b), spatial..., b]`,
+    /// channel `c` at block `c / b`, lane `c % b`, the lanes past `C` zero. Weights
+    /// `[ceil(M/b), K, k..., bi, b]` (oneDNN's `OIhw8i8o` for `bi = b`): output channel `o`
+    /// and input channel `i` of a group at `[o / b, i / bi, k..., i % bi, o % b]`, where
+    /// `bi = b` (`K = ceil(C/group / b)`) or, for a depthwise convolution, `bi = 1` (`K = 1`).
+    Blocked(i64),
 }
 
 impl ConvLayout {
@@ -429,21 +441,42 @@ impl ConvLayout {
         let Some(a) = ctx.attr(op, "layout") else {
             return Ok(ConvLayout::Nchw);
         };
-        match ctx.attr_str(a) {
-            Some("nchw") => Ok(ConvLayout::Nchw),
-            Some("nhwc") => Ok(ConvLayout::Nhwc),
-            Some(other) => Err(format!(
-                "layout must be \"nchw\" or \"nhwc\", but got \"{other}\""
-            )),
-            None => Err("layout must be a string".into()),
+        let s = ctx.attr_str(a).ok_or("layout must be a string")?;
+        ConvLayout::parse(s).ok_or_else(|| {
+            format!("layout must be \"nchw\", \"nhwc\" or \"nchw<b>c\" (b > 0), but got \"{s}\"")
+        })
+    }
+
+    /// The layout a keyword names: `nchw`, `nhwc`, or `nchw{b}c` with `b > 0`.
+    pub fn parse(s: &str) -> Option<ConvLayout> {
+        match s {
+            "nchw" => Some(ConvLayout::Nchw),
+            "nhwc" => Some(ConvLayout::Nhwc),
+            _ => {
+                let digits = s.strip_prefix("nchw")?.strip_suffix('c')?;
+                if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                let b: i64 = digits.parse().ok()?;
+                (b > 0 && digits == b.to_string()).then_some(ConvLayout::Blocked(b))
+            }
         }
     }
 
     /// The attribute's keyword.
-    pub fn keyword(self) -> &'static str {
+    pub fn keyword(self) -> String {
         match self {
-            ConvLayout::Nchw => "nchw",
-            ConvLayout::Nhwc => "nhwc",
+            ConvLayout::Nchw => "nchw".into(),
+            ConvLayout::Nhwc => "nhwc".into(),
+            ConvLayout::Blocked(b) => format!("nchw{b}c"),
+        }
+    }
+
+    /// The block size of a blocked layout.
+    pub fn block(self) -> Option<i64> {
+        match self {
+            ConvLayout::Blocked(b) => Some(b),
+            _ => None,
         }
     }
 }
@@ -454,6 +487,30 @@ impl InferShapedTypeOpInterface for FusedConv {
             ConvLayout::Nchw => crate::infer::conv_pool::Conv.infer_shaped_results(ctx, op),
             ConvLayout::Nhwc => {
                 crate::infer::conv_pool::conv_channels_last(&crate::infer::In { ctx, op })
+            }
+            ConvLayout::Blocked(b) => {
+                let i = crate::infer::In { ctx, op };
+                let res = crate::infer::conv_pool::conv_blocked(&i, b)?;
+                // The bias holds one value per padded output channel.
+                if let (Some(&bias), Some(Some(Some(y)))) = (
+                    ctx.operands(op).get(2),
+                    res.as_ref().map(|r| r.first().cloned()),
+                ) {
+                    if let (TypeData::RankedTensor { shape, .. }, Some(sy)) =
+                        (ctx.type_data(ctx.value_type(bias)), &y.shape)
+                    {
+                        let m = crate::infer::dmul(sy[1], sy[sy.len() - 1]);
+                        if shape.len() != 1
+                            || (m != DYNAMIC && shape[0] != DYNAMIC && shape[0] != m)
+                        {
+                            return Err(format!(
+                                "bias must be a 1-D tensor of the {m} padded output channels, but got {}",
+                                crate::infer::fmt_type(ctx, ctx.value_type(bias))
+                            ));
+                        }
+                    }
+                }
+                Ok(res)
             }
         }
     }

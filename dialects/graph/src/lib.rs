@@ -22,6 +22,7 @@ pub mod fused;
 pub mod infer;
 pub mod ops;
 pub mod pool;
+pub mod reorder;
 #[allow(missing_docs)]
 #[rustfmt::skip]
 mod ops_generated;
@@ -39,6 +40,7 @@ pub mod op {
     pub use crate::ops::{CONSTANT, NONE, YIELD};
     pub use crate::ops_generated::*;
     pub use crate::pool::POOL;
+    pub use crate::reorder::REORDER;
 }
 
 const SUMMARY: &str =
@@ -57,13 +59,14 @@ so every operand keeps its schema position.";
 static ALL: std::sync::OnceLock<Vec<&'static OpDef>> = std::sync::OnceLock::new();
 
 /// Every op of the dialect: the hand-written ones, then the generated ones, then the fused
-/// ones, then `graph.pool`.
+/// ones, then `graph.pool` and `graph.reorder`.
 pub fn all_ops() -> &'static [&'static OpDef] {
     ALL.get_or_init(|| {
         let mut v: Vec<&'static OpDef> = vec![&ops::CONSTANT, &ops::NONE, &ops::YIELD];
         v.extend(GENERATED_OPS.iter().copied());
         v.extend(fused::OPS.iter().copied());
         v.extend(pool::OPS.iter().copied());
+        v.extend(reorder::OPS.iter().copied());
         v
     })
 }

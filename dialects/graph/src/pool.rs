@@ -44,7 +44,7 @@ pub static POOL: OpDef = OpDef {
 (`kind = \"average\"`), attributes as the base op's with the same defaults, in the layout \
 `layout` states: `\"nchw\"` (the default, the base op's) or `\"nhwc\"` (channels last: `X` and \
 `Y` `[N, spatial..., C]`; the values are the base op's on `X` moved to channels-first, moved \
-back). `graph-layout{layout=nhwc}` makes it.\n\n```mlir\n%y = \"graph.pool\"(%x) <{kind = \
+back) or `\"nchw<b>c\"` (channels in blocks of `b`: `X` and `Y` `[N, ceil(C/b), spatial..., b]`). `graph-layout{layout=nhwc}` makes it.\n\n```mlir\n%y = \"graph.pool\"(%x) <{kind = \
 \"max\", kernel_shape = array<i64: 3, 3>, layout = \"nhwc\", pads = array<i64: 1, 1, 1, 1>, \
 strides = array<i64: 2, 2>}> : (tensor<1x112x112x64xf32>) -> tensor<1x56x56x64xf32>\n```",
     operands: &[value("X")],
@@ -76,7 +76,9 @@ strides = array<i64: 2, 2>}> : (tensor<1x112x112x64xf32>) -> tensor<1x56x56x64xf
             "layout",
             c::STR_ATTR,
             "`\"nchw\"` (the default): `X` `[N, C, spatial...]`, as the base op. `\"nhwc\"`: \
-             channels last, `X` and `Y` `[N, spatial..., C]`.",
+             channels last, `X` and `Y` `[N, spatial..., C]`. `\"nchw<b>c\"` (e.g. \
+             `\"nchw8c\"`): channels in blocks of `b`, `X` and `Y` `[N, ceil(C/b), spatial..., \
+             b]`.",
         ),
         attr("pads", c::I64_ARRAY_ATTR, "As the base op's (default 0)."),
         attr(
@@ -150,6 +152,7 @@ impl InferShapedTypeOpInterface for LayoutPool {
         let r = match ConvLayout::of(ctx, op)? {
             ConvLayout::Nchw => crate::infer::conv_pool::pool_of(&i, i.shaped(0)?)?,
             ConvLayout::Nhwc => crate::infer::conv_pool::pool_channels_last(&i)?,
+            ConvLayout::Blocked(b) => crate::infer::conv_pool::pool_blocked(&i, b)?,
         };
         one(r)
     }

@@ -713,3 +713,34 @@ impl ConversionPattern for ExtractToLoad {
         true
     }
 }
+
+/// Replaces each `bufferization.to_buffer(bufferization.to_tensor(m))` whose result has
+/// `m`'s type by `m`, then erases the casts nothing uses any more.
+pub fn fold_cast_pairs(ctx: &mut Context, root: nart_ir::Op) {
+    let ops = ctx.collect_ops(root, nart_ir::WalkOrder::PreOrder);
+    for &op in &ops {
+        if ctx.op_name_str(op) != "bufferization.to_buffer" {
+            continue;
+        }
+        let Some(def) = ctx.defining_op(ctx.operands(op)[0]) else {
+            continue;
+        };
+        if ctx.op_name_str(def) != "bufferization.to_tensor" {
+            continue;
+        }
+        let m = ctx.operands(def)[0];
+        let r = ctx.results(op)[0];
+        if ctx.value_type(m) == ctx.value_type(r) {
+            ctx.replace_all_uses(r, m);
+        }
+    }
+    // Users before producers, so that a cast freed by erasing its user goes too.
+    for &op in ops.iter().rev() {
+        let name = ctx.op_name_str(op);
+        if (name == "bufferization.to_buffer" || name == "bufferization.to_tensor")
+            && ctx.op_results_unused(op)
+        {
+            ctx.erase_op(op);
+        }
+    }
+}

@@ -9,6 +9,9 @@
 //!    tensor constants become private constant `memref.global`s; reshapes become
 //!    `memref.reinterpret_cast`s; pads, slices and concatenations become copies into subviews.
 //!    Every op it cannot convert is reported at its location, and the IR is left as it was.
+//!    Then each `bufferization.to_buffer` of a `bufferization.to_tensor` of the same buffer
+//!    type is that buffer (upstream's folder of `to_buffer`), which lets a lowering write
+//!    loops on buffers inside a tensor function (`convert-nms-to-loops` does).
 //! 2. [`out_params`]: a function's results become arguments the caller provides (upstream's
 //!    `buffer-results-to-out-params`); a returned buffer the function allocated is replaced
 //!    by the out-parameter itself, so the last op writes straight into the caller's memory.
@@ -117,6 +120,7 @@ pub fn bufferize(ctx: &mut Context, module: Op) -> Result<Arc<convert::Plan>, Pa
     nart_dialect_func::conversion::add_func_type_conversion_patterns(&mut patterns);
     apply_full_conversion(ctx, module, &target, &patterns, Some(&types))
         .map_err(|e| PassFailure::with_diagnostics(e.diagnostics))?;
+    convert::fold_cast_pairs(ctx, module);
     Ok(plan)
 }
 

@@ -157,10 +157,15 @@ nart_pass::declare_pass! {
         description: "Rewrites every `graph.fused_conv`, `graph.fused_gemm` and \
             `graph.fused_matmul` into its base op (`Conv`, `Gemm`, `MatMul`), the \
             `fused_matmul` bias `Add`, and the activation op (`Relu`, `LeakyRelu`, `Clip` with \
-            constant bounds, `Sigmoid`, `Tanh`, `HardSigmoid`), so that the exported model uses \
-            standard operators only.",
+            constant bounds, `Sigmoid`, `Tanh`, `HardSigmoid`), and every channels-first or \
+            channels-last `graph.pool` into its `MaxPool`/`AveragePool` (between Transposes \
+            when channels-last), so that the exported model uses standard operators only. \
+            Blocked ops (`layout = \"nchw<b>c\"`) are left to the exporter.",
         options: PatternOptions,
-        statistics: ["Unfuse" => "Number of fused ops decomposed"],
+        statistics: [
+            "Unfuse" => "Number of fused ops decomposed",
+            "UnfusePool" => "Number of graph.pool ops turned back into their base op",
+        ],
     }
 }
 
@@ -171,6 +176,8 @@ impl Pass for UnfusePass {
         op: Op,
         state: &mut PassState<'_>,
     ) -> Result<(), PassFailure> {
-        run_patterns(ctx, op, vec![Box::new(unfuse::Unfuse)], &self.opts, state)
+        let patterns: Vec<Box<dyn nart_ir::RewritePattern>> =
+            vec![Box::new(unfuse::Unfuse), Box::new(unfuse::UnfusePool)];
+        run_patterns(ctx, op, patterns, &self.opts, state)
     }
 }

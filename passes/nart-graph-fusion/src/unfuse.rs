@@ -30,6 +30,10 @@ impl RewritePattern for Unfuse {
         let Ok(layout) = ConvLayout::of(rw, op) else {
             return false;
         };
+        // A blocked convolution's operands are not `Conv`'s; the exporter writes it.
+        if layout.block().is_some() {
+            return rw.match_failure("a blocked convolution");
+        }
         let mut ty = rw.value_type(rw.result(op, 0));
         let loc = rw.op_loc(op);
         let props: Vec<(String, nart_ir::Attr)> = rw
@@ -133,4 +137,79 @@ pub fn activation_op(
     }
     let op = util::build(rw, name, &operands, &[ty], props, loc);
     rw.result(op, 0)
+}
+
+/// `graph.pool` → its base op (`MaxPool` with unused indices, or `AveragePool`), between
+/// Transposes when it is channels-last. A blocked pool (`layout = "nchw<b>c"`) is left to the
+/// exporter, which writes it with the reorders it needs.
+pub struct UnfusePool;
+
+impl RewritePattern for UnfusePool {
+    fn name(&self) -> &'static str {
+        "UnfusePool"
+    }
+    fn root(&self) -> Option<&'static str> {
+        Some("graph.pool")
+    }
+    fn match_and_rewrite(&self, rw: &mut PatternRewriter<'_>, op: Op) -> bool {
+        use nart_dialect_graph::pool::PoolKind;
+        let (Ok(kind), Ok(layout)) = (PoolKind::of(rw, op), ConvLayout::of(rw, op)) else {
+            return rw.match_failure("the kind or layout attribute is invalid");
+        };
+        if layout.block().is_some() {
+            return rw.match_failure("a blocked pool");
+        }
+        let loc = rw.op_loc(op);
+        let props: Vec<(String, nart_ir::Attr)> = rw
+            .props(op)
+            .iter()
+            .chain(rw.attrs(op))
+            .map(|na| (rw.str(na.name).to_string(), na.value))
+            .filter(|(n, _)| n != "kind" && n != "layout")
+            .collect();
+        let mut x = rw.operand(op, 0);
+        let y = rw.result(op, 0);
+        let y_ty = rw.value_type(y);
+        let mut ty = y_ty;
+        rw.set_insertion_point_before(op);
+        let mut back = None;
+        if layout == ConvLayout::Nhwc {
+            let (Some(sx), Some(sy)) = (util::shape(rw, x), util::shape(rw, y)) else {
+                return rw.match_failure("the input or the result is unranked");
+            };
+            let r = sx.len() as i64;
+            if r < 3 || sy.len() != sx.len() {
+                return rw.match_failure("input and result must have one rank, 3 or more");
+            }
+            let mut first = vec![0, r - 1];
+            first.extend(1..r - 1);
+            let mut last = vec![0];
+            last.extend(2..r);
+            last.push(1);
+            let elem = rw.element_type(y_ty);
+            let xs: Vec<i64> = first.iter().map(|&d| sx[d as usize]).collect();
+            let x_ty = rw.uniq().tensor_type(xs, elem);
+            let perm = util::i64_array(rw, &first);
+            let t = util::build(rw, "Transpose", &[x], &[x_ty], vec![("perm", perm)], loc);
+            x = rw.result(t, 0);
+            let ys: Vec<i64> = first.iter().map(|&d| sy[d as usize]).collect();
+            ty = rw.uniq().tensor_type(ys, elem);
+            back = Some(last);
+        }
+        let mut results = vec![ty];
+        if kind == PoolKind::Max {
+            results.push(rw.uniq().none_type());
+        }
+        let refs: Vec<(&str, nart_ir::Attr)> =
+            props.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+        let base = util::build(rw, kind.onnx_name(), &[x], &results, refs, loc);
+        let mut out = rw.result(base, 0);
+        if let Some(last) = back {
+            let perm = util::i64_array(rw, &last);
+            let t = util::build(rw, "Transpose", &[out], &[y_ty], vec![("perm", perm)], loc);
+            out = rw.result(t, 0);
+        }
+        rw.replace_op(op, &[out]);
+        true
+    }
 }

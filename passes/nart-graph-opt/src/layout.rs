@@ -32,6 +32,8 @@
 //! values; a region of its own). With `pools=false` the pools and BatchNorms are left as they are
 //! (a Transpose pair stays around each, as before they had a channels-last form). `Resize`,
 //! `LRN` and `InstanceNormalization` are not converted: a Transpose pair stays around them.
+//!
+//! The blocked layouts (`layout=nchw8c`, `nchw16c`) are [`crate::blocked`]'s.
 
 use nart_dialect_graph::fused::{activation, ConvLayout, ACTIVATION_ATTR};
 use nart_ir::{Context, Op, PatternRewriter, RewritePattern, Value};
@@ -47,13 +49,29 @@ nart_pass::option_enum! {
         Nhwc = "nhwc",
         /// Channels first (ONNX's): channels-last convolutions go back.
         Nchw = "nchw",
+        /// Channels in blocks of 8, `[N, C/8, H, W, 8]`, with `graph.reorder` at the borders
+        /// (see [`crate::blocked`]).
+        Nchw8c = "nchw8c",
+        /// Channels in blocks of 16, `[N, C/16, H, W, 16]`.
+        Nchw16c = "nchw16c",
+    }
+}
+
+impl Layout {
+    /// The block size of a blocked layout (`nchw8c` → 8).
+    pub fn block(self) -> Option<i64> {
+        match self {
+            Layout::Nchw8c => Some(8),
+            Layout::Nchw16c => Some(16),
+            Layout::Nhwc | Layout::Nchw => None,
+        }
     }
 }
 
 nart_pass::pass_options! {
     /// The options of `graph-layout`.
     pub struct LayoutOptions {
-        /// The layout to convert convolutions to (nhwc or nchw)
+        /// The layout to convert convolutions to (nhwc, nchw, nchw8c or nchw16c)
         #[name = "layout"]
         pub layout: Layout = Layout::Nhwc,
         /// With layout=nhwc, also make MaxPool/AveragePool and BatchNormalization channels-last
@@ -79,6 +97,11 @@ nart_pass::declare_pass! {
             go back.\n\
             Then `graph-transpose-opt`'s rules sink the Transposes and cancel inverse pairs, so \
             that only the borders of each converted region keep one.\n\
+            With `layout=nchw8c` or `nchw16c`, convolutions with constant weights become \
+            blocked `graph.fused_conv`s (`[N, C/b, H, W, b]`, weights blocked at compile \
+            time) between `graph.reorder`s, and the pools, global pools, zero-preserving \
+            elementwise ops, BatchNorms and channel Concats next to them join the blocked \
+            region; inverse reorder pairs cancel, so that only the region's borders keep one.\n\
             A target that wants a layout says so (`Target::preferred_layout`); `nart compile` \
             then runs this conversion on each of its segments.",
         options: LayoutOptions,
@@ -88,6 +111,8 @@ nart_pass::declare_pass! {
             "num-pools" => "Number of MaxPool/AveragePool ops converted",
             "num-batchnorms" => "Number of BatchNormalization ops turned into a Mul and an Add",
             "num-transposes" => "Number of Transposes left after the conversion and sinking",
+            "num-sunk" => "Number of ops moved into a blocked region (blocked layouts)",
+            "num-reorders" => "Number of graph.reorder ops left (blocked layouts)",
         ],
     }
 }
@@ -105,6 +130,8 @@ impl Pass for LayoutPass {
         state.add_stat("num-pools", n.pools);
         state.add_stat("num-batchnorms", n.batchnorms);
         state.add_stat("num-transposes", n.transposes);
+        state.add_stat("num-sunk", n.sunk);
+        state.add_stat("num-reorders", n.reorders);
         Ok(())
     }
 }
@@ -122,11 +149,25 @@ pub struct Converted {
     pub batchnorms: u64,
     /// Transposes left under `root` afterwards.
     pub transposes: u64,
+    /// Ops moved into a blocked region (blocked layouts only).
+    pub sunk: u64,
+    /// `graph.reorder` ops left under `root` afterwards (blocked layouts only).
+    pub reorders: u64,
 }
 
 /// What `graph-layout{layout=... pools=...}` does, on the ops nested in `root` (a module, a
 /// function, or a `target.segment`, whose operands and results keep their types).
 pub fn convert(ctx: &mut Context, root: Op, layout: Layout, pools: bool) -> Converted {
+    if let Some(b) = layout.block() {
+        let n = crate::blocked::convert(ctx, root, b);
+        return Converted {
+            convs: n.convs,
+            batchnorms: n.batchnorms,
+            sunk: n.sunk,
+            reorders: n.reorders,
+            ..Converted::default()
+        };
+    }
     let config = GreedyConfig {
         region_simplification: RegionSimplification::Disabled,
         fold: false,
@@ -135,7 +176,7 @@ pub fn convert(ctx: &mut Context, root: Op, layout: Layout, pools: bool) -> Conv
     let all: Vec<&'static dyn RewritePattern> = match layout {
         Layout::Nhwc if pools => vec![&TO_NHWC, &GLOBAL_POOL, &POOL_TO_NHWC, &BATCHNORM],
         Layout::Nhwc => vec![&TO_NHWC, &GLOBAL_POOL],
-        Layout::Nchw => vec![&TO_NCHW, &POOL_TO_NCHW],
+        Layout::Nchw | Layout::Nchw8c | Layout::Nchw16c => vec![&TO_NCHW, &POOL_TO_NCHW],
     };
     let set = FrozenPatternSet::new(all, Vec::new());
     let res = apply_patterns_greedily(ctx, root, &set, &config);
@@ -145,7 +186,7 @@ pub fn convert(ctx: &mut Context, root: Op, layout: Layout, pools: bool) -> Conv
         global_pools: count("GlobalPoolToReduce"),
         pools: count("ConvertPoolLayout"),
         batchnorms: count("BatchNormToScaleShift"),
-        transposes: 0,
+        ..Converted::default()
     };
     crate::transpose::sink_and_cancel(ctx, root);
     n.transposes = util::graph_ops(ctx, root)
@@ -234,6 +275,9 @@ fn convert_conv(rw: &mut PatternRewriter<'_>, op: Op, to: ConvLayout) -> Result<
     if from == to {
         return Err("already in that layout");
     }
+    if from.block().is_some() {
+        return Err("a blocked convolution");
+    }
     let operands = rw.operands(op).to_vec();
     let (x, w) = (operands[0], operands[1]);
     let y = rw.result(op, 0);
@@ -249,7 +293,9 @@ fn convert_conv(rw: &mut PatternRewriter<'_>, op: Op, to: ConvLayout) -> Result<
     // `inward` takes the operands to the new layout; `outward` takes the result back.
     let (inward, outward) = match to {
         ConvLayout::Nhwc => (to_channels_last(rank), to_channels_first(rank)),
-        ConvLayout::Nchw => (to_channels_first(rank), to_channels_last(rank)),
+        ConvLayout::Nchw | ConvLayout::Blocked(_) => {
+            (to_channels_first(rank), to_channels_last(rank))
+        }
     };
     let loc = rw.op_loc(op);
     rw.set_insertion_point_before(op);
@@ -282,7 +328,7 @@ fn convert_conv(rw: &mut PatternRewriter<'_>, op: Op, to: ConvLayout) -> Result<
         props.push(("activation".into(), none));
     }
     if to == ConvLayout::Nhwc {
-        let l = rw.uniq().string_attr(to.keyword());
+        let l = rw.uniq().string_attr(&to.keyword());
         props.push(("layout".into(), l));
     }
     let prop_refs: Vec<(&str, nart_ir::Attr)> =
@@ -412,7 +458,9 @@ fn convert_pool(rw: &mut PatternRewriter<'_>, op: Op, to: ConvLayout) -> Result<
     }
     let (inward, outward) = match to {
         ConvLayout::Nhwc => (to_channels_last(rank), to_channels_first(rank)),
-        ConvLayout::Nchw => (to_channels_first(rank), to_channels_last(rank)),
+        ConvLayout::Nchw | ConvLayout::Blocked(_) => {
+            (to_channels_first(rank), to_channels_last(rank))
+        }
     };
     let loc = rw.op_loc(op);
     rw.set_insertion_point_before(op);
@@ -434,13 +482,13 @@ fn convert_pool(rw: &mut PatternRewriter<'_>, op: Op, to: ConvLayout) -> Result<
         ConvLayout::Nhwc => {
             let k = rw.uniq().string_attr(kind.keyword());
             props.push(("kind".into(), k));
-            let l = rw.uniq().string_attr(to.keyword());
+            let l = rw.uniq().string_attr(&to.keyword());
             props.push(("layout".into(), l));
             let refs: Vec<(&str, nart_ir::Attr)> =
                 props.iter().map(|(n, a)| (n.as_str(), *a)).collect();
             util::build_op(rw, "pool", loc, &[x_new], &[y_new_ty], &refs)
         }
-        ConvLayout::Nchw => {
+        ConvLayout::Nchw | ConvLayout::Blocked(_) => {
             let mut results = vec![y_new_ty];
             if kind == PoolKind::Max {
                 results.push(rw.uniq().none_type());
@@ -463,9 +511,9 @@ fn convert_pool(rw: &mut PatternRewriter<'_>, op: Op, to: ConvLayout) -> Result<
 
 /// An inference `BatchNormalization` with constant parameters `→ Add(Mul(x, s), t)`, `s` and
 /// `t` (see [`crate::fold_batchnorm`]) shaped `[C, 1, ...]` to broadcast along the channel axis.
-static BATCHNORM: BatchNormToScaleShift = BatchNormToScaleShift;
+pub(crate) static BATCHNORM: BatchNormToScaleShift = BatchNormToScaleShift;
 
-struct BatchNormToScaleShift;
+pub(crate) struct BatchNormToScaleShift;
 
 impl RewritePattern for BatchNormToScaleShift {
     fn name(&self) -> &'static str {

@@ -8,7 +8,7 @@
 //! | `graph-fold-batchnorm` | inference BatchNormalization into a preceding Conv, Gemm or MatMul |
 //! | `graph-fold-pad` | a constant-zero Pad into Conv or AveragePool pads (and `-inf` Pad into MaxPool) |
 //! | `graph-transpose-opt` | sinks Transpose through elementwise ops, Concat, reductions, Softmax, Squeeze/Unsqueeze and cancels inverse pairs |
-//! | `graph-layout` | converts convolutions to channels-last (`graph.fused_conv` with `layout = "nhwc"`) or back, Transposes at the region borders |
+//! | `graph-layout` | converts convolutions to channels-last (`graph.fused_conv` with `layout = "nhwc"`) or back, Transposes at the region borders; or to blocked channels (`layout=nchw8c|nchw16c`), `graph.reorder` at the borders |
 //! | `graph-specialize-shapes` | gives symbolic input dims fixed sizes (`dims`, `shapes`) and re-infers the types |
 //! | `graph-cost` | reports op count, FLOPs and bytes moved as statistics (changes nothing) |
 //!
@@ -18,6 +18,7 @@
 
 #![deny(missing_docs)]
 
+pub mod blocked;
 pub mod cost;
 pub mod fold_batchnorm;
 pub mod fold_constants;

@@ -458,6 +458,10 @@ pub fn reshape(
     if from == shape {
         return Ok(x);
     }
+    if shape.contains(&0) {
+        // No elements: nothing to move (and no reassociation groups a zero dimension).
+        return Ok(empty(rw, shape, elem, loc));
+    }
     if from.is_empty() {
         // A scalar into ones: a copy through a broadcasting generic (an expand of a rank-0
         // tensor has no reassociation).

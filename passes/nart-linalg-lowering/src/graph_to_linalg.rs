@@ -11,7 +11,7 @@
 //! |---|---|
 //! | `Add`, `Sub`, `Mul`, `Div` | a parallel `linalg.generic` with ONNX multidirectional broadcasting in its maps |
 //! | `Relu`, `LeakyRelu`, `Clip`, `Sigmoid`, `Tanh`, `Exp`, `Erf` | a parallel `linalg.generic` (the last four through `math` ops) |
-//! | `MatMul` (any ranks, 1-D operands and broadcast batches), `Gemm`, `graph.fused_matmul`/`fused_gemm` | `linalg.matmul`/`batch_matmul` (batches folded by reshapes) or a `linalg.generic` for broadcast batches, into a `linalg.fill`ed or broadcast bias; `linalg.transpose` for `transA`/`transB`, a generic for `alpha`, `beta` and the activation |
+//! | `MatMul` (any ranks, 1-D operands and broadcast batches), `Gemm`, `graph.fused_matmul`/`fused_gemm` | `linalg.matmul`/`batch_matmul` (batches folded by reshapes) or a `linalg.generic` for broadcast batches, into a `linalg.fill`ed or broadcast bias; `linalg.transpose` for `transA`/`transB` (a constant operand is transposed at compile time instead), a generic for `alpha`, `beta` and the activation |
 //! | `Conv`, `graph.fused_conv` (2-D) | `tensor.pad`, then `linalg.conv_2d_nchw_fchw` (group 1), `linalg.depthwise_conv_2d_nchw_chw` (one filter per channel) or a grouped `linalg.generic` over expanded shapes; the bias is the broadcast init |
 //! | `MaxPool`, `AveragePool`, `GlobalAveragePool` | `tensor.pad`, `linalg.pooling_nchw_max`/`_sum`, a division by the window counts |
 //! | `Softmax` | max, exp of the difference, sum and division as four generics, two of them reductions |
@@ -452,6 +452,11 @@ fn transpose(
 ) -> Result<Value, String> {
     let (s, elem) = static_type(rw, x)?;
     let out: Vec<i64> = perm.iter().map(|&p| s[p as usize]).collect();
+    // A constant (a Gemm's weight with transB) is transposed once, here, not on every run.
+    if let Some(vals) = constant_f32(rw, x).filter(|v| v.len() as i64 == s.iter().product::<i64>())
+    {
+        return Ok(const_f32_tensor(rw, &out, &permuted(&vals, &s, perm), loc));
+    }
     let init = empty(rw, &out, elem, loc);
     let p = nart_dialect_tensor::util::dense_i64(rw.uniq(), perm);
     let op = create_named(
@@ -463,6 +468,35 @@ fn transpose(
         loc,
     );
     Ok(rw.result(op, 0))
+}
+
+/// The row-major elements of a tensor of shape `shape` transposed by `perm` (result dimension
+/// `i` is input dimension `perm[i]`).
+fn permuted(vals: &[f32], shape: &[i64], perm: &[i64]) -> Vec<f32> {
+    let rank = shape.len();
+    let mut in_strides = vec![1i64; rank];
+    for i in (0..rank.saturating_sub(1)).rev() {
+        in_strides[i] = in_strides[i + 1] * shape[i + 1];
+    }
+    let out_shape: Vec<i64> = perm.iter().map(|&p| shape[p as usize]).collect();
+    let mut idx = vec![0i64; rank];
+    let mut out = Vec::with_capacity(vals.len());
+    for _ in 0..vals.len() {
+        let at: i64 = idx
+            .iter()
+            .zip(perm)
+            .map(|(&i, &p)| i * in_strides[p as usize])
+            .sum();
+        out.push(vals[at as usize]);
+        for d in (0..rank).rev() {
+            idx[d] += 1;
+            if idx[d] < out_shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    out
 }
 
 /// A tensor of `shape` holding `t` broadcast to it (ONNX broadcasting), or zeros without `t`.
@@ -1293,5 +1327,30 @@ fn erase_unused_none(ctx: &mut Context, root: Op) {
     let mut rw = PatternRewriter::new(ctx);
     for o in dead {
         rw.erase_op(o);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::permuted;
+
+    #[test]
+    fn constants_are_permuted_as_linalg_transpose_would() {
+        // 2x3 -> 3x2.
+        let v = [1., 2., 3., 4., 5., 6.];
+        assert_eq!(permuted(&v, &[2, 3], &[1, 0]), [1., 4., 2., 5., 3., 6.]);
+        // 2x3x4 by (2, 0, 1): out[k][i][j] = in[i][j][k].
+        let v: Vec<f32> = (0..24).map(|x| x as f32).collect();
+        let out = permuted(&v, &[2, 3, 4], &[2, 0, 1]);
+        for k in 0..4 {
+            for i in 0..2 {
+                for j in 0..3 {
+                    assert_eq!(out[k * 6 + i * 3 + j], v[i * 12 + j * 4 + k]);
+                }
+            }
+        }
+        // The identity and rank 0 leave the data as it is.
+        assert_eq!(permuted(&v, &[2, 3, 4], &[0, 1, 2]), v);
+        assert_eq!(permuted(&[7.], &[], &[]), [7.]);
     }
 }

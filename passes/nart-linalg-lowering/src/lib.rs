@@ -6,6 +6,7 @@
 //! | `convert-graph-to-linalg` | graph ops on static shapes → `linalg` (named ops and `linalg.generic`), `tensor` and `arith` ops on tensors |
 //! | `convert-qnn-to-linalg` | `quant` casts and `qnn` integer ops → `linalg.generic`s on the storage integers, bit-exact with the interpreter's kernels |
 //! | `linalg-vectorize` | parallel structured ops and matmuls on static memrefs → `scf.for` loops over 1-D `vector` ops (a register-blocked micro-kernel for matmuls) |
+//! | `convert-nms-to-loops` | `graph.NonMaxSuppression` returned by the function → `scf` loops on buffers, its result bounded and its row count an extra result (the `nms` module) |
 //! | `convert-linalg-to-loops` | structured ops on memrefs → `scf.for` nests with `memref.load`/`memref.store` and the body inlined |
 
 #![deny(missing_docs)]
@@ -14,6 +15,7 @@ pub mod emit;
 pub mod graph_to_linalg;
 pub mod indexing;
 pub mod linalg_to_loops;
+pub mod nms;
 pub mod pointwise;
 pub mod qnn_to_linalg;
 pub mod reduce;
@@ -30,4 +32,5 @@ pub fn register(registry: &mut nart_pass::PassRegistry) {
     registry.register(|| Box::new(ConvertLinalgToLoopsPass::new()));
     registry.register(|| Box::new(ConvertQnnToLinalgPass::new()));
     registry.register(|| Box::new(LinalgVectorizePass::default()));
+    registry.register(|| Box::new(nms::ConvertNmsToLoopsPass::new()));
 }

@@ -7,7 +7,7 @@
 //! | `ReduceMean`, `ReduceL2`, `ReduceLogSum` | a sum, then a parallel generic dividing by the count, taking the square root or the log |
 //! | `ReduceLogSumExp` | the maximum, then `log(sum(exp(x - max))) + max` (stable for large inputs) |
 //! | `ArgMax`, `ArgMin` | one reduction with two inits, the best value and its index (`linalg.index`); the first best index wins unless `select_last_index` |
-//! | `LayerNormalization` | the sum, the sum of squared deviations, and a parallel generic `(x - mean) / sqrt(var + eps) * scale + bias`; the `Mean` and `InvStdDev` results must be unused |
+//! | `LayerNormalization` | the sum, the sum of squared deviations, and a parallel generic `(x - mean) / sqrt(var + eps) * scale + bias`; `Mean` and `InvStdDev`, when used, from the same sums (f32 `stash_type` of f32 inputs) |
 //!
 //! The axes come from the `axes` attribute or a constant second operand; with no axes every
 //! dimension is reduced, unless `noop_with_empty_axes`, where the input is the result.
@@ -19,9 +19,7 @@ use nart_dialect_linalg::IteratorType::{Parallel as P, Reduction as R};
 use nart_ir::{AffineMap, Attr, Location, Op, PatternRewriter, Value};
 
 use crate::emit::*;
-use crate::graph_to_linalg::{
-    float_attr, int_attr, ints_attr, norm_axis, operand, result_type, with_placeholders,
-};
+use crate::graph_to_linalg::{float_attr, int_attr, ints_attr, norm_axis, operand, result_type};
 
 /// The map of a tensor of the dimensions `mask` keeps, inside the loops over all of them.
 fn kept_map(mask: &[bool]) -> AffineMap {
@@ -278,7 +276,8 @@ pub(crate) fn lower_arg_min(rw: &mut PatternRewriter<'_>, op: Op, loc: Location)
     lower_arg(rw, op, loc, false)
 }
 
-/// `LayerNormalization(X, Scale, B?)` over the dimensions from `axis` on: `Y` only.
+/// `LayerNormalization(X, Scale, B?)` over the dimensions from `axis` on: `Y`, and `Mean` and
+/// `InvStdDev` when they are used.
 pub(crate) fn lower_layer_norm(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
     let x = operand(rw, op, 0)?;
     let (s, elem) = static_type(rw, x)?;
@@ -347,5 +346,33 @@ pub(crate) fn lower_layer_norm(rw: &mut PatternRewriter<'_>, op: Op, loc: Locati
             Ok(vec![y])
         },
     )?;
-    with_placeholders(rw, op, y[0], loc)
+    // Mean and InvStdDev, when the model reads them: over the leading dimensions, then with
+    // the normalized dimensions as ones.
+    let mut values = vec![y[0]];
+    for i in 1..rw.results(op).len() {
+        let r = rw.result(op, i);
+        if !rw.has_uses(r) {
+            values.push(crate::graph_to_linalg::placeholder(rw, r, loc)?);
+            continue;
+        }
+        let (rs, re) = static_type(rw, r)?;
+        if re != elem {
+            return Err("Mean or InvStdDev of another type than the input is not lowered".into());
+        }
+        let src = if i == 1 { sum } else { dev };
+        let v = elementwise(rw, &[src], &s[..axis], elem, loc, |rw, a| {
+            let c = scalar(rw, inv_n, elem, loc);
+            let m = ar(rw, "arith.mulf", &[a[0], c], elem, loc);
+            if i == 1 {
+                return Ok(m);
+            }
+            let e = scalar(rw, eps, elem, loc);
+            let ve = ar(rw, "arith.addf", &[m, e], elem, loc);
+            let sd = math(rw, "math.sqrt", ve, loc)?;
+            let one = scalar(rw, 1.0, elem, loc);
+            Ok(ar(rw, "arith.divf", &[one, sd], elem, loc))
+        })?;
+        values.push(reshape(rw, v, &rs, loc)?);
+    }
+    Ok(values)
 }

@@ -13,11 +13,17 @@
 //!   broadcasting one element of `A` per row and combining it with the vectors of row `k` of
 //!   `B` through the op's own body (`arith.mulf` and `arith.addf`). Leftover columns use
 //!   single vectors, then one masked vector; leftover rows use one-row blocks.
+//! - Any other op with reduction loops (convolutions, poolings, batched matmuls, reductions over
+//!   outer axes) whose outputs' innermost index is a parallel loop `p`, and whose inputs read
+//!   `p` contiguously in their innermost index or not at all, keeps one accumulator vector per
+//!   output in `scf.for` iteration arguments across its reduction loops (in their order). A
+//!   parallel loop of the outputs that no vector read depends on (a convolution's output
+//!   channel) is blocked by `rows`, so each vector read serves `rows` accumulators.
 //!
 //! Every element is computed by the same scalar operations in the same order as
 //! `convert-linalg-to-loops` computes it (a reduction keeps its `k` order per element), so the
-//! results are bit for bit the same. Ops it does not handle (dynamic shapes, reductions other
-//! than the matmul's, maps other than projections, bodies with regions, `linalg.index`, or
+//! results are bit for bit the same. Ops it does not handle (dynamic shapes, strided or
+//! transposed reads of the vector loop, indices that are not linear, bodies with regions, `linalg.index`, or
 //! integer division, which the padding lanes of a masked vector could trap on) stay as they
 //! are for `convert-linalg-to-loops`.
 
@@ -45,6 +51,9 @@ nart_pass::pass_options! {
         /// Vectors per row of the matmul micro-kernel's accumulator block
         #[name = "cols"]
         pub cols: i64 = 2,
+        /// Emit the loops around the vector code of each op as one scf.parallel
+        #[name = "parallel"]
+        pub parallel: bool = false,
     }
 }
 
@@ -59,13 +68,17 @@ nart_pass::declare_pass! {
             (elementwise generics) with `vector.transfer_read`/`transfer_write`, masked for the \
             last partial vector, and `linalg.matmul` as a register-blocked micro-kernel whose \
             `rows` x `cols` accumulator vectors stay in `scf.for` iteration arguments across \
-            the reduction. Each element is computed by the op's own body in the order \
+            the reduction; other ops with reduction loops (convolutions, poolings, \
+            reductions) keep accumulator vectors along the outputs' innermost dimension across \
+            their reduction loops, blocked by `rows` along a loop the vector reads do not \
+            depend on. Each element is computed by the op's own body in the order \
             `convert-linalg-to-loops` uses, so results do not change. Ops it does not handle \
             are left for `convert-linalg-to-loops`.",
         options: VectorizeOptions,
         statistics: [
             "num-vectorized" => "Number of parallel structured ops vectorized",
             "num-matmuls" => "Number of matmuls rewritten into micro-kernels",
+            "num-reductions" => "Number of ops with reduction loops (convolutions, poolings, reductions) vectorized along their outputs' innermost dimension",
         ],
     }
 }
@@ -76,6 +89,8 @@ struct Shape {
     vw: i64,
     rows: i64,
     cols: i64,
+    /// Whether the loops around the vector code form one `scf.parallel`.
+    par: bool,
 }
 
 /// A value of the vectorized body: the same in every lane (a scalar), or one per lane.
@@ -166,12 +181,37 @@ fn addi(rw: &mut PatternRewriter<'_>, a: Value, b: Value, loc: Location) -> Valu
     crate::emit::ar(rw, "arith.addi", &[a, b], index, loc)
 }
 
-/// The index `e` denotes at loop indices `ivs`: a loop index or a constant.
+/// The index `e` denotes at loop indices `ivs`: a loop index, a constant, or a sum of
+/// products by constants of those (what [`coefficient`] accepts).
 fn index_of(rw: &mut PatternRewriter<'_>, e: &AffineExpr, ivs: &[Value], loc: Location) -> Value {
     match e {
         AffineExpr::Dim(d) => ivs[*d as usize],
         AffineExpr::Const(c) => index_const(rw, *c, loc),
-        _ => unreachable!("maps are checked to be projections before rewriting"),
+        AffineExpr::Add(a, b) => {
+            let (x, y) = (index_of(rw, a, ivs, loc), index_of(rw, b, ivs, loc));
+            addi(rw, x, y, loc)
+        }
+        AffineExpr::Mul(a, b) => {
+            let (x, y) = (index_of(rw, a, ivs, loc), index_of(rw, b, ivs, loc));
+            let index = rw.uniq().index_type();
+            crate::emit::ar(rw, "arith.muli", &[x, y], index, loc)
+        }
+        _ => unreachable!("maps are checked to be linear before rewriting"),
+    }
+}
+
+/// The coefficient of loop `d` in `e` when `e` is linear in the loops (sums, and products with
+/// a constant factor); `None` for anything else (symbols, `mod`, divisions).
+fn coefficient(e: &AffineExpr, d: u32) -> Option<i64> {
+    match e {
+        AffineExpr::Dim(x) => Some(i64::from(*x == d)),
+        AffineExpr::Const(_) => Some(0),
+        AffineExpr::Add(a, b) => Some(coefficient(a, d)? + coefficient(b, d)?),
+        AffineExpr::Mul(a, b) => match (a.as_ref(), b.as_ref()) {
+            (AffineExpr::Const(k), x) | (x, AffineExpr::Const(k)) => Some(k * coefficient(x, d)?),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -235,6 +275,58 @@ fn read(
         .prop(rw.uniq(), "permutation_map", map);
     let op = rw.create(st);
     rw.result(op, 0)
+}
+
+/// `n` lanes of `mem` from `idx` on, `k` elements apart along the innermost dimension: a
+/// `memref.subview` at `idx` of `lanes` elements with stride `k` there (the elements the
+/// vector may touch), read by [`read`]. `mem` has strides (checked by the plan).
+fn read_strided(
+    rw: &mut PatternRewriter<'_>,
+    mem: Value,
+    idx: &[Value],
+    (k, lanes): (i64, i64),
+    n: i64,
+    in_bounds: bool,
+    loc: Location,
+) -> Value {
+    use nart_dialect_memref::layout::{strided_type, strides_and_offset};
+    let ty = rw.value_type(mem);
+    let (shape, mut strides, _) = strides_and_offset(rw, ty).unwrap_or_default();
+    let elem = rw.element_type(ty);
+    let last = shape.len() - 1;
+    let mut sizes = shape.clone();
+    sizes[last] = lanes;
+    strides[last] *= k;
+    let view_ty = strided_type(
+        rw.uniq(),
+        sizes.clone(),
+        elem,
+        strides,
+        nart_ir::DYNAMIC,
+        None,
+    );
+    let mut offsets = vec![0; shape.len()];
+    offsets[last] = nart_ir::DYNAMIC;
+    let mut steps = vec![1; shape.len()];
+    steps[last] = k;
+    let seg = i32_array(rw, &[1, 1, 0, 0]);
+    let (o, s, t) = (
+        nart_dialect_tensor::util::dense_i64(rw.uniq(), &offsets),
+        nart_dialect_tensor::util::dense_i64(rw.uniq(), &sizes),
+        nart_dialect_tensor::util::dense_i64(rw.uniq(), &steps),
+    );
+    let st = OperationState::new(rw.uniq(), "memref.subview", loc)
+        .operands(&[mem, idx[last]])
+        .results(&[view_ty])
+        .prop(rw.uniq(), "operandSegmentSizes", seg)
+        .prop(rw.uniq(), "static_offsets", o)
+        .prop(rw.uniq(), "static_sizes", s)
+        .prop(rw.uniq(), "static_strides", t);
+    let op = rw.create(st);
+    let view = rw.result(op, 0);
+    let mut at = idx[..last].to_vec();
+    at.push(index_const(rw, 0, loc));
+    read(rw, view, &at, n, in_bounds, loc)
 }
 
 /// `vector.transfer_write %v, %mem[idx]` along the innermost dimension.
@@ -391,11 +483,79 @@ fn for_range(
     });
 }
 
+/// Loops over `bounds` (each `(from, to, step)`, outermost first), skipped when one is empty:
+/// one `scf.parallel` over all of them when `par`, else nested `scf.for`s. `body` gets the
+/// indices.
+fn nest(
+    rw: &mut PatternRewriter<'_>,
+    bounds: &[(i64, i64, i64)],
+    par: bool,
+    loc: Location,
+    body: &mut dyn FnMut(&mut PatternRewriter<'_>, &[Value]),
+) {
+    if bounds.iter().any(|&(from, to, _)| to <= from) {
+        return;
+    }
+    if !par || bounds.is_empty() {
+        return nested_for(rw, bounds, &mut Vec::new(), loc, body);
+    }
+    let n = bounds.len();
+    let outer = rw.insertion_point();
+    let region = rw.create_region();
+    let index = rw.uniq().index_type();
+    let block = rw.create_block(region, None, &vec![index; n], loc);
+    let ivs = rw.block_args(block).to_vec();
+    body(rw, &ivs);
+    let st = OperationState::new(rw.uniq(), "scf.reduce", loc);
+    rw.create(st);
+    rw.set_insertion_point(outer);
+    let mut operands = Vec::new();
+    for k in 0..3 {
+        for b in bounds {
+            let x = [b.0, b.1, b.2][k];
+            operands.push(index_const(rw, x, loc));
+        }
+    }
+    let seg = i32_array(rw, &[n as i64, n as i64, n as i64, 0]);
+    let st = OperationState::new(rw.uniq(), "scf.parallel", loc)
+        .operands(&operands)
+        .regions(&[region])
+        .prop(rw.uniq(), "operandSegmentSizes", seg);
+    rw.create(st);
+}
+
+/// [`nest`] as nested `scf.for`s.
+fn nested_for(
+    rw: &mut PatternRewriter<'_>,
+    bounds: &[(i64, i64, i64)],
+    ivs: &mut Vec<Value>,
+    loc: Location,
+    body: &mut dyn FnMut(&mut PatternRewriter<'_>, &[Value]),
+) {
+    let Some((&b, rest)) = bounds.split_first() else {
+        return body(rw, ivs);
+    };
+    for_range(rw, b, loc, &mut |rw, iv| {
+        ivs.push(iv);
+        nested_for(rw, rest, ivs, loc, body);
+        ivs.pop();
+    });
+}
+
 /// How an operand of a parallel op is read: along the vector lanes, or one element for all.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Access {
     Vector,
     Uniform,
+    /// Along the vector lanes `k` elements apart (a strided convolution's input), read through
+    /// a strided view.
+    Strided(i64),
+}
+
+impl Access {
+    fn per_lane(self) -> bool {
+        matches!(self, Access::Vector | Access::Strided(_))
+    }
 }
 
 /// Why a parallel op cannot be vectorized, or how each shaped operand is read.
@@ -452,7 +612,7 @@ fn parallel_plan(
 fn rewrite_parallel(
     rw: &mut PatternRewriter<'_>,
     op: Op,
-    vw: i64,
+    sh: Shape,
     ranges: &[i64],
     plan: &[Option<Access>],
 ) -> Result<(), String> {
@@ -469,6 +629,7 @@ fn rewrite_parallel(
     let loc = rw.op_loc(op);
     let inner = ranges.len() - 1;
     let n = ranges[inner];
+    let vw = sh.vw;
     let full = n - n % vw;
     // One vector at innermost index `j`, the outer indices in `ivs`.
     let emit = |rw: &mut PatternRewriter<'_>, ivs: &[Value], j: Value, in_bounds: bool| {
@@ -486,8 +647,11 @@ fn rewrite_parallel(
                         .map(|e| index_of(rw, e, &all, loc))
                         .collect();
                     match acc {
-                        Access::Vector => Lanes::Vector(read(rw, v, &idx, vw, in_bounds, loc)),
                         Access::Uniform => Lanes::Uniform(load(rw, v, &idx, loc)),
+                        // parallel_plan reads every other operand contiguously.
+                        Access::Vector | Access::Strided(_) => {
+                            Lanes::Vector(read(rw, v, &idx, vw, in_bounds, loc))
+                        }
                     }
                 }
             };
@@ -505,34 +669,348 @@ fn rewrite_parallel(
             write(rw, v, init, &idx, in_bounds, loc);
         }
     };
-    let mut nest = |rw: &mut PatternRewriter<'_>, ivs: &[Value]| {
+    let mut vectors = |rw: &mut PatternRewriter<'_>, ivs: &[Value]| {
         for_range(rw, (0, full, vw), loc, &mut |rw, j| emit(rw, ivs, j, true));
         if full < n {
             let j = index_const(rw, full, loc);
             emit(rw, ivs, j, false);
         }
     };
-    outer_loops(rw, &ranges[..inner], &mut Vec::new(), loc, &mut nest);
+    let bounds: Vec<(i64, i64, i64)> = ranges[..inner].iter().map(|&r| (0, r, 1)).collect();
+    nest(rw, &bounds, sh.par, loc, &mut vectors);
     Ok(())
 }
 
-/// Loops over `ranges` (outermost first), then `inner` with their indices.
-fn outer_loops(
-    rw: &mut PatternRewriter<'_>,
-    ranges: &[i64],
-    ivs: &mut Vec<Value>,
-    loc: Location,
-    inner: &mut dyn FnMut(&mut PatternRewriter<'_>, &[Value]),
-) {
-    let Some((&r, rest)) = ranges.split_first() else {
-        inner(rw, ivs);
-        return;
+/// How a structured op with reductions is vectorized (see [`reduction_plan`]).
+struct ReducePlan {
+    ranges: Vec<i64>,
+    iters: Vec<IteratorType>,
+    /// The vector loop: the parallel loop of the outputs' innermost dimension.
+    p: usize,
+    /// The loop whose `rows` consecutive values share each vector read (a parallel loop of the
+    /// outputs that no vector-read operand depends on), if any.
+    q: Option<usize>,
+    access: Vec<Option<Access>>,
+}
+
+/// Whether an op with reduction loops (a convolution, a pooling, a batched matmul, a
+/// reduction over outer axes) can be vectorized along its outputs' innermost dimension `p`:
+/// every output's last index is loop `p` itself, over the whole innermost dimension, no other
+/// index of an output uses `p`; every input reads `p` with coefficient 1 in its last index only
+/// (one contiguous vector per reduction step) or not at all (one element, broadcast); every
+/// index is linear in the loops. Each element then takes its reduction steps in the order of
+/// the loop nest, in registers, as `convert-linalg-to-loops` would take them in memory.
+fn reduction_plan(ctx: &Context, op: Op, vw: i64) -> Result<ReducePlan, String> {
+    let s = structured(ctx, op).ok_or("not a structured op")?;
+    let maps = s.indexing_maps(ctx, op)?;
+    let iters = s.iterator_types(ctx, op)?;
+    if !iters.contains(&IteratorType::Reduction) {
+        return Err("no reduction loop".into());
+    }
+    if iters
+        .iter()
+        .any(|i| !matches!(i, IteratorType::Parallel | IteratorType::Reduction))
+    {
+        return Err("an iterator is neither parallel nor a reduction".into());
+    }
+    let ranges = static_loop_ranges(ctx, op, &maps, iters.len());
+    if ranges.iter().any(|&r| r < 0) {
+        return Err("a loop range is not static".into());
+    }
+    let n_in = s.num_inputs(ctx, op);
+    let operands = ctx.operands(op);
+    if operands.len() <= n_in {
+        return Err("no output".into());
+    }
+    let block = ctx.region_blocks(ctx.region(op, 0))[0];
+    body_is_lanewise(ctx, block)?;
+    let Some(AffineExpr::Dim(p)) = maps[n_in].results.last() else {
+        return Err("the output's innermost index is not a loop".into());
     };
-    for_range(rw, (0, r, 1), loc, &mut |rw, iv| {
-        ivs.push(iv);
-        outer_loops(rw, rest, ivs, loc, inner);
-        ivs.pop();
-    });
+    let p = *p as usize;
+    if iters[p] != IteratorType::Parallel {
+        return Err("the output's innermost loop is not parallel".into());
+    }
+    if ranges[p] < 2.min(vw) {
+        return Err("the output's innermost loop is too short to vectorize".into());
+    }
+    let mut access = Vec::new();
+    for (i, (&v, m)) in operands.iter().zip(&maps).enumerate() {
+        if ctx.shape_of(ctx.value_type(v)).is_none() {
+            if i >= n_in {
+                return Err("an init is not shaped".into());
+            }
+            access.push(None);
+            continue;
+        }
+        let (shape, _) = static_memref(ctx, v).ok_or("an operand is not a static memref")?;
+        let coefs = m
+            .results
+            .iter()
+            .map(|e| coefficient(e, p as u32))
+            .collect::<Option<Vec<i64>>>()
+            .ok_or("an index is not linear in the loops")?;
+        for e in &m.results {
+            for d in 0..iters.len() as u32 {
+                coefficient(e, d).ok_or("an index is not linear in the loops")?;
+            }
+        }
+        let last = coefs.len().checked_sub(1).ok_or("a rank-0 operand")?;
+        if i >= n_in {
+            if m.results[last] != AffineExpr::Dim(p as u32)
+                || shape[last] != ranges[p]
+                || coefs[..last].iter().any(|&c| c != 0)
+                || m.results.iter().any(|e| {
+                    (0..iters.len() as u32).any(|d| {
+                        iters[d as usize] == IteratorType::Reduction && coefficient(e, d) != Some(0)
+                    })
+                })
+            {
+                return Err("an output is not indexed by the vector loop alone innermost".into());
+            }
+            access.push(Some(Access::Vector));
+        } else if coefs.iter().all(|&c| c == 0) {
+            access.push(Some(Access::Uniform));
+        } else if coefs[last] == 1 && coefs[..last].iter().all(|&c| c == 0) {
+            access.push(Some(Access::Vector));
+        } else if coefs[last] > 1
+            && coefs[..last].iter().all(|&c| c == 0)
+            && nart_dialect_memref::layout::strides_and_offset(ctx, ctx.value_type(v)).is_some()
+        {
+            access.push(Some(Access::Strided(coefs[last])));
+        } else {
+            return Err(
+                "an input walks the vector loop backwards or along an outer dimension".into(),
+            );
+        }
+    }
+    // The row loop: a parallel loop of the first output that no vector read depends on; the
+    // longest such loop.
+    let q = maps[n_in]
+        .results
+        .iter()
+        .filter_map(|e| match e {
+            AffineExpr::Dim(d) if *d as usize != p => Some(*d as usize),
+            _ => None,
+        })
+        .filter(|&d| ranges[d] >= 2 && iters[d] == IteratorType::Parallel)
+        .filter(|&d| {
+            maps.iter().zip(&access).take(n_in).all(|(m, a)| {
+                !a.is_some_and(Access::per_lane)
+                    || m.results
+                        .iter()
+                        .all(|e| coefficient(e, d as u32) == Some(0))
+            })
+        })
+        .max_by_key(|&d| (ranges[d], std::cmp::Reverse(d)));
+    Ok(ReducePlan {
+        ranges,
+        iters,
+        p,
+        q,
+        access,
+    })
+}
+
+/// Rewrites an op with reductions (checked by [`reduction_plan`]): loops over the other
+/// parallel loops, the vector loop, then per block of `rows` values of the row loop one
+/// accumulator vector per row and output, carried through the reduction loops.
+fn rewrite_reduction(
+    rw: &mut PatternRewriter<'_>,
+    op: Op,
+    sh: Shape,
+    plan: &ReducePlan,
+) -> Result<(), String> {
+    let s = structured(rw, op).ok_or("not a structured op")?;
+    let maps = s.indexing_maps(rw, op)?;
+    let n_in = s.num_inputs(rw, op);
+    let operands = rw.operands(op).to_vec();
+    let block = rw.region_blocks(rw.region(op, 0))[0];
+    let used: Vec<bool> = rw
+        .block_args(block)
+        .iter()
+        .map(|&a| rw.has_uses(a))
+        .collect();
+    let loc = rw.op_loc(op);
+    let vw = sh.vw;
+    let n = plan.ranges[plan.p];
+    let full = n - n % vw;
+    let reductions: Vec<usize> = (0..plan.ranges.len())
+        .filter(|&d| plan.iters[d] == IteratorType::Reduction)
+        .collect();
+    let outer: Vec<usize> = (0..plan.ranges.len())
+        .filter(|&d| plan.iters[d] == IteratorType::Parallel && d != plan.p)
+        .collect();
+    let zero_idx = index_const(rw, 0, loc);
+    // Indices of every loop at row `r` of the block; reduction loops filled in later.
+    let row_ivs = |rw: &mut PatternRewriter<'_>, ivs: &[Value], r: i64| -> Vec<Value> {
+        let mut all = ivs.to_vec();
+        if let (Some(q), true) = (plan.q, r > 0) {
+            let c = index_const(rw, r, loc);
+            all[q] = addi(rw, ivs[q], c, loc);
+        }
+        all
+    };
+    let kernel = |rw: &mut PatternRewriter<'_>, ivs: &[Value], rows: i64, in_bounds: bool| {
+        let rows_ivs: Vec<Vec<Value>> = (0..rows).map(|r| row_ivs(rw, ivs, r)).collect();
+        let mut inits = Vec::new();
+        for all in &rows_ivs {
+            for k in n_in..operands.len() {
+                let idx: Vec<Value> = maps[k]
+                    .results
+                    .iter()
+                    .map(|e| index_of(rw, e, all, loc))
+                    .collect();
+                inits.push(read(rw, operands[k], &idx, vw, in_bounds, loc));
+            }
+        }
+        let n_out = operands.len() - n_in;
+        let accs = reduction_loops(
+            rw,
+            &reductions,
+            &plan.ranges,
+            &inits,
+            &mut rows_ivs.clone(),
+            loc,
+            &mut |rw, rows_ivs, accs| {
+                let mut next = Vec::new();
+                // No vector read depends on the row loop: read each once for all rows.
+                let mut vectors: Vec<Option<Value>> = vec![None; n_in];
+                for (r, all) in rows_ivs.iter().enumerate() {
+                    let mut args = Vec::new();
+                    for (i, &v) in operands.iter().enumerate() {
+                        let l = if i >= n_in {
+                            Lanes::Vector(accs[r * n_out + i - n_in])
+                        } else {
+                            match plan.access[i] {
+                                _ if !used[i] => Lanes::Uniform(v),
+                                None => Lanes::Uniform(v),
+                                Some(acc) => {
+                                    let idx: Vec<Value> = maps[i]
+                                        .results
+                                        .iter()
+                                        .map(|e| index_of(rw, e, all, loc))
+                                        .collect();
+                                    match (acc, vectors[i]) {
+                                        (Access::Uniform, _) => {
+                                            Lanes::Uniform(load(rw, v, &idx, loc))
+                                        }
+                                        (_, Some(x)) => Lanes::Vector(x),
+                                        (Access::Vector, None) => {
+                                            let x = read(rw, v, &idx, vw, in_bounds, loc);
+                                            vectors[i] = Some(x);
+                                            Lanes::Vector(x)
+                                        }
+                                        (Access::Strided(k), None) => {
+                                            let lanes = if in_bounds { vw } else { n - full };
+                                            let x = read_strided(
+                                                rw,
+                                                v,
+                                                &idx,
+                                                (k, lanes),
+                                                vw,
+                                                in_bounds,
+                                                loc,
+                                            );
+                                            vectors[i] = Some(x);
+                                            Lanes::Vector(x)
+                                        }
+                                    }
+                                }
+                            }
+                        };
+                        args.push(l);
+                    }
+                    let out = clone_lanewise(rw, block, &args, vw, loc);
+                    next.extend(out.into_iter().map(|l| as_vector(rw, l, vw, loc)));
+                }
+                next
+            },
+        );
+        for (r, all) in rows_ivs.iter().enumerate() {
+            for k in n_in..operands.len() {
+                let idx: Vec<Value> = maps[k]
+                    .results
+                    .iter()
+                    .map(|e| index_of(rw, e, all, loc))
+                    .collect();
+                write(
+                    rw,
+                    accs[r * n_out + k - n_in],
+                    operands[k],
+                    &idx,
+                    in_bounds,
+                    loc,
+                );
+            }
+        }
+    };
+    // The vector loop, full vectors then a masked one, inside the other parallel loops.
+    let inner = |rw: &mut PatternRewriter<'_>, ivs: &[Value], rows: i64| {
+        let mut ivs = ivs.to_vec();
+        for_range(rw, (0, full, vw), loc, &mut |rw, j| {
+            ivs[plan.p] = j;
+            kernel(rw, &ivs, rows, true);
+        });
+        if full < n {
+            ivs[plan.p] = index_const(rw, full, loc);
+            kernel(rw, &ivs, rows, false);
+        }
+    };
+    // The other parallel loops: the row loop by whole blocks of `rows`, then the rows left.
+    let segments = match plan.q {
+        Some(q) if sh.rows > 1 => {
+            let r = plan.ranges[q];
+            let q1 = r - r % sh.rows;
+            vec![(q, 0, q1, sh.rows), (q, q1, r, 1)]
+        }
+        _ => vec![(usize::MAX, 0, 0, 1)],
+    };
+    for (q, from, to, rows) in segments {
+        let bounds: Vec<(i64, i64, i64)> = outer
+            .iter()
+            .map(|&d| {
+                if d == q {
+                    (from, to, rows)
+                } else {
+                    (0, plan.ranges[d], 1)
+                }
+            })
+            .collect();
+        nest(rw, &bounds, sh.par, loc, &mut |rw, outer_ivs| {
+            let mut ivs = vec![zero_idx; plan.ranges.len()];
+            for (&d, &iv) in outer.iter().zip(outer_ivs) {
+                ivs[d] = iv;
+            }
+            inner(rw, &ivs, rows)
+        });
+    }
+    Ok(())
+}
+
+/// The reduction loops `dims` (outermost first) around `body`, which gets every row's indices
+/// and the accumulators and returns the next accumulators; returns the final ones.
+fn reduction_loops(
+    rw: &mut PatternRewriter<'_>,
+    dims: &[usize],
+    ranges: &[i64],
+    accs: &[Value],
+    rows_ivs: &mut Vec<Vec<Value>>,
+    loc: Location,
+    body: &mut dyn FnMut(&mut PatternRewriter<'_>, &[Vec<Value>], &[Value]) -> Vec<Value>,
+) -> Vec<Value> {
+    let Some((&d, rest)) = dims.split_first() else {
+        return body(rw, rows_ivs, accs);
+    };
+    let lb = index_const(rw, 0, loc);
+    let ub = index_const(rw, ranges[d], loc);
+    let one = index_const(rw, 1, loc);
+    build_for(rw, (lb, ub, one), accs, loc, &mut |rw, iv, accs| {
+        for all in rows_ivs.iter_mut() {
+            all[d] = iv;
+        }
+        reduction_loops(rw, rest, ranges, accs, rows_ivs, loc, body)
+    })
 }
 
 /// Whether `op` is a matmul (`linalg.matmul`, or any structured op with its iterators and
@@ -637,28 +1115,26 @@ fn rewrite_matmul(rw: &mut PatternRewriter<'_>, op: Op, sh: Shape, (m, n, k): (i
             }
         }
     };
-    // The columns of a block of `rows` rows at `i`: blocks of `cols` vectors, then single
+    // Blocks of `rows` rows, then single rows; in each, blocks of `cols` vectors, then single
     // vectors, then one masked vector.
-    let columns = |rw: &mut PatternRewriter<'_>, i: Value, rows: i64| {
-        let wide = vw * sh.cols;
-        let n1 = n - n % wide;
-        let n2 = n - n % vw;
-        for_range(rw, (0, n1, wide), loc, &mut |rw, j| {
-            kernel(rw, i, j, rows, sh.cols, true)
+    let wide = vw * sh.cols;
+    let (n1, n2) = (n - n % wide, n - n % vw);
+    let m1 = m - m % sh.rows;
+    for (from, to, rows) in [(0, m1, sh.rows), (m1, m, 1)] {
+        let r = (from, to, rows);
+        nest(rw, &[r, (0, n1, wide)], sh.par, loc, &mut |rw, ij| {
+            kernel(rw, ij[0], ij[1], rows, sh.cols, true)
         });
-        for_range(rw, (n1, n2, vw), loc, &mut |rw, j| {
-            kernel(rw, i, j, rows, 1, true)
+        nest(rw, &[r, (n1, n2, vw)], sh.par, loc, &mut |rw, ij| {
+            kernel(rw, ij[0], ij[1], rows, 1, true)
         });
         if n2 < n {
-            let j = index_const(rw, n2, loc);
-            kernel(rw, i, j, rows, 1, false);
+            nest(rw, &[r], sh.par, loc, &mut |rw, i| {
+                let j = index_const(rw, n2, loc);
+                kernel(rw, i[0], j, rows, 1, false)
+            });
         }
-    };
-    let m1 = m - m % sh.rows;
-    for_range(rw, (0, m1, sh.rows), loc, &mut |rw, i| {
-        columns(rw, i, sh.rows)
-    });
-    for_range(rw, (m1, m, 1), loc, &mut |rw, i| columns(rw, i, 1));
+    }
 }
 
 /// Rewrites vectorizable structured ops on buffers.
@@ -688,8 +1164,17 @@ impl ConversionPattern for Vectorize {
             rw.erase_op(op);
             return true;
         }
+        if let Ok(plan) = reduction_plan(rw, op, self.shape.vw) {
+            return match rewrite_reduction(rw, op, self.shape, &plan) {
+                Ok(()) => {
+                    rw.erase_op(op);
+                    true
+                }
+                Err(e) => rw.match_failure(e),
+            };
+        }
         match parallel_plan(rw, op, self.shape.vw) {
-            Ok((ranges, plan)) => match rewrite_parallel(rw, op, self.shape.vw, &ranges, &plan) {
+            Ok((ranges, plan)) => match rewrite_parallel(rw, op, self.shape, &ranges, &plan) {
                 Ok(()) => {
                     rw.erase_op(op);
                     true
@@ -703,7 +1188,10 @@ impl ConversionPattern for Vectorize {
 
 /// Whether the pattern would rewrite `op` (what stays illegal for the conversion).
 fn vectorizable(ctx: &Context, op: Op, vw: i64) -> bool {
-    on_buffers(ctx, op) && (matmul_plan(ctx, op).is_ok() || parallel_plan(ctx, op, vw).is_ok())
+    on_buffers(ctx, op)
+        && (matmul_plan(ctx, op).is_ok()
+            || reduction_plan(ctx, op, vw).is_ok()
+            || parallel_plan(ctx, op, vw).is_ok())
 }
 
 impl Pass for LinalgVectorizePass {
@@ -724,6 +1212,7 @@ impl Pass for LinalgVectorizePass {
             vw: o.vector_width,
             rows: o.rows,
             cols: o.cols,
+            par: o.parallel,
         };
         let candidates: Vec<Op> = ctx
             .collect_ops(op, nart_ir::WalkOrder::PreOrder)
@@ -734,6 +1223,10 @@ impl Pass for LinalgVectorizePass {
             .iter()
             .filter(|&&o| matmul_plan(ctx, o).is_ok())
             .count();
+        let reductions = candidates
+            .iter()
+            .filter(|&&o| matmul_plan(ctx, o).is_err() && reduction_plan(ctx, o, shape.vw).is_ok())
+            .count();
         let mut target = ConversionTarget::new();
         target.mark_unknown_ops_legal();
         let vw = shape.vw;
@@ -743,7 +1236,11 @@ impl Pass for LinalgVectorizePass {
         match apply_partial_conversion(ctx, op, &target, &patterns, None) {
             Ok(_) => {
                 state.add_stat("num-matmuls", matmuls as u64);
-                state.add_stat("num-vectorized", (candidates.len() - matmuls) as u64);
+                state.add_stat("num-reductions", reductions as u64);
+                state.add_stat(
+                    "num-vectorized",
+                    (candidates.len() - matmuls - reductions) as u64,
+                );
                 Ok(())
             }
             Err(e) => Err(PassFailure::with_diagnostics(e.diagnostics)),

@@ -176,3 +176,101 @@ fn parallel_generics_match_scalar_loops() {
         );
     }
 }
+
+/// Runs `@f(%x, %w, %y)` through `pipeline`: `x` and `y` rank 4, `w` of rank `R`; returns `y`
+/// (which starts as `inputs.2`) and the IR.
+fn run_window<const R: usize>(
+    text: &str,
+    pipeline: &str,
+    (sx, sw, sy): ([usize; 4], [usize; R], [usize; 4]),
+    inputs: (&[f32], &[f32], &[f32]),
+) -> (Vec<f32>, String) {
+    let (jit, ir) = compile(text, pipeline);
+    // SAFETY: the C interface of @f: rank-4, rank-R and rank-4 descriptors.
+    let f: extern "C" fn(*mut Desc<4>, *mut Desc<R>, *mut Desc<4>) =
+        unsafe { std::mem::transmute(addr(&jit, "f")) };
+    let (mut x, mut w, mut y) = (inputs.0.to_vec(), inputs.1.to_vec(), inputs.2.to_vec());
+    f(
+        &mut desc(&mut x, sx),
+        &mut desc(&mut w, sw),
+        &mut desc(&mut y, sy),
+    );
+    (y, ir)
+}
+
+fn memref(s: &[usize]) -> String {
+    let dims: Vec<String> = s.iter().map(|d| d.to_string()).collect();
+    format!("memref<{}xf32>", dims.join("x"))
+}
+
+/// Compiles `linalg.NAME` on `x`, `w`, `y` of the given shapes with the scalar loops and with
+/// `linalg-vectorize` at several widths and row blocks; the outputs must agree bit for bit.
+fn check_window_op<const R: usize>(
+    case: usize,
+    name: &str,
+    (stride, dilation): (usize, usize),
+    shapes: ([usize; 4], [usize; R], [usize; 4]),
+) {
+    let (sx, sw, sy) = shapes;
+    let attrs = format!(
+        "{{dilations = dense<{dilation}> : tensor<2xi64>, strides = dense<{stride}> : tensor<2xi64>}}"
+    );
+    let text = format!(
+        "func.func @f(%x: {tx}, %w: {tw}, %y: {ty}) {{\n  linalg.{name} {attrs} ins(%x, %w : {tx}, {tw}) outs(%y : {ty})\n  return\n}}",
+        tx = memref(&sx),
+        tw = memref(&sw),
+        ty = memref(&sy),
+    );
+    let x = data(sx.iter().product(), 10 * case as u64 + 1);
+    let w = data(sw.iter().product(), 10 * case as u64 + 2);
+    let y0 = data(sy.iter().product(), 10 * case as u64 + 3);
+    let (want, _) = run_window(&text, SCALAR, shapes, (&x, &w, &y0));
+    for &(vw, rows) in &[(8, 4), (4, 3), (16, 2), (1, 1)] {
+        let (got, ir) = run_window(&text, &vectorized(vw, rows, 1), shapes, (&x, &w, &y0));
+        assert!(
+            !ir.contains(&format!("linalg.{name}")),
+            "case {case} {name}: left unvectorized:\n{ir}"
+        );
+        assert_eq!(
+            bits(&got),
+            bits(&want),
+            "case {case} {name} with vector-width={vw} rows={rows}"
+        );
+    }
+}
+
+#[test]
+fn convolutions_and_poolings_match_scalar_loops() {
+    // (batch, channels, filters, out h, out w, kernel h, kernel w, stride, dilation): output
+    // widths that leave partial vectors, filter counts that leave partial row blocks, strides
+    // (read through strided views).
+    let cases = [
+        (1, 3, 5, 4, 19, 3, 3, 1, 1),
+        (2, 2, 8, 3, 16, 1, 1, 1, 1),
+        (1, 4, 7, 2, 5, 3, 2, 1, 2),
+        (1, 1, 1, 1, 1, 1, 1, 1, 1),
+        (1, 5, 6, 3, 33, 2, 3, 1, 1),
+        (1, 3, 6, 3, 17, 3, 3, 2, 1),
+        (1, 2, 4, 2, 9, 7, 7, 2, 1),
+        (1, 2, 5, 2, 6, 3, 3, 3, 2),
+    ];
+    for (case, &(n, c, f, oh, ow, kh, kw, s, d)) in cases.iter().enumerate() {
+        let sx = [
+            n,
+            c,
+            (oh - 1) * s + (kh - 1) * d + 1,
+            (ow - 1) * s + (kw - 1) * d + 1,
+        ];
+        let (ty, sd) = ([n, f, oh, ow], (s, d));
+        check_window_op(case, "conv_2d_nchw_fchw", sd, (sx, [f, c, kh, kw], ty));
+        let ty = [n, c, oh, ow];
+        check_window_op(
+            case,
+            "depthwise_conv_2d_nchw_chw",
+            sd,
+            (sx, [c, kh, kw], ty),
+        );
+        check_window_op(case, "pooling_nchw_max", sd, (sx, [kh, kw], ty));
+        check_window_op(case, "pooling_nchw_sum", sd, (sx, [kh, kw], ty));
+    }
+}

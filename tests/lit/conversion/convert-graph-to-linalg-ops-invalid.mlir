@@ -22,17 +22,6 @@ func.func @gather_negative_out_of_range(%d: tensor<5x3xf32>) -> tensor<3xf32> {
 
 // -----
 
-// Only the Y result of LayerNormalization is lowered.
-func.func @layer_norm_mean_used(%x: tensor<2x4xf32>, %s: tensor<4xf32>) -> tensor<2x1xf32> {
-  %n = "graph.none"() : () -> none
-  // expected-error @+2 {{failed to legalize operation 'graph.LayerNormalization'}}
-  // expected-note @+1 {{an optional result that is used is not lowered}}
-  %y, %m, %r = "graph.LayerNormalization"(%x, %s, %n) : (tensor<2x4xf32>, tensor<4xf32>, none) -> (tensor<2x4xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
-  return %m : tensor<2x1xf32>
-}
-
-// -----
-
 func.func @reduce_axes_at_run_time(%x: tensor<2x4xf32>, %a: tensor<1xi64>) -> tensor<2x1xf32> {
   // expected-error @+2 {{failed to legalize operation 'graph.ReduceSum'}}
   // expected-note @+1 {{the axes are not a constant}}

@@ -284,3 +284,23 @@ func.func @expand(%x: tensor<3x1xf32>) -> tensor<2x3x4xf32> {
   %0 = "graph.Expand"(%x, %s) : (tensor<3x1xf32>, tensor<3xi64>) -> tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>
 }
+
+// -----
+
+// LayerNormalization's Mean and InvStdDev, when used, come from the same sums as Y: the sum
+// times 1/n, and 1/sqrt(deviations times 1/n + epsilon), expanded to the result's unit dims.
+// CHECK-LABEL: func.func @layer_norm_mean_and_inv_std_dev
+// CHECK: %[[Y:.*]] = linalg.generic
+// CHECK: arith.divf
+// CHECK: %[[M:.*]] = linalg.generic
+// CHECK: arith.mulf
+// CHECK: tensor.expand_shape %[[M]] {{\[}}[0, 1]] output_shape [2, 1] : tensor<2xf32> into tensor<2x1xf32>
+// CHECK: %[[R:.*]] = linalg.generic
+// CHECK: math.sqrt
+// CHECK: arith.divf
+// CHECK: tensor.expand_shape %[[R]]
+func.func @layer_norm_mean_and_inv_std_dev(%x: tensor<2x4xf32>, %s: tensor<4xf32>) -> (tensor<2x4xf32>, tensor<2x1xf32>, tensor<2x1xf32>) {
+  %n = "graph.none"() : () -> none
+  %y, %m, %r = "graph.LayerNormalization"(%x, %s, %n) : (tensor<2x4xf32>, tensor<4xf32>, none) -> (tensor<2x4xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+  return %y, %m, %r : tensor<2x4xf32>, tensor<2x1xf32>, tensor<2x1xf32>
+}

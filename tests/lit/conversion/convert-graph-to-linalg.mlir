@@ -79,12 +79,11 @@ func.func @matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<5x2x3xf32
 
 // -----
 
-// Gemm with transB and a bias: the bias, broadcast, is the matmul's init.
+// Gemm with transB and a bias: the bias, broadcast, is the matmul's init; the constant weight
+// is transposed at compile time.
 // CHECK-LABEL: func.func @gemm
-// CHECK: %[[W:.*]] = arith.constant dense<1.000000e+00> : tensor<4x3xf32>
-// CHECK-NEXT: %[[C:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>
-// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<3x4xf32>
-// CHECK-NEXT: %[[T:.*]] = linalg.transpose ins(%[[W]] : tensor<4x3xf32>) outs(%[[E]] : tensor<3x4xf32>) permutation = [1, 0]
+// CHECK: %[[C:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>
+// CHECK-NEXT: %[[T:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 4.000000e+00, 7.000000e+00, 1.000000e+01], [2.000000e+00, 5.000000e+00, 8.000000e+00, 1.100000e+01], [3.000000e+00, 6.000000e+00, 9.000000e+00, 1.200000e+01]]> : tensor<3x4xf32>
 // CHECK: %[[B:.*]] = linalg.generic {{.*}} ins(%[[C]] : tensor<4xf32>)
 // CHECK: linalg.matmul ins(%arg0, %[[T]] : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[B]] : tensor<2x4xf32>)
 // With alpha and beta, a generic scales the product and the bias.
@@ -92,12 +91,26 @@ func.func @matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<5x2x3xf32
 // CHECK: linalg.generic
 // CHECK: arith.constant 5.000000e-01 : f32
 // CHECK: arith.constant 2.000000e+00 : f32
+// CHECK-NOT: linalg.transpose
 func.func @gemm(%a: tensor<2x3xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
-  %w = "graph.constant"() <{value = dense<1.0> : tensor<4x3xf32>}> : () -> tensor<4x3xf32>
+  %w = "graph.constant"() <{value = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0], [10.0, 11.0, 12.0]]> : tensor<4x3xf32>}> : () -> tensor<4x3xf32>
   %c = "graph.constant"() <{value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>}> : () -> tensor<4xf32>
   %0 = "graph.Gemm"(%a, %w, %c) <{transB = 1 : i64}> : (tensor<2x3xf32>, tensor<4x3xf32>, tensor<4xf32>) -> tensor<2x4xf32>
   %1 = "graph.Gemm"(%a, %w, %c) <{transB = 1 : i64, alpha = 0.5 : f32, beta = 2.0 : f32}> : (tensor<2x3xf32>, tensor<4x3xf32>, tensor<4xf32>) -> tensor<2x4xf32>
   return %0, %1 : tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// A weight known only at run time is transposed by linalg.transpose.
+// CHECK-LABEL: func.func @gemm_run_time_weight
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<3x4xf32>
+// CHECK-NEXT: %[[T:.*]] = linalg.transpose ins(%arg1 : tensor<4x3xf32>) outs(%[[E]] : tensor<3x4xf32>) permutation = [1, 0]
+// CHECK: linalg.matmul ins(%arg0, %[[T]] : tensor<2x3xf32>, tensor<3x4xf32>)
+func.func @gemm_run_time_weight(%a: tensor<2x3xf32>, %w: tensor<4x3xf32>) -> tensor<2x4xf32> {
+  %none = "graph.none"() : () -> none
+  %0 = "graph.Gemm"(%a, %w, %none) <{transB = 1 : i64}> : (tensor<2x3xf32>, tensor<4x3xf32>, none) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
 }
 
 // -----

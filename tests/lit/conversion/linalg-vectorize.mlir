@@ -126,3 +126,70 @@ func.func @left_alone(%x: memref<4x8xf32>, %y: memref<4xf32>, %t: memref<8x4xf32
   }
   return
 }
+
+// -----
+
+// A convolution keeps one accumulator vector per output channel along the output's width,
+// across its reduction loops (c, kh, kw) in that order; the output channel is the row loop
+// (the input's vector does not depend on it), 2 channels per block, so the input vector of
+// each step serves both rows. The input is read at ow + kw, contiguously.
+// CHECK-LABEL: func.func @conv
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: scf.for %[[F:.*]] = %[[C0]] to %{{.*}} step %[[C2:.*]] {
+// CHECK-NEXT: scf.for %[[OH:.*]] = %[[C0]] to %{{.*}} step %[[C1]] {
+// CHECK-NEXT: %[[F1:.*]] = arith.addi %[[F]], %[[C1]] : index
+// CHECK-NEXT: %[[O0:.*]] = vector.transfer_read %arg2[%[[C0]], %[[F]], %[[OH]], %[[C0]]], %{{.*}} {in_bounds = [true]} : memref<1x4x3x4xf32>, vector<4xf32>
+// CHECK-NEXT: %[[O1:.*]] = vector.transfer_read %arg2[%[[C0]], %[[F1]], %[[OH]], %[[C0]]]
+// CHECK-NEXT: %[[R:.*]]:2 = scf.for %[[C:.*]] = {{.*}} iter_args(%{{.*}} = %[[O0]], %{{.*}} = %[[O1]]) -> (vector<4xf32>, vector<4xf32>) {
+// CHECK-NEXT: scf.for %[[KH:.*]] = {{.*}} iter_args(
+// CHECK-NEXT: scf.for %[[KW:.*]] = {{.*}} iter_args(%[[A0:.*]] = %{{.*}}, %[[A1:.*]] = %{{.*}})
+// CHECK-NEXT: %[[H:.*]] = arith.addi %[[OH]], %[[KH]] : index
+// CHECK-NEXT: %[[X:.*]] = vector.transfer_read %arg0[%[[C0]], %[[C]], %[[H]], %[[KW]]], %{{.*}} {in_bounds = [true]} : memref<1x2x5x6xf32>, vector<4xf32>
+// CHECK-NEXT: %[[W0:.*]] = memref.load %arg1[%[[F]], %[[C]], %[[KH]], %[[KW]]] : memref<4x2x3x3xf32>
+// CHECK-NEXT: %[[B0:.*]] = vector.broadcast %[[W0]] : f32 to vector<4xf32>
+// CHECK-NEXT: %[[M0:.*]] = arith.mulf %[[X]], %[[B0]] : vector<4xf32>
+// CHECK-NEXT: %[[S0:.*]] = arith.addf %[[A0]], %[[M0]] : vector<4xf32>
+// CHECK-NEXT: %[[W1:.*]] = memref.load %arg1[%[[F1]], %[[C]], %[[KH]], %[[KW]]] : memref<4x2x3x3xf32>
+// CHECK-NEXT: %[[B1:.*]] = vector.broadcast %[[W1]] : f32 to vector<4xf32>
+// CHECK-NEXT: %[[M1:.*]] = arith.mulf %[[X]], %[[B1]] : vector<4xf32>
+// CHECK-NEXT: %[[S1:.*]] = arith.addf %[[A1]], %[[M1]] : vector<4xf32>
+// CHECK-NEXT: scf.yield %[[S0]], %[[S1]] : vector<4xf32>, vector<4xf32>
+// CHECK: vector.transfer_write %[[R]]#0, %arg2[%[[C0]], %[[F]], %[[OH]], %[[C0]]] {in_bounds = [true]}
+// CHECK-NEXT: vector.transfer_write %[[R]]#1, %arg2[%[[C0]], %[[F1]], %[[OH]], %[[C0]]] {in_bounds = [true]}
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv(%x: memref<1x2x5x6xf32>, %w: memref<4x2x3x3xf32>, %y: memref<1x4x3x4xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : memref<1x2x5x6xf32>, memref<4x2x3x3xf32>) outs(%y : memref<1x4x3x4xf32>)
+  return
+}
+
+// -----
+
+// A max pooling has no row loop (every parallel loop of its output moves the input), so each
+// vector of the output carries its own accumulator; the last 2 of 6 columns are masked.
+// CHECK-LABEL: func.func @max_pool
+// CHECK: %[[A:.*]] = vector.transfer_read %arg2[{{.*}}], %{{.*}} {in_bounds = [true]} : memref<1x1x2x6xf32>, vector<4xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[A]]) -> (vector<4xf32>) {
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: vector.transfer_read %arg2[{{.*}}], %{{.*}} : memref<1x1x2x6xf32>, vector<4xf32>
+// CHECK-NOT: linalg.pooling_nchw_max
+func.func @max_pool(%x: memref<1x1x3x7xf32>, %win: memref<2x2xf32>, %y: memref<1x1x2x6xf32>) {
+  linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %win : memref<1x1x3x7xf32>, memref<2x2xf32>) outs(%y : memref<1x1x2x6xf32>)
+  return
+}
+
+// -----
+
+// A strided convolution reads the input's width 2 elements apart: through a strided view at
+// each step (a gather when translated), here the last 1 of 5 columns masked.
+// CHECK-LABEL: func.func @strided_conv
+// CHECK: %[[V:.*]] = memref.subview %arg0[0, 0, 0, %{{.*}}] [1, 1, 11, 4] [1, 1, 1, 2] : memref<1x1x11x11xf32> to memref<1x1x11x4xf32, strided<[121, 121, 11, 2], offset: ?>>
+// CHECK-NEXT: vector.transfer_read %[[V]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : memref<1x1x11x4xf32, strided<[121, 121, 11, 2], offset: ?>>, vector<4xf32>
+// CHECK: %[[T:.*]] = memref.subview %arg0[0, 0, 0, %{{.*}}] [1, 1, 11, 1] [1, 1, 1, 2] : memref<1x1x11x11xf32> to memref<1x1x11x1xf32, strided<[121, 121, 11, 2], offset: ?>>
+// CHECK-NEXT: vector.transfer_read %[[T]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} : memref<1x1x11x1xf32, strided<[121, 121, 11, 2], offset: ?>>, vector<4xf32>
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @strided_conv(%x: memref<1x1x11x11xf32>, %w: memref<2x1x3x3xf32>, %y: memref<1x2x5x5xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : memref<1x1x11x11xf32>, memref<2x1x3x3xf32>) outs(%y : memref<1x2x5x5xf32>)
+  return
+}

@@ -18,9 +18,18 @@ func.func @lp_kind(%x: tensor<1x8x8x4xf32>) {
 
 // -----
 
-// Only nchw and nhwc.
-func.func @blocked(%x: tensor<1x8x8x4xf32>) {
-  // expected-error @+1 {{layout must be "nchw" or "nhwc", but got "nchw8c"}}
+// Only nchw, nhwc and blocked nchw<b>c with b > 0.
+func.func @bad_layout(%x: tensor<1x8x8x4xf32>) {
+  // expected-error @+1 {{layout must be "nchw", "nhwc" or "nchw<b>c" (b > 0), but got "nchw0c"}}
+  %0 = "graph.pool"(%x) <{kind = "max", kernel_shape = array<i64: 2, 2>, layout = "nchw0c"}> : (tensor<1x8x8x4xf32>) -> tensor<1x7x7x4xf32>
+  return
+}
+
+// -----
+
+// A blocked pool takes [N, C/b, spatial..., b].
+func.func @blocked_input(%x: tensor<1x8x8x4xf32>) {
+  // expected-error @+1 {{input must be blocked by 8 ([N, C/8, spatial..., 8]), but got tensor<1x8x8x4xf32>}}
   %0 = "graph.pool"(%x) <{kind = "max", kernel_shape = array<i64: 2, 2>, layout = "nchw8c"}> : (tensor<1x8x8x4xf32>) -> tensor<1x7x7x4xf32>
   return
 }

@@ -3,9 +3,11 @@
 //! each step the same `nart_tensor` function the unfused ops run, so a fused op computes
 //! exactly what its unfused sequence does. Also `graph.pool` (a `MaxPool` or `AveragePool` in
 //! a stated layout), which, like a channels-last `fused_conv`, runs its base op's kernel on the
-//! input moved to channels-first.
+//! input moved to channels-first (or unblocked, for a blocked layout `nchw<b>c`), and
+//! `graph.reorder` (into a blocked layout and back).
 
-use nart_dialect_graph::fused::{Activation, ACTIVATION};
+use nart_dialect_graph::fused::{Activation, ConvLayout, ACTIVATION};
+use nart_tensor::blocked;
 use nart_tensor::elementwise::{self as ew, BinaryOp, UnaryOp};
 use nart_tensor::{KernelError, Result as KResult, Tensor};
 
@@ -20,6 +22,7 @@ pub(crate) static FUSED_KERNELS: &[(&str, Kernel)] = &[
     ("graph.fused_gemm", T(fused_gemm)),
     ("graph.fused_matmul", T(fused_matmul)),
     ("graph.pool", T(layout_pool)),
+    ("graph.reorder", T(reorder)),
 ];
 
 /// The activation `n` states (`activation` as its keyword, `activation_params`).
@@ -101,6 +104,24 @@ fn fused_conv(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
             let yc = single(OP, nn::conv_k(n, &ins)?)?;
             nart_tensor::shape_ops::transpose(&yc, Some(&last))?
         }
+        other if block_of(other).is_some() => {
+            let b = block_of(other).unwrap_or(1);
+            let (Some(x), Some(w)) = (opt(i, 0), opt(i, 1)) else {
+                return Err(KernelError::Arity {
+                    op: OP,
+                    msg: "X and W are required".into(),
+                });
+            };
+            check_blocked(OP, x, b)?;
+            // Unblocked (padded channels kept), convolved as `Conv`, blocked again: the
+            // reference semantics of the blocked variant.
+            let xc = blocked::from_blocked(x, x.shape()[1] * b)?;
+            let wc = blocked::unblock_weight(w)?;
+            let mut ins: Vec<Option<&Tensor>> = vec![Some(&xc), Some(&wc)];
+            ins.extend(i.iter().skip(2).copied());
+            let yc = single(OP, nn::conv_k(n, &ins)?)?;
+            blocked::to_blocked(&yc, b)?
+        }
         other => {
             return Err(KernelError::attr(
                 OP,
@@ -174,6 +195,21 @@ fn layout_pool(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
                 None => None,
             }
         }
+        other if block_of(other).is_some() => {
+            let b = block_of(other).unwrap_or(1);
+            let Some(x) = opt(i, 0) else {
+                return Err(KernelError::Arity {
+                    op: OP,
+                    msg: "X is required".into(),
+                });
+            };
+            check_blocked(OP, x, b)?;
+            let xc = blocked::from_blocked(x, x.shape()[1] * b)?;
+            match base_pool(max, n, &[Some(&xc)])?.into_iter().next() {
+                Some(yc) => Some(blocked::to_blocked(&yc, b)?),
+                None => None,
+            }
+        }
         other => {
             return Err(KernelError::attr(
                 OP,
@@ -186,6 +222,55 @@ fn layout_pool(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
         op: OP,
         msg: "the base kernel gave no result".into(),
     })?;
+    Ok(vec![y])
+}
+
+/// The block size of a layout keyword `nchw<b>c`.
+fn block_of(layout: &str) -> Option<usize> {
+    match ConvLayout::parse(layout)? {
+        ConvLayout::Blocked(b) => usize::try_from(b).ok(),
+        _ => None,
+    }
+}
+
+/// Checks that `x` is blocked by `b` (`[N, C/b, spatial..., b]`).
+fn check_blocked(op: &'static str, x: &Tensor, b: usize) -> KResult<()> {
+    let s = x.shape();
+    if s.len() < 4 || s[s.len() - 1] != b {
+        return Err(KernelError::attr(
+            op,
+            "layout",
+            format!("the input {s:?} is not blocked by {b} ([N, C/{b}, spatial..., {b}])"),
+        ));
+    }
+    Ok(())
+}
+
+/// `graph.reorder`: into the blocked layout `layout` names, or back to `nchw` with `channels`
+/// channels.
+fn reorder(n: &Node, i: &[Option<&Tensor>]) -> KResult<Vec<Tensor>> {
+    const OP: &str = "reorder";
+    let Some(x) = opt(i, 0) else {
+        return Err(KernelError::Arity {
+            op: OP,
+            msg: "X is required".into(),
+        });
+    };
+    let layout = n.str_or("layout", "")?;
+    let y = if layout == "nchw" {
+        let c = n.int("channels")?;
+        let c = usize::try_from(c)
+            .map_err(|_| KernelError::attr(OP, "channels", format!("{c} is negative")))?;
+        blocked::from_blocked(x, c)?
+    } else if let Some(b) = block_of(&layout) {
+        blocked::to_blocked(x, b)?
+    } else {
+        return Err(KernelError::attr(
+            OP,
+            "layout",
+            format!("unknown layout '{layout}'"),
+        ));
+    };
     Ok(vec![y])
 }
 

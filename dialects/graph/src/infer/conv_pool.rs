@@ -268,6 +268,89 @@ fn conv_transpose(i: &In) -> R {
     one(t(x.elem, Some(out)))
 }
 
+/// `[N, C, spatial...]` from a blocked shape `[N, C/b, spatial..., b]` (`C` padded to a
+/// multiple of `b`).
+pub(crate) fn unblocked_shape(s: &[i64]) -> Vec<i64> {
+    let mut d = vec![s[0], dmul(s[1], s[s.len() - 1])];
+    d.extend(&s[2..s.len() - 1]);
+    d
+}
+
+/// `[N, ceil(C/b), spatial..., b]` from a channels-first shape `[N, C, spatial...]`.
+pub(crate) fn blocked_shape(s: &[i64], b: i64) -> Vec<i64> {
+    let c = if s[1] == DYNAMIC {
+        DYNAMIC
+    } else {
+        div_ceil(s[1], b)
+    };
+    let mut d = vec![s[0], c];
+    d.extend(&s[2..]);
+    d.push(b);
+    d
+}
+
+/// Checks that operand `idx` is blocked by `b` (`[N, C/b, spatial..., b]`, rank 4 or more) and
+/// returns its shape, or `None` when it is unranked.
+fn blocked_operand(i: &In, idx: usize, b: i64, what: &str) -> Result<Option<Vec<i64>>, String> {
+    let x = i.shaped(idx)?;
+    let Some(s) = x.shape else { return Ok(None) };
+    if s.len() < 4 || s[s.len() - 1] != b {
+        return Err(format!(
+            "{what} must be blocked by {b} ([N, C/{b}, spatial..., {b}]), but got {}",
+            i.type_str(idx)
+        ));
+    }
+    Ok(Some(s))
+}
+
+/// `[N, M/b, spatial..., b]` from a blocked input #0 `[N, C/b, spatial..., b]` and a blocked
+/// weight #1 `[M/b, K, k..., bi, b]` (`graph.fused_conv` with `layout = "nchw{b}c"`): [`conv`]
+/// on the unblocked shapes (`[N, C, spatial...]` and `[M, K * bi, k...]`), blocked again.
+pub(crate) fn conv_blocked(i: &In, b: i64) -> R {
+    let x = i.shaped(0)?;
+    let Some(sx) = blocked_operand(i, 0, b, "input")? else {
+        return one(t(x.elem, None));
+    };
+    let Some(sw) = i.shaped(1)?.shape else {
+        return one(t(x.elem, Some(vec![DYNAMIC; sx.len()])));
+    };
+    let r = sx.len();
+    if sw.len() != r + 1 || sw[r] != b {
+        return Err(format!(
+            "weight must be blocked as [M/{b}, K, k..., bi, {b}] (rank {}), but got {}",
+            r + 1,
+            i.type_str(1)
+        ));
+    }
+    let mut w = vec![dmul(sw[0], b), dmul(sw[1], sw[r - 1])];
+    w.extend(&sw[2..r - 1]);
+    let xu = t(x.elem.clone(), Some(unblocked_shape(&sx)));
+    let wu = t(x.elem.clone(), Some(w));
+    let res = conv_of(i, xu, wu, (i.type_str(0), i.type_str(1)), None)?;
+    Ok(res.map(|rs| {
+        rs.into_iter()
+            .map(|r| {
+                r.map(|mut s| {
+                    s.shape = s.shape.map(|d| blocked_shape(&d, b));
+                    s
+                })
+            })
+            .collect()
+    }))
+}
+
+/// `[N, C/b, spatial..., b]` from a blocked input of that form (`graph.pool` with
+/// `layout = "nchw{b}c"`): [`pool_of`] on the unblocked shape, blocked again.
+pub(crate) fn pool_blocked(i: &In, b: i64) -> Result<Shaped, String> {
+    let x = i.shaped(0)?;
+    let Some(sx) = blocked_operand(i, 0, b, "input")? else {
+        return Ok(x);
+    };
+    let mut r = pool_of(i, t(x.elem, Some(unblocked_shape(&sx))))?;
+    r.shape = r.shape.map(|d| blocked_shape(&d, b));
+    Ok(r)
+}
+
 fn pool(i: &In) -> Result<Shaped, String> {
     pool_of(i, i.shaped(0)?)
 }

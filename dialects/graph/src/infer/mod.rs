@@ -743,6 +743,7 @@ mod tests {
         ("conv_pool", conv_pool::RULES),
         ("fused", crate::fused::INFER_RULES),
         ("pool", crate::pool::INFER_RULES),
+        ("reorder", crate::reorder::INFER_RULES),
         ("elementwise", elementwise::RULES),
         ("generate", generate::RULES),
         ("indexing", indexing::RULES),
