@@ -94,7 +94,7 @@ fn stacked_samples_give_the_same_statistics_as_one_run_each() {
         assert_eq!(one.len(), 9, "values with statistics");
         assert!(
             one.iter()
-                .all(|(_, s)| calibrator.needs_histogram() == !s.tensor.bins.is_empty()),
+                .all(|(_, s)| calibrator.needs_histogram() != s.tensor.bins.is_empty()),
             "histograms exactly when the calibrator needs them"
         );
         assert!(
