@@ -228,6 +228,10 @@ enum Command {
         /// dequantize casts), or auto (qnn, but qdq for an .onnx output).
         #[arg(long, value_enum, default_value_t = QuantForm::Auto)]
         form: QuantForm,
+        /// Calibration samples stacked along the batch axis into one run, where the model
+        /// allows it (the statistics are the same; default 1: one sample per run).
+        #[arg(long)]
+        calib_batch: Option<usize>,
     },
     /// Run ONNX backend test folders in one process (used by the conformance suite).
     RunTests {
@@ -544,6 +548,7 @@ fn main() -> ExitCode {
             output,
             guard,
             form,
+            calib_batch,
             ..
         } => nart_cli::quantize::quantize(nart_cli::quantize::QuantizeRequest {
             model: model.unwrap_or_default(),
@@ -566,6 +571,7 @@ fn main() -> ExitCode {
                 QuantForm::Qdq => nart_cli::quantize::Form::Qdq,
                 QuantForm::Qnn => nart_cli::quantize::Form::Qnn,
             },
+            calib_batch,
         }),
     };
     match res {

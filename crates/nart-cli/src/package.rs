@@ -253,6 +253,7 @@ fn build(
                 progress: false,
                 form: crate::quantize::Form::Qnn,
                 guard: Default::default(),
+                calib_batch: None,
             })?;
             specialize(&mut s.ctx, s.module, &req.dims, &req.shapes, &req.model)?;
             s.calibrate()?;

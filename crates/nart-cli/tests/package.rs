@@ -586,6 +586,7 @@ fn quantized_packages_equal_the_quantized_ir() {
         progress: false,
         form: nart_cli::quantize::Form::Qnn,
         guard: Default::default(),
+        calib_batch: None,
     })
     .unwrap();
     s.calibrate().unwrap();

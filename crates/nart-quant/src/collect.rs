@@ -16,17 +16,23 @@
 //!   `quant.calibrated_channels = [array<f64: lo0, hi0, lo1, hi1, ...>, ...]`;
 //! - a function argument gets the same keys in its argument attributes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nart_dialect_quant::CalibratedQuantizedType;
 use nart_interp::{Interpreter, Observer, Val};
 use nart_ir::{AttrData, Context, DenseArrayData, NamedAttr, Op, Value, ValueDef};
 
+use crate::batch::BatchPlan;
 use crate::calib::{levels_for, Calibrator, Histogram, DEFAULT_BINS};
 use crate::dataset::Sample;
 use crate::errors::QuantError;
 use crate::ir_util;
+
+/// Samples per interpreter run by default: one. Stacking 8 gave the same statistics but no
+/// gain on ResNet-18 and cost MobileNetV2 a third more CPU time in page faults of the larger
+/// tensors (docs/quantization.md); `nart quantize --calib-batch N` asks for it.
+pub const DEFAULT_BATCH: usize = 1;
 
 /// The attribute holding a value's calibrated range.
 pub const CALIBRATED: &str = "quant.calibrated";
@@ -48,6 +54,9 @@ pub struct CalibOptions {
     pub progress: bool,
     /// Threads that run samples at once (`None`: one per core).
     pub threads: Option<usize>,
+    /// Samples stacked along the batch axis into one interpreter run, where the function
+    /// allows it ([`crate::batch`]); 1 runs one sample at a time. The statistics are the same.
+    pub batch: usize,
 }
 
 impl Default for CalibOptions {
@@ -59,6 +68,7 @@ impl Default for CalibOptions {
             bins: DEFAULT_BINS,
             progress: false,
             threads: None,
+            batch: DEFAULT_BATCH,
         }
     }
 }
@@ -81,6 +91,8 @@ pub struct CalibReport {
     pub values: usize,
     /// Per value: its name and chosen range, in IR order.
     pub ranges: Vec<(String, (f64, f64))>,
+    /// Samples stacked into one interpreter run, and why not more.
+    pub batching: Batching,
 }
 
 struct Collector<'a> {
@@ -89,10 +101,21 @@ struct Collector<'a> {
     bins: usize,
     wanted: &'a HashMap<Value, usize>,
     stats: Vec<Option<ValueStats>>,
+    /// In a batched run: the values that must have `rows` rows, and whether one had not.
+    check: Option<(&'a HashSet<Value>, usize)>,
+    mismatch: bool,
 }
 
 impl Observer for Collector<'_> {
     fn observe(&mut self, value: Value, val: &Val) {
+        if let Some((batched, rows)) = self.check {
+            if batched.contains(&value) {
+                let ok = matches!(val, Val::Tensor(t) if t.shape().first() == Some(&rows));
+                if !ok {
+                    self.mismatch = true;
+                }
+            }
+        }
         let Some(&slot) = self.wanted.get(&value) else {
             return;
         };
@@ -176,6 +199,16 @@ pub fn collect(
     samples: &[Sample],
     opts: &CalibOptions,
 ) -> Result<Vec<(Value, ValueStats)>, QuantError> {
+    collect_with_batch(ctx, func, samples, opts).map(|(stats, _)| stats)
+}
+
+/// [`collect`], also saying how many samples ran stacked in one interpreter run.
+pub fn collect_with_batch(
+    ctx: &mut Context,
+    func: Op,
+    samples: &[Sample],
+    opts: &CalibOptions,
+) -> Result<(Vec<(Value, ValueStats)>, Batching), QuantError> {
     crate::register(ctx);
     let interp = Interpreter::new(ctx, func).map_err(|e| QuantError::Run {
         sample: "planning".into(),
@@ -193,53 +226,35 @@ pub fn collect(
     } else {
         0
     };
-    // Samples run on as many threads as the machine has cores (at most one per sample), each
-    // with its own statistics, merged afterwards: ranges by min and max, histograms by growing
-    // both to the wider upper end and adding counts. Both are exact and independent of the
-    // order the samples ran in, so the result is the same on any number of threads.
-    let threads = opts
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, samples.len().max(1));
-    let what = format!("calibrating ({})", opts.calibrator.name());
-    let pb = progress_bar(opts.progress, samples.len(), &what);
-    let chunk = samples.len().div_ceil(threads).max(1);
-    let results: Vec<Result<Vec<Option<ValueStats>>, QuantError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = samples
-            .chunks(chunk)
-            .map(|part| {
-                let (interp, wanted, pb) = (&interp, &wanted, &pb);
-                scope.spawn(move || {
-                    let mut col = Collector {
-                        per_channel: opts.per_channel,
-                        bins,
-                        wanted,
-                        stats: vec![None; wanted.len()],
-                    };
-                    for s in part {
-                        interp
-                            .run_observed(s.inputs.clone(), &mut col)
-                            .map_err(|e| QuantError::Run {
-                                sample: s.name.clone(),
-                                error: Box::new(e),
-                            })?;
-                        pb.inc(1);
-                    }
-                    Ok(col.stats)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
-    pb.finish_and_clear();
-    // The first failing sample in dataset order is the one reported.
-    let mut parts = Vec::with_capacity(results.len());
-    for r in results {
-        parts.push(r?);
-    }
+    let run = Runs {
+        interp: &interp,
+        samples,
+        opts,
+        bins,
+        wanted: &wanted,
+    };
+    // Stacked samples where the function keeps the rows of a batch apart (crate::batch);
+    // should a batched run fail or show a value without the batch's rows, everything runs
+    // again one sample at a time, which also names a failing sample.
+    let batch = opts.batch.min(samples.len());
+    let rows = crate::batch::rows_per_sample(samples).unwrap_or(0);
+    let plan = if batch <= 1 {
+        Err(String::new())
+    } else if rows == 0 {
+        Err("the samples' inputs differ in rows".to_string())
+    } else {
+        crate::batch::plan(ctx, func)
+    };
+    let batched = match plan {
+        Ok(p) => run
+            .all(Some((&p, batch, rows)))
+            .map_err(|_| "a batched run failed or lost the batch's rows".to_string()),
+        Err(e) => Err(e),
+    };
+    let (parts, used, why) = match batched {
+        Ok(parts) => (parts, batch, None),
+        Err(why) => (run.all(None)?, 1, Some(why).filter(|w| !w.is_empty())),
+    };
     let mut stats = merge_stats(values.len(), parts);
     for s in stats.iter_mut().flatten() {
         s.tensor.finish();
@@ -247,11 +262,138 @@ pub fn collect(
             h.finish();
         }
     }
-    Ok(values
+    let stats = values
         .into_iter()
         .zip(stats)
         .filter_map(|(v, s)| s.map(|s| (v, s)))
-        .collect())
+        .collect();
+    Ok((
+        stats,
+        Batching {
+            batch: used,
+            why_not: why,
+        },
+    ))
+}
+
+/// How many samples ran stacked in one interpreter run, and why not more.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Batching {
+    /// Samples per run (1: one at a time).
+    pub batch: usize,
+    /// Why samples ran one at a time although more per run were asked for.
+    pub why_not: Option<String>,
+}
+
+/// What the calibration runs share.
+struct Runs<'a> {
+    interp: &'a Interpreter,
+    samples: &'a [Sample],
+    opts: &'a CalibOptions,
+    bins: usize,
+    wanted: &'a HashMap<Value, usize>,
+}
+
+/// Why a batched run gave no statistics.
+enum BatchFail {
+    /// A run failed (the sample-by-sample runs name the sample).
+    Run(QuantError),
+    /// A batched value came out without the batch's rows.
+    Rows,
+}
+
+impl Runs<'_> {
+    /// Runs every sample, `batch = (plan, samples per run, rows per sample)` at a time when
+    /// given, and returns each thread's statistics.
+    ///
+    /// Samples run on as many threads as the machine has cores (at most one per run), each
+    /// with its own statistics, merged afterwards: ranges by min and max, histograms by
+    /// growing both to the wider upper end and adding counts. Both are exact and independent
+    /// of the order the samples ran in, so the result is the same on any number of threads.
+    fn all(
+        &self,
+        batch: Option<(&BatchPlan, usize, usize)>,
+    ) -> Result<Vec<Vec<Option<ValueStats>>>, QuantError> {
+        let samples = self.samples;
+        let per_run = batch.map_or(1, |(_, b, _)| b);
+        let runs = samples.len().div_ceil(per_run);
+        let threads = self
+            .opts
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .clamp(1, runs.max(1));
+        // Whole runs per thread, so that every batch but the last is full.
+        let chunk = (runs.div_ceil(threads) * per_run).max(1);
+        let what = format!("calibrating ({})", self.opts.calibrator.name());
+        let pb = progress_bar(self.opts.progress, samples.len(), &what);
+        let results: Vec<Result<Vec<Option<ValueStats>>, BatchFail>> =
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = samples
+                    .chunks(chunk)
+                    .map(|part| {
+                        let pb = &pb;
+                        scope.spawn(move || self.part(part, batch, pb))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                    .collect()
+            });
+        pb.finish_and_clear();
+        // The first failing sample in dataset order is the one reported.
+        let mut parts = Vec::with_capacity(results.len());
+        for r in results {
+            match r {
+                Ok(p) => parts.push(p),
+                Err(BatchFail::Run(e)) => return Err(e),
+                Err(BatchFail::Rows) => {
+                    return Err(QuantError::Data(
+                        "a batched value lost the batch's rows".into(),
+                    ))
+                }
+            }
+        }
+        Ok(parts)
+    }
+
+    /// Runs the samples of one thread.
+    fn part(
+        &self,
+        part: &[Sample],
+        batch: Option<(&BatchPlan, usize, usize)>,
+        pb: &ProgressBar,
+    ) -> Result<Vec<Option<ValueStats>>, BatchFail> {
+        let mut col = Collector {
+            per_channel: self.opts.per_channel,
+            bins: self.bins,
+            wanted: self.wanted,
+            stats: vec![None; self.wanted.len()],
+            check: None,
+            mismatch: false,
+        };
+        let per_run = batch.map_or(1, |(_, b, _)| b);
+        for group in part.chunks(per_run) {
+            let inputs = match batch {
+                Some((plan, _, rows)) => {
+                    col.check = Some((&plan.batched, group.len() * rows));
+                    crate::batch::stack(group).ok_or(BatchFail::Rows)?
+                }
+                None => group[0].inputs.clone(),
+            };
+            self.interp.run_observed(inputs, &mut col).map_err(|e| {
+                BatchFail::Run(QuantError::Run {
+                    sample: group[0].name.clone(),
+                    error: Box::new(e),
+                })
+            })?;
+            if col.mismatch {
+                return Err(BatchFail::Rows);
+            }
+            pb.inc(group.len() as u64);
+        }
+        Ok(col.stats)
+    }
 }
 
 /// Merges the statistics of `n` values that threads collected.
@@ -450,12 +592,13 @@ pub fn calibrate(
             "the calibration set has no samples".into(),
         ));
     }
-    let stats = collect(ctx, func, samples, opts)?;
+    let (stats, batching) = collect_with_batch(ctx, func, samples, opts)?;
     let mut ranges = Vec::with_capacity(stats.len());
     let mut report = CalibReport {
         samples: samples.len(),
         values: stats.len(),
         ranges: Vec::new(),
+        batching,
     };
     let pick = |h: &Histogram| {
         let h = if h.min > h.max {

@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 
 pub mod apply;
+pub mod batch;
 pub mod calib;
 pub mod collect;
 pub mod dataset;

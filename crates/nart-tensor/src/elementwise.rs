@@ -923,23 +923,26 @@ pub fn clip(x: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Te
     }
     let lo = min.map(|t| t.to_f64_vec()).transpose()?.map(|v| v[0]);
     let hi = max.map(|t| t.to_f64_vec()).transpose()?.map(|v| v[0]);
-    let v = x
-        .to_f64_vec()?
-        .into_iter()
-        .map(|mut a| {
-            if let Some(l) = lo {
-                if a < l {
-                    a = l;
-                }
+    let clip1 = |mut a: f64| {
+        if let Some(l) = lo {
+            if a < l {
+                a = l;
             }
-            if let Some(h) = hi {
-                if a > h {
-                    a = h;
-                }
+        }
+        if let Some(h) = hi {
+            if a > h {
+                a = h;
             }
-            a
-        })
-        .collect();
+        }
+        a
+    };
+    // f32 (nearly every model) element by element, without f64 copies of the whole tensor;
+    // the same arithmetic and rounding as the general path below.
+    if let Data::F32(v) = x.data() {
+        let out = v.iter().map(|&a| clip1(a as f64) as f32).collect();
+        return Tensor::new(x.dtype(), x.shape().to_vec(), Data::F32(out));
+    }
+    let v = x.to_f64_vec()?.into_iter().map(clip1).collect();
     Tensor::from_f64(x.dtype(), x.shape().to_vec(), v)
 }
 
@@ -1209,6 +1212,53 @@ mod tests {
         assert_eq!(p.as_f32().unwrap(), &[-0.5, 2., -0.75, 4.]);
         let c = clip(&x, Some(&Tensor::scalar(-1.0f32)), None).unwrap();
         assert_eq!(c.as_f32().unwrap(), &[-1., -0.5, 0., 1.]);
+    }
+
+    #[test]
+    fn clip_f32_matches_the_f64_path() {
+        // The f32 path against the same values as f64 (the general path), rounded back.
+        let vals = [
+            -3.5f32,
+            -1.0,
+            -0.25,
+            0.0,
+            0.75,
+            2.0,
+            7.0,
+            f32::NAN,
+            f32::INFINITY,
+        ];
+        let x32 = Tensor::from_vec(vec![vals.len()], vals.to_vec()).unwrap();
+        let x64 = Tensor::from_vec(vec![vals.len()], vals.map(f64::from).to_vec()).unwrap();
+        let bound = |v: f32| Tensor::scalar(v);
+        for (lo, hi) in [
+            (Some(-1.0), Some(2.0)),
+            (Some(-1.0), None),
+            (None, Some(0.5)),
+            (None, None),
+        ] {
+            let (l32, h32) = (lo.map(bound), hi.map(bound));
+            let got = clip(&x32, l32.as_ref(), h32.as_ref()).unwrap();
+            let (l64, h64) = (
+                lo.map(|v| Tensor::scalar(v as f64)),
+                hi.map(|v| Tensor::scalar(v as f64)),
+            );
+            let want = clip(&x64, l64.as_ref(), h64.as_ref()).unwrap();
+            let want: Vec<u32> = want
+                .to_f64_vec()
+                .unwrap()
+                .iter()
+                .map(|&v| (v as f32).to_bits())
+                .collect();
+            let got: Vec<u32> = got.as_f32().unwrap().iter().map(|v| v.to_bits()).collect();
+            assert_eq!(got, want, "clip to {lo:?}..{hi:?}");
+        }
+        let c = clip(&x32, Some(&bound(-1.0)), Some(&bound(2.0))).unwrap();
+        assert_eq!(
+            &c.as_f32().unwrap()[..7],
+            &[-1., -1., -0.25, 0., 0.75, 2., 2.]
+        );
+        assert!(c.as_f32().unwrap()[7].is_nan(), "NaN stays NaN");
     }
 
     #[test]

@@ -38,6 +38,7 @@ fn quantized() -> (Context, Op, Op) {
         progress: false,
         guard: Default::default(),
         form: Form::Qnn,
+        calib_batch: None,
     })
     .expect("loads");
     q.calibrate().expect("calibrates");
