@@ -370,6 +370,9 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
+    if matches!(cli.command, Command::Quantize { .. }) {
+        nart_cli::quantize::single_threaded_gemm();
+    }
     let res = match cli.command {
         Command::Run {
             package: Some(package),

@@ -373,8 +373,10 @@ fn tmp_path(path: &Path) -> PathBuf {
 /// core, and GEMM threads on top of that cost CPU time in handing work over (on MobileNetV2,
 /// 64 samples, 2 cores: 3.1 s of CPU with them, 2.4 s without; docs/quantization.md). The
 /// results do not change: each output element is summed in the same order either way.
-/// Called first thing, before this process starts any thread.
-fn single_threaded_gemm() {
+/// The `nart` binary calls it first thing for `nart quantize`, before the process starts any
+/// thread (setting the environment is not safe once other threads may read it, so the library
+/// entry [`quantize`] leaves it alone).
+pub fn single_threaded_gemm() {
     if std::env::var_os("MATMUL_NUM_THREADS").is_none() {
         std::env::set_var("MATMUL_NUM_THREADS", "1");
     }
@@ -382,7 +384,6 @@ fn single_threaded_gemm() {
 
 /// `nart quantize`: load, calibrate, apply, guard (with `--eval`), lower, write.
 pub fn quantize(req: QuantizeRequest) -> Result<()> {
-    single_threaded_gemm();
     let mut s = Session::load(req)?;
     let eval = crate::guard::load_eval(&s)?;
     s.calibrate()?;
