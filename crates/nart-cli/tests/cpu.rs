@@ -168,15 +168,7 @@ fn the_binary_compiles_emits_inspects_runs_and_benches() {
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(text.contains("nart-cpu-abi-3"), "{text}");
     let outputs = tmp("cpu-tests", "bin-static_cnn-out");
-    let out = nart()
-        .args(["run", "--package"])
-        .arg(&pkg)
-        .arg("--inputs")
-        .arg(dir.join("test_data_set_0"))
-        .arg("--outputs")
-        .arg(&outputs)
-        .output()
-        .unwrap();
+    let out = common::run_package(&pkg, &dir, &outputs, &[]);
     ok(&out);
     let bytes = std::fs::read(outputs.join("output_0.pb")).unwrap();
     let got = read_pb(&outputs.join("output_0.pb"));
@@ -185,16 +177,7 @@ fn the_binary_compiles_emits_inspects_runs_and_benches() {
     // The cpu target's thread pool gives the same bytes.
     for threads in ["2", "3"] {
         let more = tmp("cpu-tests", &format!("bin-static_cnn-out-t{threads}"));
-        let out = nart()
-            .args(["run", "--package"])
-            .arg(&pkg)
-            .arg("--inputs")
-            .arg(dir.join("test_data_set_0"))
-            .arg("--outputs")
-            .arg(&more)
-            .args(["--cpu-threads", threads])
-            .output()
-            .unwrap();
+        let out = common::run_package(&pkg, &dir, &more, &["--cpu-threads", threads]);
         ok(&out);
         assert_eq!(std::fs::read(more.join("output_0.pb")).unwrap(), bytes);
     }
@@ -239,15 +222,7 @@ fn a_cross_compiled_package_is_refused_here_with_both_machines_named() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let out = nart()
-        .args(["run", "--package"])
-        .arg(&pkg)
-        .arg("--inputs")
-        .arg(dir.join("test_data_set_0"))
-        .arg("--outputs")
-        .arg(tmp("cpu-tests", "arm-out"))
-        .output()
-        .unwrap();
+    let out = common::run_package(&pkg, &dir, &tmp("cpu-tests", "arm-out"), &[]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -288,15 +263,7 @@ fn ops_the_cpu_target_cannot_lower_fall_back_and_the_whole_matches_onnx_runtime(
         "{report}"
     );
     let outputs = tmp("cpu-tests", "fallback_mix-cpu-out");
-    let out = nart()
-        .args(["run", "--package"])
-        .arg(&pkg)
-        .arg("--inputs")
-        .arg(dir.join("test_data_set_0"))
-        .arg("--outputs")
-        .arg(&outputs)
-        .output()
-        .unwrap();
+    let out = common::run_package(&pkg, &dir, &outputs, &[]);
     assert!(
         out.status.success(),
         "{}",

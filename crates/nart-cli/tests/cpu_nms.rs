@@ -43,15 +43,7 @@ fn nms_runs_in_generated_code_and_selects_what_onnx_runtime_selects() {
     assert!(on == all && all == 2, "{on} of {all} ops on cpu\n{report}");
     let outputs = tmp("cpu-nms-tests", "nms-out");
     let _ = std::fs::remove_dir_all(&outputs);
-    ok(&nart()
-        .args(["run", "--package"])
-        .arg(&pkg)
-        .arg("--inputs")
-        .arg(dir.join("test_data_set_0"))
-        .arg("--outputs")
-        .arg(&outputs)
-        .output()
-        .unwrap());
+    ok(&common::run_package(&pkg, &dir, &outputs, &[]));
     let want = ort_outputs(&dir, 2);
     for (k, w) in want.iter().enumerate() {
         let got = read_pb(&outputs.join(format!("output_{k}.pb")));

@@ -55,15 +55,7 @@ fn gather_elements_shape_constant_of_shape_range_einsum_and_top_k_all_run_on_cpu
         );
     }
     let outputs = tmp("cpu-tests", "keyb_ops-cpu-out");
-    let out = nart()
-        .args(["run", "--package"])
-        .arg(&pkg)
-        .arg("--inputs")
-        .arg(dir.join("test_data_set_0"))
-        .arg("--outputs")
-        .arg(&outputs)
-        .output()
-        .unwrap();
+    let out = common::run_package(&pkg, &dir, &outputs, &[]);
     assert!(
         out.status.success(),
         "{}",

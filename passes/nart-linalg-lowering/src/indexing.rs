@@ -260,25 +260,16 @@ pub(crate) fn lower_split(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
     Ok(values)
 }
 
-/// `Pad(x, pads, constant_value?, axes?)` in `constant` mode; negative pads crop.
-pub(crate) fn lower_pad(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
-    match string_attr(rw, op, "mode") {
-        None | Some("constant") => {}
-        Some(m @ ("reflect" | "edge" | "wrap")) => {
-            let m = m.to_string();
-            return crate::keya_ops::lower_pad_mode(rw, op, loc, &m);
-        }
-        Some(m) => return Err(format!("mode = \"{m}\" is not lowered")),
-    }
-    let x = operand(rw, op, 0)?;
-    let (sx, _) = static_type(rw, x)?;
-    let (out, _) = result_type(rw, op)?;
+/// The low and high pads of each dimension of `Pad(x, pads, _, axes?)` in any mode (constant
+/// pads and axes; negative pads crop), checked against the result shape `out`.
+pub(crate) fn pad_amounts(
+    rw: &mut PatternRewriter<'_>,
+    op: Op,
+    sx: &[i64],
+    out: &[i64],
+) -> Result<(Vec<i64>, Vec<i64>), String> {
     let r = sx.len();
     let pads = ints_input(rw, op, 1, "pads")?.ok_or("expected pads")?;
-    let value = match optional_operand(rw, op, 2) {
-        Some(v) => constant_scalar(rw, v).ok_or("the padding value is not a constant")?,
-        None => float_value(rw, op),
-    };
     let axes = match optional_operand(rw, op, 3) {
         Some(v) => constant_ints(rw, v).ok_or("the axes are not a constant")?,
         None => (0..r as i64).collect(),
@@ -302,6 +293,28 @@ pub(crate) fn lower_pad(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> 
             "the result shape {out:?} is not the padded {want:?}"
         ));
     }
+    Ok((low, high))
+}
+
+/// `Pad(x, pads, constant_value?, axes?)` in `constant` mode; negative pads crop.
+pub(crate) fn lower_pad(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
+    match string_attr(rw, op, "mode") {
+        None | Some("constant") => {}
+        Some(m @ ("reflect" | "edge" | "wrap")) => {
+            let m = m.to_string();
+            return crate::keya_ops::lower_pad_mode(rw, op, loc, &m);
+        }
+        Some(m) => return Err(format!("mode = \"{m}\" is not lowered")),
+    }
+    let x = operand(rw, op, 0)?;
+    let (sx, _) = static_type(rw, x)?;
+    let (out, _) = result_type(rw, op)?;
+    let r = sx.len();
+    let (low, high) = pad_amounts(rw, op, &sx, &out)?;
+    let value = match optional_operand(rw, op, 2) {
+        Some(v) => constant_scalar(rw, v).ok_or("the padding value is not a constant")?,
+        None => float_value(rw, op),
+    };
     let (lo_pos, hi_pos): (Vec<i64>, Vec<i64>) = (
         low.iter().map(|&p| p.max(0)).collect(),
         high.iter().map(|&p| p.max(0)).collect(),

@@ -234,33 +234,7 @@ pub(crate) fn lower_pad_mode(
     let (sx, _) = static_type(rw, x)?;
     let (out, _) = result_type(rw, op)?;
     let r = sx.len();
-    let pads = match optional_operand(rw, op, 1) {
-        Some(v) => constant_ints(rw, v).ok_or("the pads are not a constant")?,
-        None => ints_attr(rw, op, "pads").ok_or("expected pads")?,
-    };
-    let axes = match optional_operand(rw, op, 3) {
-        Some(v) => constant_ints(rw, v).ok_or("the axes are not a constant")?,
-        None => (0..r as i64).collect(),
-    };
-    if pads.len() != 2 * axes.len() {
-        return Err(format!(
-            "expected {} pads, got {}",
-            2 * axes.len(),
-            pads.len()
-        ));
-    }
-    let (mut low, mut high) = (vec![0; r], vec![0; r]);
-    for (k, &a) in axes.iter().enumerate() {
-        let a = norm_axis(a, r)?;
-        low[a] = pads[k];
-        high[a] = pads[k + axes.len()];
-    }
-    let want: Vec<i64> = (0..r).map(|i| sx[i] + low[i] + high[i]).collect();
-    if want != out {
-        return Err(format!(
-            "the result shape {out:?} is not the padded {want:?}"
-        ));
-    }
+    let (low, high) = crate::indexing::pad_amounts(rw, op, &sx, &out)?;
     let mut tables = Vec::new();
     for a in 0..r {
         if low[a] == 0 && high[a] == 0 {

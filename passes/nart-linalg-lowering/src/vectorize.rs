@@ -608,6 +608,47 @@ fn parallel_plan(
     Ok((ranges, plan))
 }
 
+/// What the rewrites read of a structured op: its maps, the number of inputs, its operands,
+/// its body, which body arguments the body uses, and its location.
+struct Parts {
+    maps: Vec<AffineMap>,
+    n_in: usize,
+    operands: Vec<Value>,
+    block: Block,
+    used: Vec<bool>,
+    loc: Location,
+}
+
+fn parts(rw: &PatternRewriter<'_>, op: Op) -> Result<Parts, String> {
+    let s = structured(rw, op).ok_or("not a structured op")?;
+    let block = rw.region_blocks(rw.region(op, 0))[0];
+    Ok(Parts {
+        maps: s.indexing_maps(rw, op)?,
+        n_in: s.num_inputs(rw, op),
+        operands: rw.operands(op).to_vec(),
+        block,
+        used: rw
+            .block_args(block)
+            .iter()
+            .map(|&a| rw.has_uses(a))
+            .collect(),
+        loc: rw.op_loc(op),
+    })
+}
+
+/// The indices `map` gives at loop indices `ivs`.
+fn indices_of(
+    rw: &mut PatternRewriter<'_>,
+    map: &AffineMap,
+    ivs: &[Value],
+    loc: Location,
+) -> Vec<Value> {
+    map.results
+        .iter()
+        .map(|e| index_of(rw, e, ivs, loc))
+        .collect()
+}
+
 /// Rewrites a parallel op (checked by [`parallel_plan`]).
 fn rewrite_parallel(
     rw: &mut PatternRewriter<'_>,
@@ -616,17 +657,14 @@ fn rewrite_parallel(
     ranges: &[i64],
     plan: &[Option<Access>],
 ) -> Result<(), String> {
-    let s = structured(rw, op).ok_or("not a structured op")?;
-    let maps = s.indexing_maps(rw, op)?;
-    let n_in = s.num_inputs(rw, op);
-    let operands = rw.operands(op).to_vec();
-    let block = rw.region_blocks(rw.region(op, 0))[0];
-    let used: Vec<bool> = rw
-        .block_args(block)
-        .iter()
-        .map(|&a| rw.has_uses(a))
-        .collect();
-    let loc = rw.op_loc(op);
+    let Parts {
+        maps,
+        n_in,
+        operands,
+        block,
+        used,
+        loc,
+    } = parts(rw, op)?;
     let inner = ranges.len() - 1;
     let n = ranges[inner];
     let vw = sh.vw;
@@ -641,11 +679,7 @@ fn rewrite_parallel(
                 _ if !used[i] => Lanes::Uniform(v),
                 None => Lanes::Uniform(v),
                 Some(acc) => {
-                    let idx: Vec<Value> = maps[i]
-                        .results
-                        .iter()
-                        .map(|e| index_of(rw, e, &all, loc))
-                        .collect();
+                    let idx = indices_of(rw, &maps[i], &all, loc);
                     match acc {
                         Access::Uniform => Lanes::Uniform(load(rw, v, &idx, loc)),
                         // parallel_plan reads every other operand contiguously.
@@ -660,11 +694,7 @@ fn rewrite_parallel(
         let out = clone_lanewise(rw, block, &args, vw, loc);
         for (k, l) in out.into_iter().enumerate() {
             let init = operands[n_in + k];
-            let idx: Vec<Value> = maps[n_in + k]
-                .results
-                .iter()
-                .map(|e| index_of(rw, e, &all, loc))
-                .collect();
+            let idx = indices_of(rw, &maps[n_in + k], &all, loc);
             let v = as_vector(rw, l, vw, loc);
             write(rw, v, init, &idx, in_bounds, loc);
         }
@@ -821,17 +851,14 @@ fn rewrite_reduction(
     sh: Shape,
     plan: &ReducePlan,
 ) -> Result<(), String> {
-    let s = structured(rw, op).ok_or("not a structured op")?;
-    let maps = s.indexing_maps(rw, op)?;
-    let n_in = s.num_inputs(rw, op);
-    let operands = rw.operands(op).to_vec();
-    let block = rw.region_blocks(rw.region(op, 0))[0];
-    let used: Vec<bool> = rw
-        .block_args(block)
-        .iter()
-        .map(|&a| rw.has_uses(a))
-        .collect();
-    let loc = rw.op_loc(op);
+    let Parts {
+        maps,
+        n_in,
+        operands,
+        block,
+        used,
+        loc,
+    } = parts(rw, op)?;
     let vw = sh.vw;
     let n = plan.ranges[plan.p];
     let full = n - n % vw;
@@ -856,11 +883,7 @@ fn rewrite_reduction(
         let mut inits = Vec::new();
         for all in &rows_ivs {
             for k in n_in..operands.len() {
-                let idx: Vec<Value> = maps[k]
-                    .results
-                    .iter()
-                    .map(|e| index_of(rw, e, all, loc))
-                    .collect();
+                let idx = indices_of(rw, &maps[k], all, loc);
                 inits.push(read(rw, operands[k], &idx, vw, in_bounds, loc));
             }
         }
@@ -886,11 +909,7 @@ fn rewrite_reduction(
                                 _ if !used[i] => Lanes::Uniform(v),
                                 None => Lanes::Uniform(v),
                                 Some(acc) => {
-                                    let idx: Vec<Value> = maps[i]
-                                        .results
-                                        .iter()
-                                        .map(|e| index_of(rw, e, all, loc))
-                                        .collect();
+                                    let idx = indices_of(rw, &maps[i], all, loc);
                                     match (acc, vectors[i]) {
                                         (Access::Uniform, _) => {
                                             Lanes::Uniform(load(rw, v, &idx, loc))
@@ -929,11 +948,7 @@ fn rewrite_reduction(
         );
         for (r, all) in rows_ivs.iter().enumerate() {
             for k in n_in..operands.len() {
-                let idx: Vec<Value> = maps[k]
-                    .results
-                    .iter()
-                    .map(|e| index_of(rw, e, all, loc))
-                    .collect();
+                let idx = indices_of(rw, &maps[k], all, loc);
                 write(
                     rw,
                     accs[r * n_out + k - n_in],

@@ -58,6 +58,21 @@ pub fn compile_for(
     (out, String::from_utf8(report).unwrap())
 }
 
+/// `nart run --package PKG --inputs DIR/test_data_set_0 --outputs OUTPUTS EXTRA...` through
+/// this crate's `nart` binary; what it printed and its exit status, for the caller to check.
+pub fn run_package(pkg: &Path, dir: &Path, outputs: &Path, extra: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_nart"))
+        .args(["run", "--package"])
+        .arg(pkg)
+        .arg("--inputs")
+        .arg(dir.join("test_data_set_0"))
+        .arg("--outputs")
+        .arg(outputs)
+        .args(extra)
+        .output()
+        .expect("the nart binary starts")
+}
+
 /// ONNX Runtime's outputs for test_data_set_0.
 pub fn ort_outputs(dir: &Path, n: usize) -> Vec<Tensor> {
     (0..n)
