@@ -587,14 +587,12 @@ struct Window {
 }
 
 fn window(ctx: &Context, op: Op, kernel: Option<[i64; 2]>) -> Result<Window, String> {
-    match string_attr(ctx, op, "auto_pad") {
-        None | Some("NOTSET") | Some("VALID") => {}
-        Some(p) => {
-            return Err(format!(
-                "auto_pad = \"{p}\" is not lowered; the importer gives explicit pads"
-            ))
-        }
-    }
+    let same_lower = match string_attr(ctx, op, "auto_pad") {
+        None | Some("NOTSET") | Some("VALID") => None,
+        Some("SAME_UPPER") => Some(false),
+        Some("SAME_LOWER") => Some(true),
+        Some(p) => return Err(format!("auto_pad = \"{p}\" is not lowered")),
+    };
     let two = |name: &str| -> Result<[i64; 2], String> {
         match ints_attr(ctx, op, name).as_deref() {
             None => Ok([1, 1]),
@@ -607,17 +605,46 @@ fn window(ctx: &Context, op: Op, kernel: Option<[i64; 2]>) -> Result<Window, Str
         (None, Some(k)) => k,
         _ => return Err("expected a 2-D kernel_shape".to_string()),
     };
-    let pads = match ints_attr(ctx, op, "pads").as_deref() {
-        None => [0; 4],
-        Some(&[a, b, c, d]) => [a, b, c, d],
-        Some(_) => return Err("expected four pads".to_string()),
+    let (strides, dilations) = (two("strides")?, two("dilations")?);
+    let pads = match (same_lower, ints_attr(ctx, op, "pads").as_deref()) {
+        (Some(lower), _) => same_pads(ctx, op, kernel, strides, dilations, lower)?,
+        (None, None) => [0; 4],
+        (None, Some(&[a, b, c, d])) => [a, b, c, d],
+        (None, Some(_)) => return Err("expected four pads".to_string()),
     };
     Ok(Window {
         kernel,
-        strides: two("strides")?,
-        dilations: two("dilations")?,
+        strides,
+        dilations,
         pads,
     })
+}
+
+/// The pads `auto_pad = SAME_UPPER` (or `SAME_LOWER` when `lower`) stands for: each spatial
+/// output is `ceil(input / stride)`, and the total padding that needs is split in half, the odd
+/// element at the end (at the start for `SAME_LOWER`).
+fn same_pads(
+    ctx: &Context,
+    op: Op,
+    kernel: [i64; 2],
+    strides: [i64; 2],
+    dilations: [i64; 2],
+    lower: bool,
+) -> Result<[i64; 4], String> {
+    let x = ctx.operands(op).first().copied().ok_or("no input")?;
+    let shape = ctx
+        .shape_of(ctx.value_type(x))
+        .filter(|s| s.len() == 4 && s[2] >= 0 && s[3] >= 0)
+        .ok_or("auto_pad = SAME_* needs a static 4-D input")?;
+    let mut pads = [0; 4];
+    for i in 0..2 {
+        let (n, s) = (shape[2 + i], strides[i].max(1));
+        let out = (n + s - 1) / s;
+        let total = ((out - 1) * s + (kernel[i] - 1) * dilations[i] + 1 - n).max(0);
+        let (small, big) = (total / 2, total - total / 2);
+        (pads[i], pads[2 + i]) = if lower { (big, small) } else { (small, big) };
+    }
+    Ok(pads)
 }
 
 fn i64_pair(rw: &mut PatternRewriter<'_>, v: [i64; 2]) -> Attr {

@@ -24,12 +24,14 @@ func.func @dynamic_matmul(%a: tensor<?x2x3xf32>, %b: tensor<3x4xf32>) -> tensor<
 
 // -----
 
-func.func @auto_pad(%x: tensor<1x1x4x4xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x4x4xf32> {
+// auto_pad = SAME_* is worked out from the input's spatial sizes, which must be known (as every
+// size the lowering reads).
+func.func @auto_pad(%x: tensor<1x1x?x4xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x?x4xf32> {
   %none = "graph.none"() : () -> none
   // expected-error @+2 {{failed to legalize operation 'graph.Conv'}}
-  // expected-note @+1 {{auto_pad = "SAME_UPPER" is not lowered; the importer gives explicit pads}}
-  %0 = "graph.Conv"(%x, %w, %none) <{auto_pad = "SAME_UPPER"}> : (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x4x4xf32>
-  return %0 : tensor<1x1x4x4xf32>
+  // expected-note @+1 {{expected a tensor of static shape, got 'tensor<1x1x?x4xf32>'}}
+  %0 = "graph.Conv"(%x, %w, %none) <{auto_pad = "SAME_UPPER"}> : (tensor<1x1x?x4xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x?x4xf32>
+  return %0 : tensor<1x1x?x4xf32>
 }
 
 // -----

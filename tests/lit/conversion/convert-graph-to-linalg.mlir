@@ -307,3 +307,20 @@ func.func @softmax(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = "graph.Softmax"(%a) <{axis = 0 : i64}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// auto_pad = SAME_UPPER: each output is ceil(input / stride), the total padding split in half,
+// the odd element at the end (4 wide, kernel 3, stride 2: total 1, so 0 before and 1 after);
+// SAME_LOWER puts it at the start.
+// CHECK-LABEL: func.func @same_pads
+// CHECK: tensor.pad %arg0 low[0, 0, 0, 0] high[0, 0, 1, 1]
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 0, 0]
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @same_pads(%x: tensor<1x1x4x4xf32>, %w: tensor<1x1x3x3xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>) {
+  %none = "graph.none"() : () -> none
+  %0 = "graph.Conv"(%x, %w, %none) <{auto_pad = "SAME_UPPER", strides = array<i64: 2, 2>}> : (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x2x2xf32>
+  %1 = "graph.Conv"(%x, %w, %none) <{auto_pad = "SAME_LOWER", strides = array<i64: 2, 2>}> : (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x2x2xf32>
+  return %0, %1 : tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>
+}
