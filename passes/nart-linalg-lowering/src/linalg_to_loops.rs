@@ -218,29 +218,12 @@ fn emit_parallel(
     loc: Location,
 ) -> Result<(), String> {
     let n = b.parallel;
-    let outer = rw.insertion_point();
-    let region = rw.create_region();
-    let index = rw.uniq().index_type();
-    let block = rw.create_block(region, None, &vec![index; n], loc);
-    ivs.extend(rw.block_args(block).to_vec());
-    emit_nest(rw, op, b, ivs, loc)?;
-    let st = OperationState::new(rw.uniq(), "scf.reduce", loc);
-    rw.create(st);
-    rw.set_insertion_point(outer);
-    let i32t = rw.uniq().i32_type();
-    let seg = rw.uniq().intern_attr(nart_ir::AttrData::DenseArray {
-        elem: i32t,
-        data: nart_ir::DenseArrayData::Int(vec![n as i64, n as i64, n as i64, 0]),
-    });
-    let mut operands = vec![b.lb; n];
-    operands.extend_from_slice(&b.ubs[..n]);
-    operands.extend(std::iter::repeat_n(b.step, n));
-    let st = OperationState::new(rw.uniq(), "scf.parallel", loc)
-        .operands(&operands)
-        .regions(&[region])
-        .prop(rw.uniq(), "operandSegmentSizes", seg);
-    rw.create(st);
-    Ok(())
+    let lbs = vec![b.lb; n];
+    let steps = vec![b.step; n];
+    crate::emit::build_parallel(rw, (&lbs, &b.ubs[..n], &steps), loc, &mut |rw, inner| {
+        ivs.extend_from_slice(inner);
+        emit_nest(rw, op, b, ivs, loc)
+    })
 }
 
 /// Lowers any structured op on buffers to a loop nest.

@@ -499,29 +499,18 @@ fn nest(
     if !par || bounds.is_empty() {
         return nested_for(rw, bounds, &mut Vec::new(), loc, body);
     }
-    let n = bounds.len();
-    let outer = rw.insertion_point();
-    let region = rw.create_region();
-    let index = rw.uniq().index_type();
-    let block = rw.create_block(region, None, &vec![index; n], loc);
-    let ivs = rw.block_args(block).to_vec();
-    body(rw, &ivs);
-    let st = OperationState::new(rw.uniq(), "scf.reduce", loc);
-    rw.create(st);
-    rw.set_insertion_point(outer);
-    let mut operands = Vec::new();
-    for k in 0..3 {
-        for b in bounds {
-            let x = [b.0, b.1, b.2][k];
-            operands.push(index_const(rw, x, loc));
-        }
-    }
-    let seg = i32_array(rw, &[n as i64, n as i64, n as i64, 0]);
-    let st = OperationState::new(rw.uniq(), "scf.parallel", loc)
-        .operands(&operands)
-        .regions(&[region])
-        .prop(rw.uniq(), "operandSegmentSizes", seg);
-    rw.create(st);
+    let mut consts = |k: usize| -> Vec<Value> {
+        bounds
+            .iter()
+            .map(|b| index_const(rw, [b.0, b.1, b.2][k], loc))
+            .collect()
+    };
+    let (lbs, ubs, steps) = (consts(0), consts(1), consts(2));
+    let built = crate::emit::build_parallel(rw, (&lbs, &ubs, &steps), loc, &mut |rw, ivs| {
+        body(rw, ivs);
+        Ok(())
+    });
+    debug_assert!(built.is_ok(), "the body cannot fail");
 }
 
 /// [`nest`] as nested `scf.for`s.
