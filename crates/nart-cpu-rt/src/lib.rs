@@ -287,6 +287,8 @@ fn pointer_width_dtype(d: DType) -> bool {
         d,
         DType::F32
             | DType::F64
+            | DType::F16
+            | DType::BF16
             | DType::Bool
             | DType::I8
             | DType::I16
@@ -392,6 +394,10 @@ fn data_ptr(d: &mut Data) -> Option<*mut u8> {
     Some(match d {
         Data::F32(v) => v.as_mut_ptr().cast(),
         Data::F64(v) => v.as_mut_ptr().cast(),
+        // `half`'s types are 16-bit words in IEEE binary16 and bfloat16 layout, as LLVM's
+        // `half` and `bfloat` are stored.
+        Data::F16(v) => v.as_mut_ptr().cast(),
+        Data::BF16(v) => v.as_mut_ptr().cast(),
         Data::I8(v) => v.as_mut_ptr().cast(),
         Data::I16(v) => v.as_mut_ptr().cast(),
         Data::I32(v) => v.as_mut_ptr().cast(),
@@ -515,6 +521,8 @@ fn truncate_data(d: &mut Data, n: usize) -> Option<()> {
     match d {
         Data::F32(v) => v.truncate(n),
         Data::F64(v) => v.truncate(n),
+        Data::F16(v) => v.truncate(n),
+        Data::BF16(v) => v.truncate(n),
         Data::I8(v) => v.truncate(n),
         Data::I16(v) => v.truncate(n),
         Data::I32(v) => v.truncate(n),

@@ -529,9 +529,14 @@ pub(crate) fn lower(fx: &mut FnTranslator<'_, '_, '_>, op: Op, name: &str) -> Op
                 _ => Opc::BitCast,
             };
             let to = fx.result_ty(op, 0);
-            let v = fx.builder.build_cast(opc, a, to, "").map_err(e)?;
-            apply_flags(ir, op, v);
-            v
+            match crate::narrow::convert(fx.m.ll, &fx.builder, m, a, to).map_err(e)? {
+                Some(v) => v,
+                None => {
+                    let v = fx.builder.build_cast(opc, a, to, "").map_err(e)?;
+                    apply_flags(ir, op, v);
+                    v
+                }
+            }
         }
         "index_cast" | "index_castui" => {
             let to = fx.result_ty(op, 0);

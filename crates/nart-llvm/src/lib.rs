@@ -48,6 +48,7 @@ mod arith;
 mod jit;
 mod math;
 mod memref;
+mod narrow;
 pub mod parallel;
 mod scf;
 mod target;

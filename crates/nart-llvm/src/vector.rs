@@ -292,6 +292,21 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
         let e = builder_err(self.m.ir, op);
         let n = vt.get_size();
         let et = vt.get_element_type();
+        if is_bool(et) {
+            // A memref of `i1` holds a byte per element, and a vector of `i1` in memory is
+            // packed bits: read bytes and truncate.
+            let bytes = self.m.ll.i8_type().vec_type(n);
+            let pad = self
+                .builder
+                .build_int_z_extend(pad, bytes, "")
+                .map_err(e)?;
+            let v = self.read_lanes(op, bytes, a, mask, pad)?;
+            return Ok(self
+                .builder
+                .build_int_truncate(v.into_vector_value(), vt, "")
+                .map_err(e)?
+                .into());
+        }
         let align = elem_align(et);
         let unit = a.stride.get_sign_extended_constant() == Some(1);
         let ptr_ty = self.m.ll.ptr_type(inkwell::AddressSpace::default());
@@ -338,6 +353,12 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
         let vt = v.get_type();
         let n = vt.get_size();
         let et = vt.get_element_type();
+        if is_bool(et) {
+            // A byte per element, as a scalar `i1` store writes (see `read_lanes`).
+            let bytes = self.m.ll.i8_type().vec_type(n);
+            let w = self.builder.build_int_z_extend(v, bytes, "").map_err(e)?;
+            return self.write_lanes(op, w, a, mask);
+        }
         let align = elem_align(et);
         let unit = a.stride.get_sign_extended_constant() == Some(1);
         let ptr_ty = self.m.ll.ptr_type(inkwell::AddressSpace::default());
@@ -472,6 +493,11 @@ fn vec_of(t: BasicTypeEnum<'_>, n: u32) -> VectorType<'_> {
         BasicTypeEnum::PointerType(t) => t.vec_type(n),
         other => unreachable!("vector elements are integers, floats or pointers, not {other:?}"),
     }
+}
+
+/// Whether `t` is `i1`.
+fn is_bool(t: BasicTypeEnum<'_>) -> bool {
+    matches!(t, BasicTypeEnum::IntType(i) if i.get_bit_width() == 1)
 }
 
 fn all_true(ll: &inkwell::context::Context, n: u32) -> VectorValue<'_> {

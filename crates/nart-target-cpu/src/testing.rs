@@ -189,7 +189,11 @@ pub enum Tol {
     /// number of values an element sums (the reduction length of a product or window, 1 for
     /// an elementwise op). The bound assumes inputs of magnitude about 1, as the generators
     /// draw them: a wrong index or a missed element is off by far more, reordered rounding
-    /// (a blocked reference GEMM, FMA) by far less.
+    /// (a blocked reference GEMM, FMA) by far less. For an `f64` output `f64::EPSILON` takes
+    /// the place of `f32::EPSILON` (the code must compute in `f64`, as the interpreter does);
+    /// an `f16` or `bf16` output may also be one unit in its last place apart (the code
+    /// computes in `f32` where the interpreter computes in `f64`, and both round the result:
+    /// see [`Tol::bound_for`]).
     Float {
         /// The number of terms an element sums.
         terms: usize,
@@ -197,15 +201,43 @@ pub enum Tol {
 }
 
 impl Tol {
-    /// The largest `|got - want|` allowed.
+    /// The largest `|got - want|` allowed for an `f32` output.
     pub fn bound(self, want: f64) -> f64 {
-        match self {
-            Tol::Exact => 0.0,
-            Tol::Float { terms } => {
-                4.0 * f64::from(f32::EPSILON) * (terms as f64 + 1.0) * want.abs().max(1.0)
-            }
+        self.bound_for(DType::F32, want)
+    }
+
+    /// The largest `|got - want|` allowed for an output of `dtype`: [`Tol::Float`]'s bound
+    /// with the epsilon of the type the code computes in (`f64` for `f64`, `f32` otherwise),
+    /// plus, for `f16` and `bf16`, one unit in the last place of the output type at `want`
+    /// (the `f32` and `f64` results may round to neighbours).
+    pub fn bound_for(self, dtype: DType, want: f64) -> f64 {
+        let Tol::Float { terms } = self else {
+            return 0.0;
+        };
+        let eps = if dtype == DType::F64 {
+            f64::EPSILON
+        } else {
+            f64::from(f32::EPSILON)
+        };
+        let base = 4.0 * eps * (terms as f64 + 1.0) * want.abs().max(1.0);
+        base + match dtype {
+            DType::F16 => ulp(want, 10, -14),
+            DType::BF16 => ulp(want, 7, -126),
+            _ => 0.0,
         }
     }
+}
+
+/// The spacing of a binary float format with `mantissa` stored bits and smallest normal
+/// exponent `min_exp` around `x` (the spacing above `|x|`, that of the subnormals below the
+/// smallest normal).
+fn ulp(x: f64, mantissa: i32, min_exp: i32) -> f64 {
+    let e = if x == 0.0 || !x.is_finite() {
+        min_exp
+    } else {
+        (x.abs().log2().floor() as i32).max(min_exp)
+    };
+    2f64.powi(e - mantissa)
 }
 
 /// A value of a case: its number within the case.
@@ -702,7 +734,7 @@ fn compare_tensors(got: &Tensor, want: &Tensor, tol: Tol) -> Result<f64, String>
             continue;
         }
         let diff = (a - b).abs();
-        let bound = tol.bound(b);
+        let bound = tol.bound_for(want.dtype(), b);
         if diff.is_nan() || diff > bound {
             bad += 1;
             first.get_or_insert(i);
@@ -721,7 +753,7 @@ fn compare_tensors(got: &Tensor, want: &Tensor, tol: Tol) -> Result<f64, String>
             g[i],
             w[i],
             (g[i] - w[i]).abs(),
-            tol.bound(w[i])
+            tol.bound_for(want.dtype(), w[i])
         )),
     }
 }
@@ -822,6 +854,21 @@ mod tests {
         b.cases.remove(1);
         let s = b.compare().unwrap();
         assert_eq!((s.cases, s.elements), (2, 4));
+    }
+
+    #[test]
+    fn bounds_follow_the_output_type() {
+        // One unit in the last place of f16 at 1.0 is 2^-10, of bf16 2^-7; f16's subnormal
+        // spacing is 2^-24.
+        assert_eq!(ulp(1.0, 10, -14), 2f64.powi(-10));
+        assert_eq!(ulp(-3.0, 7, -126), 2f64.powi(-6));
+        assert_eq!(ulp(1e-9, 10, -14), 2f64.powi(-24));
+        let t = Tol::Float { terms: 0 };
+        assert!(t.bound_for(DType::F16, 1.0) > 2f64.powi(-10));
+        assert!(t.bound_for(DType::F16, 1.0) < 2f64.powi(-9));
+        assert!(t.bound_for(DType::F64, 1.0) < 1e-15);
+        assert_eq!(t.bound_for(DType::F32, 2.0), t.bound(2.0));
+        assert_eq!(Tol::Exact.bound_for(DType::BF16, 1.0), 0.0);
     }
 
     #[test]

@@ -381,10 +381,18 @@ pub fn constant_ints(ctx: &Context, v: Value) -> Option<Vec<i64>> {
     nart_dialect_graph::infer::dense_ints(ctx, ctx.attr(op, "value")?)
 }
 
-/// The one value of a constant of a single element, integer or `f32`, as `f64`.
+/// The one value of a constant of a single element, integer, `f32` or `f64`, as `f64`.
 pub fn constant_scalar(ctx: &Context, v: Value) -> Option<f64> {
     if let Some(f) = constant_f32(ctx, v) {
         return (f.len() == 1).then(|| f64::from(f[0]));
+    }
+    if ctx.type_data(ctx.element_type(ctx.value_type(v))) == &TypeData::Float(FloatKind::F64) {
+        let op = ctx.defining_op(v)?;
+        if !matches!(ctx.op_name_str(op), "graph.constant" | "arith.constant") {
+            return None;
+        }
+        let f = nart_dialect_graph::infer::dense_floats(ctx, ctx.attr(op, "value")?)?;
+        return (f.len() == 1).then(|| f[0]);
     }
     let i = constant_ints(ctx, v)?;
     (i.len() == 1).then(|| i[0] as f64)

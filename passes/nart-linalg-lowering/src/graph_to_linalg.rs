@@ -24,6 +24,7 @@
 //! | `Gather`, `Expand`, `Slice`, `Split`, `Pad` | see [`crate::indexing`] |
 //! | `LogSoftmax`, `Mod`, `Pad` (reflect/edge/wrap), `Resize`, `ConvTranspose` | see [`crate::keya_ops`] |
 //! | `GatherElements`, `Shape`, `ConstantOfShape`, `Range`, `Einsum`, `TopK` | see [`crate::keyb_ops`] |
+//! | any of these on `f16` or `bf16` tensors | the op in `f32` between `arith.extf` and `arith.truncf` generics; see [`crate::floats`] |
 
 use nart_dialect_graph::fused::Activation;
 use nart_dialect_linalg::builders::{create_generic, create_named};
@@ -65,7 +66,12 @@ impl ConversionPattern for Lowering {
     ) -> bool {
         let loc = rw.op_loc(op);
         rw.set_insertion_point_before(op);
-        match (self.lower)(rw, op, loc) {
+        let lowered = if crate::floats::computes_in_f32(rw, op) {
+            crate::floats::lower_in_f32(rw, op, loc, self.lower)
+        } else {
+            (self.lower)(rw, op, loc)
+        };
+        match lowered {
             Ok(values) => {
                 rw.replace_op(op, &values);
                 true
@@ -84,10 +90,12 @@ pub(crate) fn int_attr(ctx: &Context, op: Op, name: &str, default: i64) -> i64 {
         .unwrap_or(default)
 }
 
+/// A float attribute, or `default` rounded to `f32` as ONNX's float attributes are (which
+/// the `f64` lowerings see, as the interpreter does).
 pub(crate) fn float_attr(ctx: &Context, op: Op, name: &str, default: f64) -> f64 {
     ctx.attr(op, name)
         .and_then(|a| ctx.attr_float(a))
-        .unwrap_or(default)
+        .unwrap_or(f64::from(default as f32))
 }
 
 pub(crate) fn ints_attr(ctx: &Context, op: Op, name: &str) -> Option<Vec<i64>> {

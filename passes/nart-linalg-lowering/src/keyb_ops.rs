@@ -230,11 +230,11 @@ pub(crate) fn lower_range(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
         format!("{e}: the length is known only when start, limit and delta are constants")
     })?;
     let float = is_float(rw, elem);
-    if float && float_width(rw, elem) != Some(32) {
-        return Err("only f32, i32 and i64 ranges are lowered".to_string());
+    if float && !matches!(float_width(rw, elem), Some(32 | 64)) {
+        return Err("only f32, f64, i32 and i64 ranges are lowered".to_string());
     }
     if !float && !matches!(signless_width(rw, elem), Some(32 | 64)) {
-        return Err("only f32, i32 and i64 ranges are lowered".to_string());
+        return Err("only f32, f64, i32 and i64 ranges are lowered".to_string());
     }
     let (start, limit, delta) = (
         operand(rw, op, 0)?,
@@ -288,12 +288,23 @@ pub(crate) fn lower_range(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
         if float {
             // In f64 and rounded once, as the interpreter does.
             let f64t = rw.uniq().float_type(nart_ir::FloatKind::F64);
-            let s = ar(rw, "arith.extf", &[a[0]], f64t, loc);
-            let dl = ar(rw, "arith.extf", &[a[1]], f64t, loc);
+            let wide = elem == f64t;
+            let (s, dl) = if wide {
+                (a[0], a[1])
+            } else {
+                (
+                    ar(rw, "arith.extf", &[a[0]], f64t, loc),
+                    ar(rw, "arith.extf", &[a[1]], f64t, loc),
+                )
+            };
             let fi = ar(rw, "arith.sitofp", &[i], f64t, loc);
             let p = ar(rw, "arith.mulf", &[fi, dl], f64t, loc);
             let v = ar(rw, "arith.addf", &[s, p], f64t, loc);
-            Ok(vec![ar(rw, "arith.truncf", &[v], elem, loc)])
+            Ok(vec![if wide {
+                v
+            } else {
+                ar(rw, "arith.truncf", &[v], elem, loc)
+            }])
         } else {
             let i = if signless_width(rw, elem) == Some(64) {
                 i
@@ -445,8 +456,8 @@ pub(crate) fn lower_einsum(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) 
     }
     let (out, elem) = result_type(rw, op)?;
     let float = is_float(rw, elem);
-    if float && float_width(rw, elem) != Some(32) {
-        return Err("only f32 float operands are lowered".to_string());
+    if float && !matches!(float_width(rw, elem), Some(32 | 64)) {
+        return Err("only f32 and f64 float operands are lowered".to_string());
     }
     if !float && signless_width(rw, elem).is_none_or(|w| w < 2) {
         return Err("expected float or integer operands".to_string());

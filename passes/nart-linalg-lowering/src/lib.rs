@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod emit;
+pub mod floats;
 pub mod graph_to_linalg;
 pub mod indexing;
 pub mod keya_ops;

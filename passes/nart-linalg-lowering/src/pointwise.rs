@@ -273,13 +273,13 @@ fn cast_scalar(
     let (ff, tf) = (float_width(rw, from), float_width(rw, to));
     let (fi, ti) = (signless_width(rw, from), signless_width(rw, to));
     Ok(match (ff, fi, tf, ti) {
-        (Some(_), _, Some(_), _) => convert_float(rw, x, to, loc)?,
+        (Some(_), _, Some(_), _) => crate::floats::float_to_float(rw, x, to, loc)?,
         // To bool: any non-zero value (and NaN) is true.
         (Some(_), _, _, Some(1)) => {
             let z = scalar(rw, 0.0, from, loc);
             cmpf(rw, cmpf::UNE, x, z, loc)
         }
-        (Some(_), _, _, Some(_)) => ar(rw, "arith.fptosi", &[x], to, loc),
+        (Some(_), _, _, Some(_)) => crate::floats::float_to_int(rw, x, to, loc)?,
         (_, Some(1), Some(_), _) => ar(rw, "arith.uitofp", &[x], to, loc),
         (_, Some(_), Some(_), _) => ar(rw, "arith.sitofp", &[x], to, loc),
         (_, Some(_), _, Some(1)) => {

@@ -1163,13 +1163,17 @@ impl ConversionPattern for Vectorize {
             return rw.match_failure("not a structured op on buffers");
         }
         rw.set_insertion_point_before(op);
+        let shape = Shape {
+            vw: lanes(rw, op, self.shape.vw),
+            ..self.shape
+        };
         if let Ok(mnk) = matmul_plan(rw, op) {
-            rewrite_matmul(rw, op, self.shape, mnk);
+            rewrite_matmul(rw, op, shape, mnk);
             rw.erase_op(op);
             return true;
         }
-        if let Ok(plan) = reduction_plan(rw, op, self.shape.vw) {
-            return match rewrite_reduction(rw, op, self.shape, &plan) {
+        if let Ok(plan) = reduction_plan(rw, op, shape.vw) {
+            return match rewrite_reduction(rw, op, shape, &plan) {
                 Ok(()) => {
                     rw.erase_op(op);
                     true
@@ -1177,8 +1181,8 @@ impl ConversionPattern for Vectorize {
                 Err(e) => rw.match_failure(e),
             };
         }
-        match parallel_plan(rw, op, self.shape.vw) {
-            Ok((ranges, plan)) => match rewrite_parallel(rw, op, self.shape, &ranges, &plan) {
+        match parallel_plan(rw, op, shape.vw) {
+            Ok((ranges, plan)) => match rewrite_parallel(rw, op, shape, &ranges, &plan) {
                 Ok(()) => {
                     rw.erase_op(op);
                     true
@@ -1190,8 +1194,25 @@ impl ConversionPattern for Vectorize {
     }
 }
 
+/// The lanes of `op`'s vectors: `vector-width` counts 32-bit lanes (what fills the machine's
+/// registers), so an op on `f64` buffers takes half as many, at least one, for vectors as wide
+/// in bits. (Integer ops keep `vector-width` lanes whatever their width.)
+fn lanes(ctx: &Context, op: Op, vw: i64) -> i64 {
+    let f64_buffers = ctx.operands(op).iter().any(|&v| {
+        static_memref(ctx, v).is_some_and(|(_, e)| {
+            ctx.type_data(e) == &TypeData::Float(nart_ir::FloatKind::F64)
+        })
+    });
+    if f64_buffers {
+        (vw / 2).max(1)
+    } else {
+        vw
+    }
+}
+
 /// Whether the pattern would rewrite `op` (what stays illegal for the conversion).
 fn vectorizable(ctx: &Context, op: Op, vw: i64) -> bool {
+    let vw = lanes(ctx, op, vw);
     on_buffers(ctx, op)
         && (matmul_plan(ctx, op).is_ok()
             || reduction_plan(ctx, op, vw).is_ok()

@@ -39,21 +39,21 @@ func.func @range_dynamic(%a: tensor<i64>, %l: tensor<i64>, %d: tensor<i64>) -> t
 
 // -----
 
-func.func @range_f64(%a: tensor<f64>, %l: tensor<f64>, %d: tensor<f64>) -> tensor<3xf64> {
+func.func @range_i16(%a: tensor<i16>, %l: tensor<i16>, %d: tensor<i16>) -> tensor<3xi16> {
   // expected-error @+2 {{failed to legalize operation 'graph.Range'}}
-  // expected-note @+1 {{only f32, i32 and i64 ranges are lowered}}
-  %0 = "graph.Range"(%a, %l, %d) : (tensor<f64>, tensor<f64>, tensor<f64>) -> tensor<3xf64>
-  return %0 : tensor<3xf64>
+  // expected-note @+1 {{only f32, f64, i32 and i64 ranges are lowered}}
+  %0 = "graph.Range"(%a, %l, %d) : (tensor<i16>, tensor<i16>, tensor<i16>) -> tensor<3xi16>
+  return %0 : tensor<3xi16>
 }
 
 // -----
 
-// Only f32 among the floats (the interpreter sums in f64).
-func.func @einsum_f64(%a: tensor<2x3xf64>, %b: tensor<3x4xf64>) -> tensor<2x4xf64> {
+// Numbers only: booleans have no sum.
+func.func @einsum_i1(%a: tensor<2x3xi1>, %b: tensor<3x4xi1>) -> tensor<2x4xi1> {
   // expected-error @+2 {{failed to legalize operation 'graph.Einsum'}}
-  // expected-note @+1 {{only f32 float operands are lowered}}
-  %0 = "graph.Einsum"(%a, %b) <{equation = "ij,jk->ik"}> : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
-  return %0 : tensor<2x4xf64>
+  // expected-note @+1 {{expected float or integer operands}}
+  %0 = "graph.Einsum"(%a, %b) <{equation = "ij,jk->ik"}> : (tensor<2x3xi1>, tensor<3x4xi1>) -> tensor<2x4xi1>
+  return %0 : tensor<2x4xi1>
 }
 
 // -----
