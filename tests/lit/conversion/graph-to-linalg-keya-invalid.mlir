@@ -63,10 +63,11 @@ func.func @log_softmax_of_a_scalar(%x: tensor<f32>) -> tensor<f32> {
 
 // -----
 
-func.func @conv_transpose_f16(%x: tensor<1x1x3xf16>, %w: tensor<1x1x2xf16>) -> tensor<1x1x4xf16> {
+// (f16 and bf16 compute in f32, see graph-to-linalg-floats.mlir; f64 is refused.)
+func.func @conv_transpose_f64(%x: tensor<1x1x3xf64>, %w: tensor<1x1x2xf64>) -> tensor<1x1x4xf64> {
   %n = "graph.none"() : () -> none
   // expected-error @+2 {{failed to legalize operation 'graph.ConvTranspose'}}
   // expected-note @+1 {{ConvTranspose is lowered for f32 only}}
-  %0 = "graph.ConvTranspose"(%x, %w, %n) : (tensor<1x1x3xf16>, tensor<1x1x2xf16>, none) -> tensor<1x1x4xf16>
-  return %0 : tensor<1x1x4xf16>
+  %0 = "graph.ConvTranspose"(%x, %w, %n) : (tensor<1x1x3xf64>, tensor<1x1x2xf64>, none) -> tensor<1x1x4xf64>
+  return %0 : tensor<1x1x4xf64>
 }

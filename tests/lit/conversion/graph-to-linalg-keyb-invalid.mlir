@@ -48,12 +48,12 @@ func.func @range_i16(%a: tensor<i16>, %l: tensor<i16>, %d: tensor<i16>) -> tenso
 
 // -----
 
-// Numbers only: booleans have no sum.
-func.func @einsum_i1(%a: tensor<2x3xi1>, %b: tensor<3x4xi1>) -> tensor<2x4xi1> {
+// Floats and signless integers only.
+func.func @einsum_ui8(%a: tensor<2x3xui8>, %b: tensor<3x4xui8>) -> tensor<2x4xui8> {
   // expected-error @+2 {{failed to legalize operation 'graph.Einsum'}}
   // expected-note @+1 {{expected float or integer operands}}
-  %0 = "graph.Einsum"(%a, %b) <{equation = "ij,jk->ik"}> : (tensor<2x3xi1>, tensor<3x4xi1>) -> tensor<2x4xi1>
-  return %0 : tensor<2x4xi1>
+  %0 = "graph.Einsum"(%a, %b) <{equation = "ij,jk->ik"}> : (tensor<2x3xui8>, tensor<3x4xui8>) -> tensor<2x4xui8>
+  return %0 : tensor<2x4xui8>
 }
 
 // -----
