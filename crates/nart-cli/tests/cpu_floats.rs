@@ -78,7 +78,7 @@ fn a_16_bit_float_cnn_runs_entirely_in_generated_code_and_matches_the_interprete
             "--targets",
             "cpu",
             "--dim",
-            "N=1",
+            "N=16",
             "-o",
             s(&pkg),
         ]);
