@@ -119,7 +119,11 @@ fn a_16_bit_float_cnn_runs_entirely_in_generated_code_and_matches_the_interprete
         // Each op rounds to the 16-bit type once on both sides, the code from f32 and the
         // interpreter from f64, so results may be a unit in the last place apart per op
         // (2^-11 of f16, 2^-8 of bf16, relative), through eight ops.
-        let ulp = if code == 10 { 2f32.powi(-11) } else { 2f32.powi(-8) };
+        let ulp = if code == 10 {
+            2f32.powi(-11)
+        } else {
+            2f32.powi(-8)
+        };
         assert!(
             d <= 8.0 * ulp * m.max(1.0),
             "{scheme}: the code differs from the interpreter by {d} (max |y| {m})"

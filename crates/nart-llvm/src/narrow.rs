@@ -169,8 +169,12 @@ impl<'ll> Narrow<'_, 'll> {
         let word = self.select(nan, quiet, rounded)?;
         let i16t = self.ty(self.ll.i16_type().into());
         let half_word = self.b.build_cast(Opc::Trunc, word, i16t, "")?;
-        self.b
-            .build_cast(Opc::BitCast, half_word, self.ty(self.ll.bf16_type().into()), "")
+        self.b.build_cast(
+            Opc::BitCast,
+            half_word,
+            self.ty(self.ll.bf16_type().into()),
+            "",
+        )
     }
 
     /// `x` (`double`) rounded to `float`, to odd: exact values stay, an inexact one takes

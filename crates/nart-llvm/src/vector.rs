@@ -296,10 +296,7 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
             // A memref of `i1` holds a byte per element, and a vector of `i1` in memory is
             // packed bits: read bytes and truncate.
             let bytes = self.m.ll.i8_type().vec_type(n);
-            let pad = self
-                .builder
-                .build_int_z_extend(pad, bytes, "")
-                .map_err(e)?;
+            let pad = self.builder.build_int_z_extend(pad, bytes, "").map_err(e)?;
             let v = self.read_lanes(op, bytes, a, mask, pad)?;
             return Ok(self
                 .builder

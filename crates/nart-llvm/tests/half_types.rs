@@ -153,7 +153,9 @@ fn rounding_to_16_bit_floats_is_to_nearest_even() {
     }
 
     let mut a: Vec<u16> = (0..8).map(|i| f16_bits(0.37 * i as f32 - 1.1)).collect();
-    let mut c: Vec<u16> = (0..8).map(|i| f16_bits(1000.0 / (i as f32 + 3.0))).collect();
+    let mut c: Vec<u16> = (0..8)
+        .map(|i| f16_bits(1000.0 / (i as f32 + 3.0)))
+        .collect();
     let mut out = vec![0u16; 8];
     let f: extern "C" fn(*mut D, *mut D, *mut D) = unsafe { std::mem::transmute(addr("vadd")) };
     let (mut da, mut dc, mut dout) = (desc(&mut a, [8]), desc(&mut c, [8]), desc(&mut out, [8]));

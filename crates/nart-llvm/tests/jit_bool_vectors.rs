@@ -37,13 +37,12 @@ fn i1_vectors_are_stored_and_read_a_byte_per_element() {
     let mut ctx = context();
     let m = parse(&mut ctx, PROGRAM);
     let jit = nart_llvm::jit_module(&ctx, m).expect("the program compiles");
-    let f: extern "C" fn(*mut Desc<f32, 1>, *mut Desc<f32, 1>, *mut Desc<u8, 1>, *mut Desc<u8, 1>) =
-        unsafe {
-            std::mem::transmute(
-                jit.lookup(&format!("{}less", nart_llvm::CIFACE_PREFIX))
-                    .expect("the C interface is there"),
-            )
-        };
+    let f: extern "C" fn(*mut Desc<f32, 1>, *mut Desc<f32, 1>, *mut Desc<u8, 1>, *mut Desc<u8, 1>) = unsafe {
+        std::mem::transmute(
+            jit.lookup(&format!("{}less", nart_llvm::CIFACE_PREFIX))
+                .expect("the C interface is there"),
+        )
+    };
     let mut a: Vec<f32> = (0..11).map(|i| i as f32).collect();
     let mut b: Vec<f32> = (0..11).map(|i| [5.0, 1.0, 9.0][i % 3]).collect();
     let mut lt = vec![7u8; 11];

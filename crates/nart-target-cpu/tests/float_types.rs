@@ -78,15 +78,7 @@ fn exact_elementwise_ops() {
             let y = k.op1(&format!("graph.{op}"), &[a, b], props, &ty(&shape, e));
             k.output(y, Tol::Exact);
         } else {
-            let op = g.pick(&[
-                "Neg",
-                "Abs",
-                "Relu",
-                "Sqrt",
-                "Reciprocal",
-                "Floor",
-                "Ceil",
-            ]);
+            let op = g.pick(&["Neg", "Abs", "Relu", "Sqrt", "Reciprocal", "Floor", "Ceil"]);
             let k = batch.case(format!("{op} {e} {shape:?}"));
             let (lo, hi) = match op {
                 "Sqrt" => (0.0, 100.0),
@@ -314,9 +306,7 @@ fn cast_input(g: &mut Gen, dt: DType, n: usize) -> Tensor {
         DType::F16 | DType::BF16 => 6.0e4,
         _ => 3.0e9,
     };
-    let mut v: Vec<f64> = (0..n)
-        .map(|_| f64::from(g.f32(-range, range)))
-        .collect();
+    let mut v: Vec<f64> = (0..n).map(|_| f64::from(g.f32(-range, range))).collect();
     let special = [
         f64::NAN,
         f64::INFINITY,
@@ -408,7 +398,9 @@ fn ranges_and_einsum() {
             k.output(y, Tol::Exact);
         } else {
             let (b, i, j, kk) = (g.size(1, 3), g.size(1, 5), g.size(1, 5), g.size(1, 7));
-            let k = batch.case(format!("Einsum {e} bij,bjk->bik [{b},{i},{j}]x[{b},{j},{kk}]"));
+            let k = batch.case(format!(
+                "Einsum {e} bij,bjk->bik [{b},{i},{j}]x[{b},{j},{kk}]"
+            ));
             let x = k.arg(floats(&mut g, dt, &[b, i, j], -1.0, 1.0));
             let w = k.arg(floats(&mut g, dt, &[b, j, kk], -1.0, 1.0));
             let y = k.op1(

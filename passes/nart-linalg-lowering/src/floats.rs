@@ -143,7 +143,12 @@ fn extend(rw: &mut PatternRewriter<'_>, v: Value, loc: Location) -> Result<Value
 }
 
 /// `v` (a tensor of `f32`) rounded to `elem` (`f16` or `bf16`) by an `arith.truncf` generic.
-fn round(rw: &mut PatternRewriter<'_>, v: Value, elem: Type, loc: Location) -> Result<Value, String> {
+fn round(
+    rw: &mut PatternRewriter<'_>,
+    v: Value,
+    elem: Type,
+    loc: Location,
+) -> Result<Value, String> {
     let (shape, _) = static_type(rw, v)?;
     elementwise(rw, &[v], &shape, elem, loc, |rw, a| {
         Ok(ar(rw, "arith.truncf", &[a[0]], elem, loc))

@@ -1199,9 +1199,8 @@ impl ConversionPattern for Vectorize {
 /// in bits. (Integer ops keep `vector-width` lanes whatever their width.)
 fn lanes(ctx: &Context, op: Op, vw: i64) -> i64 {
     let f64_buffers = ctx.operands(op).iter().any(|&v| {
-        static_memref(ctx, v).is_some_and(|(_, e)| {
-            ctx.type_data(e) == &TypeData::Float(nart_ir::FloatKind::F64)
-        })
+        static_memref(ctx, v)
+            .is_some_and(|(_, e)| ctx.type_data(e) == &TypeData::Float(nart_ir::FloatKind::F64))
     });
     if f64_buffers {
         (vw / 2).max(1)
