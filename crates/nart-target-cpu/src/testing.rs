@@ -367,7 +367,20 @@ impl Case {
 /// `t` as the literal of a dense elements attribute (`dense<[[1.0, 2.0]]>`).
 fn dense_literal(t: &Tensor) -> String {
     let elems: Vec<String> = match t.dtype() {
-        DType::F32 | DType::F64 | DType::F16 | DType::BF16 => t
+        // Every digit of an f64 (the narrower floats are exact as f32).
+        DType::F64 => t
+            .to_f64_vec()
+            .expect("a float tensor")
+            .into_iter()
+            .map(|x| {
+                let s = format!("{x:?}");
+                match s.find('e') {
+                    Some(e) if !s[..e].contains('.') => format!("{}.0{}", &s[..e], &s[e..]),
+                    _ => s,
+                }
+            })
+            .collect(),
+        DType::F32 | DType::F16 | DType::BF16 => t
             .to_f64_vec()
             .expect("a float tensor")
             .into_iter()
@@ -790,6 +803,8 @@ mod tests {
         assert_eq!(i64_array(&[1, -2]), "array<i64: 1, -2>");
         let t = Tensor::from_vec(vec![2, 2], vec![1.0f32, 2.5, -1e-7, 0.0]).unwrap();
         assert_eq!(dense_literal(&t), "dense<[[1.0, 2.5], [-1.0e-7, 0.0]]>");
+        let d = Tensor::from_vec(vec![2], vec![0.1f64, 1e-300]).unwrap();
+        assert_eq!(dense_literal(&d), "dense<[0.1, 1.0e-300]>");
     }
 
     #[test]

@@ -90,11 +90,12 @@ fn compilation_is_deterministic() {
 #[test]
 fn dynamic_shapes_and_other_types_are_refused_with_reasons() {
     let mut ctx = lowering_context();
-    let src = r#"func.func @f(%a: tensor<?x4xf32>, %b: tensor<2x4xf64>) -> (tensor<?x4xf32>, tensor<2x4xf64>) {
+    let src = r#"func.func @f(%a: tensor<?x4xf32>, %b: tensor<2x4xf64>, %c: tensor<2x4xf8E4M3FN>) -> (tensor<?x4xf32>, tensor<2x4xf32>, tensor<2x4xf64>) {
   %0 = "graph.Relu"(%a) : (tensor<?x4xf32>) -> tensor<?x4xf32>
-  %1 = "graph.Relu"(%b) : (tensor<2x4xf64>) -> tensor<2x4xf64>
+  %1 = "graph.Cast"(%c) <{to = 1 : i64}> : (tensor<2x4xf8E4M3FN>) -> tensor<2x4xf32>
   %2 = "graph.Softsign"(%b) : (tensor<2x4xf64>) -> tensor<2x4xf64>
-  return %0, %1 : tensor<?x4xf32>, tensor<2x4xf64>
+  %3 = "graph.Relu"(%b) : (tensor<2x4xf64>) -> tensor<2x4xf64>
+  return %0, %1, %3 : tensor<?x4xf32>, tensor<2x4xf32>, tensor<2x4xf64>
 }"#;
     let m = nart_ir::parser::parse_source(&mut ctx, "f.mlir", src).unwrap();
     let ops: Vec<Op> = ctx
@@ -117,8 +118,13 @@ fn dynamic_shapes_and_other_types_are_refused_with_reasons() {
         reasons[0].contains("tensor<?x4xf32>") && reasons[0].contains("--dim"),
         "{reasons:?}"
     );
-    assert!(reasons[1].contains("f64"), "{reasons:?}");
+    // Float8 is a storage format; f64 is computed.
+    assert!(
+        reasons[1].contains("f8E4M3FN is a storage format"),
+        "{reasons:?}"
+    );
     assert_eq!(reasons[2], "op not supported");
+    assert_eq!(reasons[3], "supported");
 }
 
 #[test]
