@@ -423,3 +423,90 @@ fn ranges_and_einsum() {
     }
     batch.check();
 }
+
+#[test]
+fn data_movement() {
+    let name = "data_movement";
+    let seed = seed(name);
+    let mut g = Gen::new(seed);
+    let mut batch = Batch::new(name, seed);
+    let i64s = |v: &[i64]| Tensor::from_vec(vec![v.len()], v.to_vec()).unwrap();
+    for _ in 0..cases(30) {
+        let dt = g.pick(&TYPES);
+        let e = dt.name();
+        let rank = g.size(2, 3);
+        let shape = g.shape(rank, 1, 6);
+        let op = g.pick(&[
+            "Transpose",
+            "Reshape",
+            "Concat",
+            "Slice",
+            "Gather",
+            "Expand",
+            "Where",
+            "Identity",
+        ]);
+        let k = batch.case(format!("{op} {e} {shape:?}"));
+        let x = k.arg(floats(&mut g, dt, &shape, -100.0, 100.0));
+        let y = match op {
+            "Transpose" => {
+                let perm = g.permutation(rank);
+                let so: Vec<usize> = perm.iter().map(|&p| shape[p]).collect();
+                let perm: Vec<i64> = perm.iter().map(|&p| p as i64).collect();
+                let props = format!("perm = {}", i64_array(&perm));
+                k.op1("graph.Transpose", &[x], &props, &ty(&so, e))
+            }
+            "Reshape" => {
+                let n: usize = shape.iter().product();
+                let s = k.constant(&i64s(&[-1]));
+                k.op1("graph.Reshape", &[x, s], "", &ty(&[n], e))
+            }
+            "Concat" => {
+                let mut other = shape.clone();
+                other[0] = g.size(1, 4);
+                let z = k.arg(floats(&mut g, dt, &other, -100.0, 100.0));
+                let mut so = shape.clone();
+                so[0] += other[0];
+                k.op1("graph.Concat", &[x, z], "axis = 0 : i64", &ty(&so, e))
+            }
+            "Slice" => {
+                let d = shape[rank - 1] as i64;
+                let start = g.int(0, d - 1);
+                let mut so = shape.clone();
+                so[rank - 1] = (d - start) as usize;
+                let (s, t, a) = (
+                    k.constant(&i64s(&[start])),
+                    k.constant(&i64s(&[d])),
+                    k.constant(&i64s(&[rank as i64 - 1])),
+                );
+                let none = k.none();
+                k.op1("graph.Slice", &[x, s, t, a, none], "", &ty(&so, e))
+            }
+            "Gather" => {
+                let n = g.size(1, 5);
+                let idx: Vec<i64> = (0..n)
+                    .map(|_| g.int(-(shape[0] as i64), shape[0] as i64 - 1))
+                    .collect();
+                let i = k.constant(&i64s(&idx));
+                let mut so = vec![n];
+                so.extend_from_slice(&shape[1..]);
+                k.op1("graph.Gather", &[x, i], "axis = 0 : i64", &ty(&so, e))
+            }
+            "Expand" => {
+                let mut so = vec![g.size(1, 3)];
+                so.extend_from_slice(&shape);
+                let s: Vec<i64> = so.iter().map(|&d| d as i64).collect();
+                let s = k.constant(&i64s(&s));
+                k.op1("graph.Expand", &[x, s], "", &ty(&so, e))
+            }
+            "Where" => {
+                let c = k.arg(g.tensor_int(DType::Bool, &shape, 0, 1));
+                let z = k.arg(floats(&mut g, dt, &shape, -100.0, 100.0));
+                k.op1("graph.Where", &[c, x, z], "", &ty(&shape, e))
+            }
+            _ => k.op1("graph.Identity", &[x], "", &ty(&shape, e)),
+        };
+        k.output(y, Tol::Exact);
+    }
+    batch.check();
+}
