@@ -23,6 +23,8 @@
 //! correctly rounded 16-bit result, which is also what rounding the `f64` result gives. Ops
 //! that only move, select or compare values (`Max`, `Min`, `Relu`, `Abs`, `Neg`, reshapes,
 //! `Gather`, `Where`, comparisons, `Mod`'s `fmod`, `Floor`, `Ceil`) are exact in any precision.
+//! The ops that only move or select elements (reshapes, `Transpose`, `Concat`, `Slice`,
+//! `Gather`, `Expand`, `Where`, ...) take 16-bit tensors as they are.
 //! Everything else (transcendental functions, sums, products, reductions, softmax,
 //! normalizations) differs from the `f64` computation by the `f32` rounding errors before the
 //! final rounding, so at most one unit in the last place of the 16-bit type where those errors
@@ -56,6 +58,26 @@ const NOT_WIDENED: &[&str] = &[
     "graph.EyeLike",
 ];
 
+/// Graph ops that only move or select elements, whose lowerings are written for any element
+/// type: a 16-bit tensor goes through them as it is (no round trip through `f32`, which
+/// would be exact but cost two passes over the data).
+const MOVES: &[&str] = &[
+    "graph.Reshape",
+    "graph.Flatten",
+    "graph.Squeeze",
+    "graph.Unsqueeze",
+    "graph.Transpose",
+    "graph.Concat",
+    "graph.Slice",
+    "graph.Split",
+    "graph.Gather",
+    "graph.GatherElements",
+    "graph.Expand",
+    "graph.Identity",
+    "graph.Where",
+    "graph.Shape",
+];
+
 /// Constants of at most this many elements are extended at compile time (an `f32` constant);
 /// larger ones (weights) stay 16-bit in the code and are extended when it runs.
 const CONSTANT_LIMIT: i64 = 4096;
@@ -85,7 +107,11 @@ fn widened(rw: &mut PatternRewriter<'_>, ty: Type) -> Option<Type> {
 /// `f16` or `bf16` elements.
 pub fn computes_in_f32(ctx: &nart_ir::Context, op: Op) -> bool {
     let name = ctx.op_name_str(op);
-    if !name.starts_with("graph.") || NOT_WIDENED.contains(&name) || !ctx.regions(op).is_empty() {
+    if !name.starts_with("graph.")
+        || NOT_WIDENED.contains(&name)
+        || MOVES.contains(&name)
+        || !ctx.regions(op).is_empty()
+    {
         return false;
     }
     ctx.operands(op)

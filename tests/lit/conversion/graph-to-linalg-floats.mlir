@@ -136,3 +136,18 @@ func.func @range_f64() -> tensor<4xf64> {
   %0 = "graph.Range"(%s, %l, %d) : (tensor<f64>, tensor<f64>, tensor<f64>) -> tensor<4xf64>
   return %0 : tensor<4xf64>
 }
+
+// -----
+
+// Ops that only move elements take 16-bit tensors as they are.
+// CHECK-LABEL: func.func @transpose_where_f16
+// CHECK-NOT: arith.extf
+// CHECK: linalg.transpose ins(%arg0 : tensor<2x3xf16>) outs(%{{.*}} : tensor<3x2xf16>) permutation = [1, 0]
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f16
+// CHECK-NOT: arith.truncf
+// CHECK: return
+func.func @transpose_where_f16(%a: tensor<2x3xf16>, %c: tensor<3x2xi1>, %b: tensor<3x2xf16>) -> tensor<3x2xf16> {
+  %0 = "graph.Transpose"(%a) <{perm = array<i64: 1, 0>}> : (tensor<2x3xf16>) -> tensor<3x2xf16>
+  %1 = "graph.Where"(%c, %0, %b) : (tensor<3x2xi1>, tensor<3x2xf16>, tensor<3x2xf16>) -> tensor<3x2xf16>
+  return %1 : tensor<3x2xf16>
+}
