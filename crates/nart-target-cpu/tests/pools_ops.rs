@@ -108,14 +108,14 @@ fn max_pool_on_one_to_three_spatial_dimensions_with_indices() {
         ));
         // Few distinct values, so that windows hold ties.
         let x = if int {
-            k.arg(g.tensor_int(DType::I32, &shape, -4, 4))
+            k.arg(g.tensor_int(DType::I8, &shape, -4, 4))
         } else {
             let v: Vec<f32> = (0..shape.iter().product::<usize>())
                 .map(|_| g.int(-3, 3) as f32 * 0.5)
                 .collect();
             k.arg(Tensor::from_vec(shape.clone(), v).expect("a tensor"))
         };
-        let elem = if int { "i32" } else { "f32" };
+        let elem = if int { "i8" } else { "f32" };
         let y = k.op(
             "graph.MaxPool",
             &[x],

@@ -1317,11 +1317,13 @@ nart_pass::declare_pass! {
         summary: "Lower graph ops on static shapes to linalg, tensor and arith ops",
         description: "Rewrites the graph ops of a function into structured ops on tensors: \
             elementwise ops (with ONNX broadcasting in the indexing maps), MatMul (with \
-            broadcast batches), Gemm, Conv (pads, strides, dilations, groups), pooling, Softmax, \
+            broadcast batches), Gemm, Conv (pads, strides, dilations, groups), pooling (any \
+            spatial rank, MaxPool indices), Softmax, \
             reductions, ArgMax/ArgMin, LayerNormalization, reshapes, Transpose, Concat, Gather, \
             Slice, Split, Pad (every mode), Expand, LogSoftmax, Mod, Resize (constant scales \
             or sizes), ConvTranspose (1-3 spatial dimensions), GatherElements, Shape, \
-            ConstantOfShape, Range, Einsum, TopK, inference BatchNormalization, the fused graph \
+            ConstantOfShape, Range, Einsum, TopK, BatchNormalization (inference and training), \
+            the fused graph \
             ops, and constants. It is a dialect \
             conversion with every graph op illegal: when an op cannot be lowered, each such op \
             is reported at its location with the reason and the function is left unchanged.",

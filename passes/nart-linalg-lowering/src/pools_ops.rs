@@ -188,6 +188,27 @@ fn int_const(rw: &mut PatternRewriter<'_>, v: i128, ty: Type, loc: Location) -> 
     constant_of(rw, a, ty, loc)
 }
 
+/// `v * k` for an `i64` `v` (`v` itself when `k` is 1).
+fn times(rw: &mut PatternRewriter<'_>, v: Value, k: i64, loc: Location) -> Value {
+    if k == 1 {
+        return v;
+    }
+    let i64t = rw.uniq().int_type(64);
+    let c = int_const(rw, k.into(), i64t, loc);
+    ar(rw, "arith.muli", &[v, c], i64t, loc)
+}
+
+/// The flattened index of the first element of plane `(n, c)` (loops 0 and 1) of an input
+/// with `channels` channels and planes of `plane` elements, as an `i64`.
+fn plane_base(rw: &mut PatternRewriter<'_>, channels: i64, plane: i64, loc: Location) -> Value {
+    let i64t = rw.uniq().int_type(64);
+    let n = index_i64(rw, 0, loc);
+    let c = index_i64(rw, 1, loc);
+    let nc = times(rw, n, channels, loc);
+    let p = ar(rw, "arith.addi", &[nc, c], i64t, loc);
+    times(rw, p, plane, loc)
+}
+
 /// `linalg.index dim` as an `i64`.
 fn index_i64(rw: &mut PatternRewriter<'_>, dim: usize, loc: Location) -> Value {
     let i64t = rw.uniq().int_type(64);
@@ -277,23 +298,13 @@ pub(crate) fn lower_max_pool(rw: &mut PatternRewriter<'_>, op: Op, loc: Location
         // The flattened index of the tap; the first tap inside the input is taken whatever
         // its value, then only strictly larger ones.
         let i1 = rw.uniq().i1_type();
-        let mut flat = {
-            let n = index_i64(rw, 0, loc);
-            let c = index_i64(rw, 1, loc);
-            let cc = int_const(rw, channels.into(), i64t, loc);
-            let nc = ar(rw, "arith.muli", &[n, cc], i64t, loc);
-            let p = ar(rw, "arith.addi", &[nc, c], i64t, loc);
-            let size = int_const(rw, plane.into(), i64t, loc);
-            ar(rw, "arith.muli", &[p, size], i64t, loc)
-        };
+        let mut flat = plane_base(rw, channels, plane, loc);
         let mut inside = None;
         for i in 0..nd {
             let o = index_i64(rw, 2 + i, loc);
             let k = index_i64(rw, 2 + nd + i, loc);
-            let s = int_const(rw, win.strides[i].into(), i64t, loc);
-            let dl = int_const(rw, win.dilations[i].into(), i64t, loc);
-            let os = ar(rw, "arith.muli", &[o, s], i64t, loc);
-            let kd = ar(rw, "arith.muli", &[k, dl], i64t, loc);
+            let os = times(rw, o, win.strides[i], loc);
+            let kd = times(rw, k, win.dilations[i], loc);
             let mut h = ar(rw, "arith.addi", &[os, kd], i64t, loc);
             if win.begin[i] != 0 {
                 let b = int_const(rw, win.begin[i].into(), i64t, loc);
@@ -310,8 +321,7 @@ pub(crate) fn lower_max_pool(rw: &mut PatternRewriter<'_>, op: Op, loc: Location
                     None => both,
                 });
             }
-            let st = int_const(rw, strides[i].into(), i64t, loc);
-            let term = ar(rw, "arith.muli", &[h, st], i64t, loc);
+            let term = times(rw, h, strides[i], loc);
             flat = ar(rw, "arith.addi", &[flat, term], i64t, loc);
         }
         let unset_marker = int_const(rw, -1, i64t, loc);
@@ -338,13 +348,7 @@ pub(crate) fn lower_max_pool(rw: &mut PatternRewriter<'_>, op: Op, loc: Location
                 indices = Some(elementwise(rw, &[idx], &out, i64t, loc, |rw, a| {
                     let m = int_const(rw, -1, i64t, loc);
                     let unset = cmpi(rw, cmpi_pred::EQ, a[0], m, loc);
-                    let n = index_i64(rw, 0, loc);
-                    let c = index_i64(rw, 1, loc);
-                    let cc = int_const(rw, channels.into(), i64t, loc);
-                    let nc = ar(rw, "arith.muli", &[n, cc], i64t, loc);
-                    let p = ar(rw, "arith.addi", &[nc, c], i64t, loc);
-                    let size = int_const(rw, plane.into(), i64t, loc);
-                    let base = ar(rw, "arith.muli", &[p, size], i64t, loc);
+                    let base = plane_base(rw, channels, plane, loc);
                     Ok(ar(rw, "arith.select", &[unset, base, a[0]], i64t, loc))
                 })?);
             }
