@@ -25,8 +25,17 @@ fn random_pool(g: &mut Gen, nd: usize) -> Pool {
     let kernel: Vec<i64> = (0..nd).map(|_| g.int(1, 3)).collect();
     let strides: Vec<i64> = (0..nd).map(|_| g.int(1, 3)).collect();
     let dilations: Vec<i64> = (0..nd).map(|_| g.int(1, 2)).collect();
-    let reach: Vec<i64> = (0..nd).map(|i| (kernel[i] - 1) * dilations[i] + 1).collect();
-    let auto = g.pick(&["NOTSET", "NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"]);
+    let reach: Vec<i64> = (0..nd)
+        .map(|i| (kernel[i] - 1) * dilations[i] + 1)
+        .collect();
+    let auto = g.pick(&[
+        "NOTSET",
+        "NOTSET",
+        "NOTSET",
+        "VALID",
+        "SAME_UPPER",
+        "SAME_LOWER",
+    ]);
     // ceil_mode only with explicit pads: with auto_pad the graph's shape inference ignores it
     // (ONNX), while the interpreter applies it to VALID.
     let ceil = auto == "NOTSET" && g.chance(1, 3);
@@ -282,11 +291,26 @@ fn batch_normalization_in_training_mode() {
         let v = k.arg(g.tensor_f32(&[c], 0.5, 1.5));
         let t = ty(&shape, "f32");
         let tc = ty(&[c], "f32");
-        let y = k.op("graph.BatchNormalization", &[x, s, b, m, v], &props, &[&t, &tc, &tc]);
+        let y = k.op(
+            "graph.BatchNormalization",
+            &[x, s, b, m, v],
+            &props,
+            &[&t, &tc, &tc],
+        );
         let count = shape.iter().product::<usize>() / c;
-        k.output(y[0], Tol::Float { terms: 2 * count + 4 });
+        k.output(
+            y[0],
+            Tol::Float {
+                terms: 2 * count + 4,
+            },
+        );
         k.output(y[1], Tol::Float { terms: count + 2 });
-        k.output(y[2], Tol::Float { terms: 2 * count + 2 });
+        k.output(
+            y[2],
+            Tol::Float {
+                terms: 2 * count + 2,
+            },
+        );
     }
     batch.check();
 }

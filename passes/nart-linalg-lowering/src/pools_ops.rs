@@ -46,9 +46,7 @@ fn pool_window(ctx: &Context, op: Op, input: &[i64], out: &[i64]) -> Result<Wind
     let nd = input.len();
     let kernel = ints_attr(ctx, op, "kernel_shape").ok_or("expected a kernel_shape")?;
     if kernel.len() != nd {
-        return Err(format!(
-            "expected {nd} kernel_shape values, got {kernel:?}"
-        ));
+        return Err(format!("expected {nd} kernel_shape values, got {kernel:?}"));
     }
     let per_dim = |name: &str| -> Result<Vec<i64>, String> {
         match ints_attr(ctx, op, name) {
@@ -59,7 +57,12 @@ fn pool_window(ctx: &Context, op: Op, input: &[i64], out: &[i64]) -> Result<Wind
         }
     };
     let (strides, dilations) = (per_dim("strides")?, per_dim("dilations")?);
-    if kernel.iter().chain(&strides).chain(&dilations).any(|&v| v < 1) {
+    if kernel
+        .iter()
+        .chain(&strides)
+        .chain(&dilations)
+        .any(|&v| v < 1)
+    {
         return Err("kernel_shape, strides and dilations must be positive".to_string());
     }
     let (mut begin, mut end) = (vec![0; nd], vec![0; nd]);
@@ -509,10 +512,22 @@ fn int_exponent(
     let is_minus_one = cmpi(rw, cmpi_pred::EQ, x, minus_one, loc);
     let is_zero = cmpi(rw, cmpi_pred::EQ, x, zero, loc);
     let z = ar(rw, "arith.select", &[is_zero, minus_one, zero], elem, loc);
-    let m = ar(rw, "arith.select", &[is_minus_one, of_minus_one, z], elem, loc);
+    let m = ar(
+        rw,
+        "arith.select",
+        &[is_minus_one, of_minus_one, z],
+        elem,
+        loc,
+    );
     let negative_result = ar(rw, "arith.select", &[is_one, one, m], elem, loc);
     let negative = cmpi(rw, cmpi_pred::SLT, e, ezero, loc);
-    ar(rw, "arith.select", &[negative, negative_result, r], elem, loc)
+    ar(
+        rw,
+        "arith.select",
+        &[negative, negative_result, r],
+        elem,
+        loc,
+    )
 }
 
 /// `(x as f64).powf(y as f64) as i128`, wrapped to `w` bits, as the interpreter computes an
@@ -539,7 +554,11 @@ fn float_exponent(
     let t = math(rw, "math.trunc", p, loc)?;
     let magnitude = math(rw, "math.absf", t, loc)?;
     let c = |rw: &mut PatternRewriter<'_>, v: f64| scalar(rw, v, f64t, loc);
-    let (two63, two64, two127) = (c(rw, 2f64.powi(63)), c(rw, 2f64.powi(64)), c(rw, 2f64.powi(127)));
+    let (two63, two64, two127) = (
+        c(rw, 2f64.powi(63)),
+        c(rw, 2f64.powi(64)),
+        c(rw, 2f64.powi(127)),
+    );
     let zero = c(rw, 0.0);
     // |t| < 2^63: fptosi is exact.
     let small = cmpf(rw, cmpf_pred::OLT, magnitude, two63, loc);
@@ -588,13 +607,17 @@ pub(crate) fn mask_from_shapes(
 ) -> Result<Option<Vec<bool>>, String> {
     const WHY: &str = "the axes are not a constant";
     if int_attr(rw, op, "keepdims", 1) == 0 {
-        return Err(format!("{WHY} (and without keepdims the shapes do not tell them)"));
+        return Err(format!(
+            "{WHY} (and without keepdims the shapes do not tell them)"
+        ));
     }
     let x = operand(rw, op, 0)?;
     let (sx, _) = static_type(rw, x)?;
     let (out, _) = result_type(rw, op)?;
     if out.len() != sx.len() {
-        return Err(format!("{WHY}, and the result's rank differs from the input's"));
+        return Err(format!(
+            "{WHY}, and the result's rank differs from the input's"
+        ));
     }
     let singleton_safe = matches!(
         rw.op_name_str(op),
@@ -608,7 +631,9 @@ pub(crate) fn mask_from_shapes(
     let mut mask = Vec::with_capacity(sx.len());
     for (&s, &o) in sx.iter().zip(&out) {
         if s != o && o != 1 {
-            return Err(format!("{WHY}, and the result shape {out:?} is no reduction of {sx:?}"));
+            return Err(format!(
+                "{WHY}, and the result shape {out:?} is no reduction of {sx:?}"
+            ));
         }
         if s == 1 && !singleton_safe {
             return Err(format!(

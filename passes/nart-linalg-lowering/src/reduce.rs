@@ -66,7 +66,11 @@ pub(crate) fn reduce_dims(
 }
 
 /// The reduced-dimension mask of a `Reduce*` op, or `None` for a no-op.
-pub(crate) fn reduce_mask(rw: &PatternRewriter<'_>, op: Op, rank: usize) -> Result<Option<Vec<bool>>, String> {
+pub(crate) fn reduce_mask(
+    rw: &PatternRewriter<'_>,
+    op: Op,
+    rank: usize,
+) -> Result<Option<Vec<bool>>, String> {
     let axes = match optional_operand(rw, op, 1) {
         Some(v) => match constant_ints(rw, v) {
             Some(axes) => axes,
