@@ -65,6 +65,13 @@ fn pool_window(ctx: &Context, op: Op, input: &[i64], out: &[i64]) -> Result<Wind
     {
         return Err("kernel_shape, strides and dilations must be positive".to_string());
     }
+    // Bounded, so that the window arithmetic below cannot overflow.
+    const LIMIT: i64 = 1 << 31;
+    const TOO_LARGE: &str = "window attributes or sizes beyond 2^31 are not lowered";
+    let sizes = kernel.iter().chain(&strides).chain(&dilations).chain(input);
+    if sizes.copied().any(|v| v > LIMIT) {
+        return Err(TOO_LARGE.to_string());
+    }
     let (mut begin, mut end) = (vec![0; nd], vec![0; nd]);
     match string_attr(ctx, op, "auto_pad") {
         None | Some("NOTSET") => match ints_attr(ctx, op, "pads") {
@@ -96,6 +103,9 @@ fn pool_window(ctx: &Context, op: Op, input: &[i64], out: &[i64]) -> Result<Wind
     }
     if begin.iter().chain(&end).any(|&p| p < 0) {
         return Err("negative pads are not lowered".to_string());
+    }
+    if begin.iter().chain(&end).chain(out).any(|&a| a > LIMIT) {
+        return Err(TOO_LARGE.to_string());
     }
     let high = (0..nd)
         .map(|i| {

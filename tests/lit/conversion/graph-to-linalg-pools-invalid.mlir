@@ -51,3 +51,13 @@ func.func @batch_norm_training_mixed_types(%x: tensor<2x3xf32>, %p: tensor<3xf32
   %y, %m, %v = "graph.BatchNormalization"(%x, %p, %p, %q, %q) <{training_mode = 1 : i64}> : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf64>, tensor<3xf64>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
   return %y, %m, %v : tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// Window attributes so large that the window arithmetic could overflow are refused.
+func.func @max_pool_huge_dilation(%x: tensor<1x1x4xf32>) -> tensor<1x1x4xf32> {
+  // expected-error @+2 {{failed to legalize operation 'graph.MaxPool'}}
+  // expected-note @+1 {{window attributes or sizes beyond 2^31 are not lowered}}
+  %0, %i = "graph.MaxPool"(%x) <{kernel_shape = array<i64: 1>, dilations = array<i64: 4000000000>}> : (tensor<1x1x4xf32>) -> (tensor<1x1x4xf32>, none)
+  return %0 : tensor<1x1x4xf32>
+}
