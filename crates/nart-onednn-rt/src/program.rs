@@ -11,9 +11,11 @@
 //! optionally, the strides) the op sees it with, which is how reshapes and transposes cost
 //! nothing.
 //!
-//! The integer ops ([`OpKind::QConv`], [`OpKind::QMatMul`]) carry their `s8` weights and
-//! their requantization ([`Requant`]) in the op itself: oneDNN computes only the exact `s32`
-//! sums of products, and the runtime requantizes them as `nart_tensor::qnn` does.
+//! The integer ops ([`OpKind::QConv`], [`OpKind::QMatMul`], [`OpKind::QAvgPool`]) carry
+//! their `s8` weights and their requantization ([`Requant`]) in the op itself: oneDNN
+//! computes only the exact `s32` sums of products, and the runtime requantizes them as
+//! `nart_tensor::qnn` does. A max [`OpKind::Pool`] also reads and writes one 8-bit type
+//! (the largest stored value is exact); every other op is `f32`.
 
 use std::fmt;
 use std::sync::Arc;
@@ -283,6 +285,137 @@ pub enum OpKind {
         /// Weights and requantization.
         q: Requant,
     },
+    /// Integer average pooling of a `u8`/`s8` operand (`[N, C, D...]`): oneDNN sums each
+    /// window exactly (a depthwise integer convolution with weights of 1, which `q` holds as
+    /// `[C, 1, 1, k...]`), and the runtime requantizes each sum with the multiplier of the
+    /// window's position count: `q.multipliers[n − 1]` for a window of `n` positions
+    /// (`Sx / (Sy·n)`), `n` the positions inside the input unless `count_include_pad`.
+    QAvgPool {
+        /// Strides per spatial axis.
+        strides: Vec<i64>,
+        /// Padding before each spatial axis.
+        pads_begin: Vec<i64>,
+        /// Padding after each spatial axis.
+        pads_end: Vec<i64>,
+        /// Whether padded positions count in the divisor.
+        count_include_pad: bool,
+        /// The weights of 1, the input's zero point and the requantization.
+        q: Requant,
+    },
+    /// Integer addition of two `u8`/`s8` operands of the result's dims, computed by the
+    /// runtime with `qnn.add`'s exact rule ([`AddQuant`]; oneDNN's int8 binary ops scale and
+    /// round in `f32`, which differs).
+    QAdd {
+        /// The operands' parameters and the requantization.
+        q: AddQuant,
+    },
+}
+
+/// `qnn.add`'s rule: `clamp(Zy + round((qa − Za)·ma·2^(k−ra) + (qb − Zb)·mb·2^(k−rb), k))`,
+/// with `(m, e)` each operand's fixed-point multiplier `S/Sy` (right shift `r = 31 − e`), `k`
+/// the larger right shift and one rounding of the exact sum, as `nart_tensor::qnn::add`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AddQuant {
+    /// Each operand's zero point.
+    pub zero_points: [i32; 2],
+    /// Each operand's fixed-point multiplier and exponent.
+    pub multipliers: [(i32, i32); 2],
+    /// The result's zero point.
+    pub zero_point: i32,
+    /// The smallest stored result (the storage range narrowed by the fused activation).
+    pub lo: i32,
+    /// The largest stored result.
+    pub hi: i32,
+    /// How ties round.
+    pub rounding: Rounding,
+}
+
+impl AddQuant {
+    fn encode(&self, w: &mut Writer) {
+        for v in self.zero_points {
+            w.i32(v);
+        }
+        for (m, e) in self.multipliers {
+            w.i32(m);
+            w.i32(e);
+        }
+        for v in [self.zero_point, self.lo, self.hi] {
+            w.i32(v);
+        }
+        w.u8(rounding_tag(self.rounding));
+    }
+
+    fn decode(r: &mut Reader<'_>) -> Result<AddQuant, DecodeError> {
+        let zero_points = [r.i32()?, r.i32()?];
+        let multipliers = [(r.i32()?, r.i32()?), (r.i32()?, r.i32()?)];
+        let (zero_point, lo, hi) = (r.i32()?, r.i32()?, r.i32()?);
+        Ok(AddQuant {
+            zero_points,
+            multipliers,
+            zero_point,
+            lo,
+            hi,
+            rounding: decode_rounding(r.u8()?)?,
+        })
+    }
+
+    /// The multipliers brought to one right shift: `(fa, fb, k)`, or `None` when their
+    /// exponents differ by more than 64 (the interpreter refuses those too).
+    pub fn common_shift(&self) -> Option<(i128, i128, i32)> {
+        let [(ma, ea), (mb, eb)] = self.multipliers;
+        let (ra, rb) = (31 - ea, 31 - eb);
+        let k = ra.max(rb);
+        let (da, db) = (k - ra, k - rb);
+        if da > 64 || db > 64 {
+            return None;
+        }
+        Some((i128::from(ma) << da, i128::from(mb) << db, k))
+    }
+
+    fn check(&self, k: usize, out: Elem) -> Result<(), DecodeError> {
+        if self
+            .multipliers
+            .iter()
+            .any(|&(m, e)| m < 0 || !(-64..=64).contains(&e))
+            || self.common_shift().is_none()
+        {
+            return err(format!("op {k} has a malformed multiplier"));
+        }
+        check_range(k, out, self.zero_point, self.lo, self.hi)
+    }
+}
+
+fn rounding_tag(r: Rounding) -> u8 {
+    match r {
+        Rounding::HalfEven => 0,
+        Rounding::HalfAway => 1,
+        Rounding::HalfUp => 2,
+    }
+}
+
+fn decode_rounding(t: u8) -> Result<Rounding, DecodeError> {
+    match t {
+        0 => Ok(Rounding::HalfEven),
+        1 => Ok(Rounding::HalfAway),
+        2 => Ok(Rounding::HalfUp),
+        t => err(format!("unknown rounding {t}")),
+    }
+}
+
+/// Checks a result's clamp and zero point against its storage type.
+fn check_range(k: usize, out: Elem, zero_point: i32, lo: i32, hi: i32) -> Result<(), DecodeError> {
+    let (min, max) = if out == Elem::U8 {
+        (0, 255)
+    } else {
+        (-128, 127)
+    };
+    if !(min <= lo && lo <= hi && hi <= max && (min..=max).contains(&zero_point)) {
+        return err(format!(
+            "op {k} clamps to [{lo}, {hi}] with zero point {zero_point}, outside {}",
+            out.name()
+        ));
+    }
+    Ok(())
 }
 
 /// An operation fused into a convolution or matmul, applied to its result in order (oneDNN's
@@ -359,11 +492,7 @@ impl Requant {
         for v in [self.zero_point, self.lo, self.hi] {
             w.i32(v);
         }
-        w.u8(match self.rounding {
-            Rounding::HalfEven => 0,
-            Rounding::HalfAway => 1,
-            Rounding::HalfUp => 2,
-        });
+        w.u8(rounding_tag(self.rounding));
     }
 
     fn decode(r: &mut Reader<'_>) -> Result<Requant, DecodeError> {
@@ -378,12 +507,7 @@ impl Requant {
             .map(|_| Ok((r.i32()?, r.i32()?)))
             .collect::<Result<_, DecodeError>>()?;
         let (zero_point, lo, hi) = (r.i32()?, r.i32()?, r.i32()?);
-        let rounding = match r.u8()? {
-            0 => Rounding::HalfEven,
-            1 => Rounding::HalfAway,
-            2 => Rounding::HalfUp,
-            t => return err(format!("unknown rounding {t}")),
-        };
+        let rounding = decode_rounding(r.u8()?)?;
         Ok(Requant {
             weights,
             weight_dims,
@@ -398,8 +522,9 @@ impl Requant {
     }
 
     /// Checks the parts against each other: weights for their dims, one or `channels`
-    /// multipliers, a range inside the result's, exponents a shift can take.
-    fn check(&self, k: usize, out: Elem) -> Result<(), DecodeError> {
+    /// multipliers (`windows` of them for an average pooling's windows of 1 to `windows`
+    /// positions), a range inside the result's, exponents a shift can take.
+    fn check(&self, k: usize, out: Elem, windows: Option<usize>) -> Result<(), DecodeError> {
         let n = self
             .weight_dims
             .iter()
@@ -412,7 +537,11 @@ impl Requant {
             ));
         }
         let c = self.channels();
-        if c == 0 || !(self.multipliers.len() == 1 || self.multipliers.len() == c) {
+        let count_ok = match windows {
+            Some(w) => self.multipliers.len() == w,
+            None => self.multipliers.len() == 1 || self.multipliers.len() == c,
+        };
+        if c == 0 || !count_ok {
             return err(format!(
                 "op {k} has {} multipliers for {c} channels",
                 self.multipliers.len()
@@ -425,25 +554,7 @@ impl Requant {
         {
             return err(format!("op {k} has a malformed multiplier"));
         }
-        let (min, max) = if out == Elem::U8 {
-            (0, 255)
-        } else {
-            (-128, 127)
-        };
-        let inside = min <= self.lo
-            && self.lo <= self.hi
-            && self.hi <= max
-            && (min..=max).contains(&self.zero_point);
-        if !inside {
-            return err(format!(
-                "op {k} clamps to [{}, {}] with zero point {}, outside {}",
-                self.lo,
-                self.hi,
-                self.zero_point,
-                out.name()
-            ));
-        }
-        Ok(())
+        check_range(k, out, self.zero_point, self.lo, self.hi)
     }
 }
 
@@ -671,6 +782,8 @@ impl OpKind {
             OpKind::View => "view",
             OpKind::QConv { .. } => "integer convolution",
             OpKind::QMatMul { .. } => "integer matmul",
+            OpKind::QAvgPool { .. } => "integer average pooling",
+            OpKind::QAdd { .. } => "integer addition",
         }
     }
 
@@ -680,7 +793,7 @@ impl OpKind {
             OpKind::Conv { .. } | OpKind::MatMul => (2, 3),
             OpKind::BatchNorm { .. } => (5, 5),
             OpKind::LayerNorm { .. } => (2, 3),
-            OpKind::Binary { .. } => (2, 2),
+            OpKind::Binary { .. } | OpKind::QAdd { .. } => (2, 2),
             _ => (1, 1),
         }
     }
@@ -759,6 +872,24 @@ impl OpKind {
                 w.u8(11);
                 q.encode(w);
             }
+            OpKind::QAvgPool {
+                strides,
+                pads_begin,
+                pads_end,
+                count_include_pad,
+                q,
+            } => {
+                w.u8(12);
+                for v in [strides, pads_begin, pads_end] {
+                    w.i64s(v);
+                }
+                w.u8(u8::from(*count_include_pad));
+                q.encode(w);
+            }
+            OpKind::QAdd { q } => {
+                w.u8(13);
+                q.encode(w);
+            }
         }
     }
 
@@ -806,6 +937,20 @@ impl OpKind {
             },
             11 => OpKind::QMatMul {
                 q: Requant::decode(r)?,
+            },
+            12 => OpKind::QAvgPool {
+                strides: r.rank_list("strides")?,
+                pads_begin: r.rank_list("pads")?,
+                pads_end: r.rank_list("pads")?,
+                count_include_pad: match r.u8()? {
+                    0 => false,
+                    1 => true,
+                    t => return err(format!("bad count_include_pad {t}")),
+                },
+                q: Requant::decode(r)?,
+            },
+            13 => OpKind::QAdd {
+                q: AddQuant::decode(r)?,
             },
             t => return err(format!("unknown op kind {t}")),
         })
@@ -1171,6 +1316,9 @@ fn check_elems(p: &Program, k: usize, op: &OpDef) -> Result<(), DecodeError> {
         ))
     };
     match &op.kind {
+        // A view may see 8-bit integers with the other signedness (a quantized value's stored
+        // integers); a reorder copies one type.
+        OpKind::View if x.is_int8() && y.is_int8() => {}
         OpKind::View | OpKind::Reorder => {
             if x != y {
                 return mismatch();
@@ -1182,7 +1330,7 @@ fn check_elems(p: &Program, k: usize, op: &OpDef) -> Result<(), DecodeError> {
             if !x.is_int8() || !y.is_int8() {
                 return mismatch();
             }
-            q.check(k, y)?;
+            q.check(k, y, None)?;
             let (xd, yd, wd) = (&op.inputs[0].dims, &op.outputs[0].dims, &q.weight_dims);
             let sp = strides.len();
             let grouped = usize::from(*groups > 1);
@@ -1205,7 +1353,7 @@ fn check_elems(p: &Program, k: usize, op: &OpDef) -> Result<(), DecodeError> {
             if !x.is_int8() || !y.is_int8() {
                 return mismatch();
             }
-            q.check(k, y)?;
+            q.check(k, y, None)?;
             let (xd, yd, wd) = (&op.inputs[0].dims, &op.outputs[0].dims, &q.weight_dims);
             let fits = xd.len() == 2
                 && yd.len() == 2
@@ -1217,6 +1365,58 @@ fn check_elems(p: &Program, k: usize, op: &OpDef) -> Result<(), DecodeError> {
                 return err(format!(
                     "op {k} multiplies {xd:?} by weights {wd:?} into {yd:?}"
                 ));
+            }
+        }
+        OpKind::QAvgPool {
+            strides,
+            pads_begin,
+            pads_end,
+            q,
+            ..
+        } => {
+            if !x.is_int8() || !y.is_int8() {
+                return mismatch();
+            }
+            let (xd, yd, wd) = (&op.inputs[0].dims, &op.outputs[0].dims, &q.weight_dims);
+            let sp = strides.len();
+            let windows = wd
+                .get(3..)
+                .map_or(0, |k| k.iter().product::<i64>().max(0) as usize);
+            q.check(k, y, Some(windows))?;
+            let fits = xd.len() == sp + 2
+                && yd.len() == sp + 2
+                && wd.len() == sp + 3
+                && wd[0] == xd[1]
+                && wd[1] == 1
+                && wd[2] == 1
+                && yd[..2] == xd[..2]
+                && pads_begin.len() == sp
+                && pads_end.len() == sp
+                && q.channels() as i64 == xd[1]
+                && q.weights.iter().all(|&w| w == 1)
+                && q.bias.iter().all(|&b| b == 0);
+            if !fits {
+                return err(format!(
+                    "op {k} pools {xd:?} with windows {wd:?} into {yd:?}"
+                ));
+            }
+        }
+        OpKind::QAdd { q } => {
+            let other = elem(&op.inputs[1]);
+            if !x.is_int8() || !y.is_int8() || !other.is_some_and(Elem::is_int8) {
+                return mismatch();
+            }
+            q.check(k, y)?;
+            let (a, b, yd) = (&op.inputs[0].dims, &op.inputs[1].dims, &op.outputs[0].dims);
+            if a != yd || b != yd {
+                return err(format!("op {k} adds {a:?} and {b:?} into {yd:?}"));
+            }
+        }
+        OpKind::Pool {
+            alg: PoolAlg::Max, ..
+        } if x.is_int8() => {
+            if x != y {
+                return mismatch();
             }
         }
         _ => {
@@ -1315,6 +1515,86 @@ mod tests {
         p.ops[0].outputs[0].dims = vec![DYN, 8, 1, 1];
         p.values[1].dims = vec![DYN, 8, 1, 1];
         assert!(p.check().unwrap_err().0.contains("convolves"));
+    }
+
+    /// An integer average pooling of a `u8` `[N, 2, 3, 3]` input, windows of 2 × 2.
+    fn qavg() -> Program {
+        let q = Requant {
+            weights: Arc::new(vec![1; 8]),
+            weight_dims: vec![2, 1, 1, 2, 2],
+            bias: vec![0, 0],
+            src_zero_point: 3,
+            multipliers: vec![(1 << 30, 1), (1 << 30, 0), (1 << 30, 0), (1 << 30, -1)],
+            zero_point: 0,
+            lo: 0,
+            hi: 255,
+            rounding: Rounding::HalfEven,
+        };
+        let value = |dims: Vec<i64>, kind: ValueKind| ValueDef {
+            dims,
+            elem: Elem::U8,
+            kind,
+        };
+        Program {
+            values: vec![
+                value(vec![DYN, 2, 3, 3], ValueKind::Input),
+                value(vec![DYN, 2, 2, 2], ValueKind::Computed),
+            ],
+            inputs: vec![0],
+            outputs: vec![1],
+            ops: vec![OpDef {
+                kind: OpKind::QAvgPool {
+                    strides: vec![2, 2],
+                    pads_begin: vec![1, 1],
+                    pads_end: vec![0, 0],
+                    count_include_pad: false,
+                    q,
+                },
+                inputs: vec![Operand::new(0, vec![DYN, 2, 3, 3])],
+                outputs: vec![Operand::new(1, vec![DYN, 2, 2, 2])],
+                post: Vec::new(),
+            }],
+        }
+    }
+
+    #[test]
+    fn average_poolings_round_trip_and_are_checked() {
+        let p = qavg();
+        p.check().unwrap();
+        let bytes = p.encode();
+        assert_eq!(Program::decode(&bytes), Ok(p));
+        for n in 0..bytes.len() {
+            assert!(Program::decode(&bytes[..n]).is_err(), "{n} bytes");
+        }
+        // One multiplier per window size, weights of 1 only.
+        let mut p = qavg();
+        if let OpKind::QAvgPool { q, .. } = &mut p.ops[0].kind {
+            q.multipliers.pop();
+        }
+        assert!(p.check().unwrap_err().0.contains("multipliers"));
+        let mut p = qavg();
+        if let OpKind::QAvgPool { q, .. } = &mut p.ops[0].kind {
+            q.weights = Arc::new(vec![2; 8]);
+        }
+        assert!(p.check().unwrap_err().0.contains("pools"));
+        // Max pooling keeps its 8-bit type; average pooling of integers is its own op.
+        let mut p = qavg();
+        p.ops[0].kind = OpKind::Pool {
+            alg: PoolAlg::Max,
+            kernel: vec![2, 2],
+            strides: vec![2, 2],
+            dilations: vec![1, 1],
+            pads_begin: vec![1, 1],
+            pads_end: vec![0, 0],
+        };
+        p.check().unwrap();
+        p.values[1].elem = Elem::S8;
+        assert!(p.check().unwrap_err().0.contains("reads u8 and writes i8"));
+        if let OpKind::Pool { alg, .. } = &mut p.ops[0].kind {
+            *alg = PoolAlg::AvgExcludePad;
+        }
+        p.values[1].elem = Elem::U8;
+        assert!(p.check().unwrap_err().0.contains("integers"));
     }
 
     #[test]
