@@ -328,7 +328,6 @@ pub fn decide(
     for t in registry.targets() {
         t.prepare(ctx);
     }
-    at_size_one(ctx, func);
     let mut lists: Vec<Vec<String>> = vec![Vec::new()];
     lists.extend(usable.iter().map(|t| vec![t.clone()]));
     if usable.len() >= 2 {
@@ -345,6 +344,7 @@ pub fn decide(
             Setup::resolve(registry, l, &[])?
                 .rewrite(ctx, copy)
                 .map_err(|d| anyhow!("cannot rewrite for {}: {}", l.join(","), d[0].message))?;
+            at_size_one(ctx, copy);
             estimate(ctx, copy, registry, l, weights)
         })
         .collect::<Result<Vec<_>>>()?;
