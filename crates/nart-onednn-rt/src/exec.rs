@@ -98,6 +98,8 @@ enum Step {
     Requant(Box<Requantize>),
     /// The runtime's exact integer addition.
     Add(Box<int8::Add>),
+    /// The runtime's quantization or dequantization.
+    Cast(Box<int8::Cast>),
 }
 
 /// oneDNN's data type for `e`.
@@ -865,6 +867,9 @@ impl Loaded {
         if let OpKind::QAdd { q } = kind {
             return self.add_qadd(places, k, q, ins, out);
         }
+        if matches!(kind, OpKind::Quantize { .. } | OpKind::Dequantize { .. }) {
+            return self.add_cast(places, k, kind, &ins[0], out);
+        }
         if matches!(
             kind,
             OpKind::QConv { .. } | OpKind::QMatMul { .. } | OpKind::QAvgPool { .. }
@@ -1099,6 +1104,58 @@ impl Loaded {
         Ok(())
     }
 
+    /// Adds a quantization or dequantization computed by the runtime ([`int8::Cast`]) from the
+    /// operand's row-major copy into a row-major result.
+    fn add_cast(
+        &mut self,
+        places: &mut Places<'_>,
+        k: usize,
+        kind: &OpKind,
+        x: &Operand,
+        out: &Operand,
+    ) -> Result<(), RtError> {
+        if !places.whole(x) || seen(&x.dims) != seen(&out.dims) {
+            return Err(RtError::corrupt(
+                NAME,
+                format!(
+                    "op {k} ({}): the operand is not the result's size",
+                    kind.name()
+                ),
+            ));
+        }
+        let input = self.plain(places, x.value)?;
+        let md = self.md_plain(places, out.value)?;
+        let y = self.result(places, out, &md)?;
+        let cast = match *kind {
+            OpKind::Quantize {
+                scale,
+                zero_point,
+                lo,
+                hi,
+            } => int8::CastKind::Quantize {
+                scale,
+                zero_point,
+                lo,
+                hi,
+                signed: self.elems[out.value as usize] == Elem::S8,
+            },
+            OpKind::Dequantize { scale, zero_point } => int8::CastKind::Dequantize {
+                scale,
+                zero_point,
+                signed: self.elems[x.value as usize] == Elem::S8,
+            },
+            _ => return Err(RtError::corrupt(NAME, format!("op {k} is not a cast"))),
+        };
+        self.labels.push(self.current.clone());
+        self.steps.push(Step::Cast(Box::new(int8::Cast {
+            input,
+            out: y,
+            n: out.dims.iter().map(|&d| d as usize).product(),
+            kind: cast,
+        })));
+        Ok(())
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn add_op_with(
         &mut self,
@@ -1121,7 +1178,9 @@ impl Loaded {
             OpKind::QConv { .. }
             | OpKind::QMatMul { .. }
             | OpKind::QAvgPool { .. }
-            | OpKind::QAdd { .. } => {
+            | OpKind::QAdd { .. }
+            | OpKind::Quantize { .. }
+            | OpKind::Dequantize { .. } => {
                 return Err(bad("an integer op takes no post-ops"));
             }
             OpKind::View => {
@@ -1482,6 +1541,32 @@ impl Loaded {
                 let started = self.profile.is_some().then(std::time::Instant::now);
                 let (prim, args) = match s {
                     Step::Prim { prim, args } => (*prim, args),
+                    Step::Cast(c) => {
+                        let st = (self.api.stream_wait)(self.stream);
+                        if st != ffi::SUCCESS {
+                            return Err(RtError::run(format!(
+                                "onednn: stream failed: {}",
+                                ffi::status_name(st)
+                            )));
+                        }
+                        if c.input == c.out {
+                            return Err(RtError::run("onednn: a cast in place"));
+                        }
+                        let mut y = std::mem::take(&mut self.buffers[c.out]);
+                        let x = &self.buffers[c.input];
+                        match c.kind {
+                            int8::CastKind::Quantize { .. } => c.quantize(x, bytes_mut(&mut y)),
+                            int8::CastKind::Dequantize { .. } => c.dequantize(bytes_of(x), &mut y),
+                        }
+                        self.buffers[c.out] = y;
+                        if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {
+                            let t = t0.elapsed();
+                            p[k].0 += t;
+                            p[k].1 += 1;
+                            p[k].2 = p[k].2.min(t);
+                        }
+                        continue;
+                    }
                     Step::Add(a) => {
                         // The primitives before it have finished writing its operands.
                         let st = (self.api.stream_wait)(self.stream);

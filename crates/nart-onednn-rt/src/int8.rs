@@ -181,6 +181,93 @@ impl Add {
     }
 }
 
+/// `quant.qcast` or `quant.dcast` computed by the runtime, as `nart_tensor::qnn`'s
+/// `quantize` and `dequantize` do for `f32`.
+pub struct Cast {
+    /// The operand's buffer (row-major).
+    pub input: usize,
+    /// The result's buffer (row-major).
+    pub out: usize,
+    /// Elements.
+    pub n: usize,
+    /// Which way, and with what.
+    pub kind: CastKind,
+}
+
+/// The direction of a [`Cast`].
+pub enum CastKind {
+    /// `f32` to 8-bit: `clamp(Z + round_half_even(x / S), lo, hi)`, the division in `f32`,
+    /// NaN giving `Z`.
+    Quantize {
+        /// The scale.
+        scale: f32,
+        /// The zero point.
+        zero_point: i32,
+        /// The clamp.
+        lo: i32,
+        /// The clamp.
+        hi: i32,
+        /// Whether the result is `s8` (else `u8`).
+        signed: bool,
+    },
+    /// 8-bit to `f32`: `(q − Z) · S` in `f32`.
+    Dequantize {
+        /// The scale.
+        scale: f32,
+        /// The zero point.
+        zero_point: i32,
+        /// Whether the operand is `s8` (else `u8`).
+        signed: bool,
+    },
+}
+
+impl Cast {
+    /// Quantizes `x` into the bytes `out`.
+    pub fn quantize(&self, x: &[f32], out: &mut [u8]) {
+        let CastKind::Quantize {
+            scale,
+            zero_point,
+            lo,
+            hi,
+            signed,
+        } = self.kind
+        else {
+            return;
+        };
+        for (&v, o) in x.iter().zip(out.iter_mut()).take(self.n) {
+            let d = v / scale;
+            let r = if d.is_nan() {
+                f64::from(zero_point)
+            } else {
+                f64::from(d).round_ties_even() + f64::from(zero_point)
+            };
+            let q = r.clamp(f64::from(lo), f64::from(hi)) as i32;
+            *o = if signed { q as i8 as u8 } else { q as u8 };
+        }
+    }
+
+    /// Dequantizes the bytes `x` into `out`.
+    pub fn dequantize(&self, x: &[u8], out: &mut [f32]) {
+        let CastKind::Dequantize {
+            scale,
+            zero_point,
+            signed,
+        } = self.kind
+        else {
+            return;
+        };
+        let z = zero_point as f32;
+        for (&b, o) in x.iter().zip(out.iter_mut()).take(self.n) {
+            let q = if signed {
+                f32::from(b as i8)
+            } else {
+                f32::from(b)
+            };
+            *o = (q - z) * scale;
+        }
+    }
+}
+
 /// The window of a convolution, for its corrections.
 pub struct ConvWindow<'a> {
     /// The input's spatial dims.

@@ -309,6 +309,27 @@ pub enum OpKind {
         /// The operands' parameters and the requantization.
         q: AddQuant,
     },
+    /// `quant.qcast` of an `f32` operand to a `u8`/`s8` result, computed by the runtime as
+    /// `nart_tensor::qnn::quantize` does: `clamp(Z + round_half_even(x / S), lo, hi)`, the
+    /// division in `f32` (NaN gives `Z`). oneDNN's reorders multiply by `1/S` instead.
+    Quantize {
+        /// The scale, as the `f32` the division uses.
+        scale: f32,
+        /// The zero point.
+        zero_point: i32,
+        /// The smallest stored value.
+        lo: i32,
+        /// The largest stored value.
+        hi: i32,
+    },
+    /// `quant.dcast` of a `u8`/`s8` operand to an `f32` result, computed by the runtime as
+    /// `nart_tensor::qnn::dequantize` does: `(q − Z) · S`, in `f32`.
+    Dequantize {
+        /// The scale, as the `f32` the product uses.
+        scale: f32,
+        /// The zero point.
+        zero_point: i32,
+    },
 }
 
 /// `qnn.add`'s rule: `clamp(Zy + round((qa − Za)·ma·2^(k−ra) + (qb − Zb)·mb·2^(k−rb), k))`,
@@ -784,6 +805,8 @@ impl OpKind {
             OpKind::QMatMul { .. } => "integer matmul",
             OpKind::QAvgPool { .. } => "integer average pooling",
             OpKind::QAdd { .. } => "integer addition",
+            OpKind::Quantize { .. } => "quantization",
+            OpKind::Dequantize { .. } => "dequantization",
         }
     }
 
@@ -890,6 +913,23 @@ impl OpKind {
                 w.u8(13);
                 q.encode(w);
             }
+            OpKind::Quantize {
+                scale,
+                zero_point,
+                lo,
+                hi,
+            } => {
+                w.u8(14);
+                w.f32(*scale);
+                for v in [*zero_point, *lo, *hi] {
+                    w.i32(v);
+                }
+            }
+            OpKind::Dequantize { scale, zero_point } => {
+                w.u8(15);
+                w.f32(*scale);
+                w.i32(*zero_point);
+            }
         }
     }
 
@@ -951,6 +991,16 @@ impl OpKind {
             },
             13 => OpKind::QAdd {
                 q: AddQuant::decode(r)?,
+            },
+            14 => OpKind::Quantize {
+                scale: r.f32()?,
+                zero_point: r.i32()?,
+                lo: r.i32()?,
+                hi: r.i32()?,
+            },
+            15 => OpKind::Dequantize {
+                scale: r.f32()?,
+                zero_point: r.i32()?,
             },
             t => return err(format!("unknown op kind {t}")),
         })
@@ -1399,6 +1449,37 @@ fn check_elems(p: &Program, k: usize, op: &OpDef) -> Result<(), DecodeError> {
                 return err(format!(
                     "op {k} pools {xd:?} with windows {wd:?} into {yd:?}"
                 ));
+            }
+        }
+        OpKind::Quantize {
+            scale,
+            zero_point,
+            lo,
+            hi,
+        } => {
+            if x != Elem::F32 || !y.is_int8() {
+                return mismatch();
+            }
+            if !(scale.is_finite() && *scale > 0.0) {
+                return err(format!("op {k} quantizes with scale {scale}"));
+            }
+            check_range(k, y, *zero_point, *lo, *hi)?;
+            if op.inputs[0].dims != op.outputs[0].dims {
+                return err(format!("op {k} (quantization) changes the dims"));
+            }
+        }
+        OpKind::Dequantize { scale, zero_point } => {
+            if !x.is_int8() || y != Elem::F32 {
+                return mismatch();
+            }
+            let range = if x == Elem::U8 { 0..=255 } else { -128..=127 };
+            if !scale.is_finite() || !range.contains(zero_point) {
+                return err(format!(
+                    "op {k} dequantizes with scale {scale} and zero point {zero_point}"
+                ));
+            }
+            if op.inputs[0].dims != op.outputs[0].dims {
+                return err(format!("op {k} (dequantization) changes the dims"));
             }
         }
         OpKind::QAdd { q } => {

@@ -687,3 +687,75 @@ pub fn lower_add(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
         out_dims: y,
     })
 }
+
+/// `quant.qcast` (`f32` to per-tensor `u8`/`i8`) or `quant.dcast` (back) as
+/// [`OpKind::Quantize`] / [`OpKind::Dequantize`], which the runtime computes as the
+/// interpreter does (oneDNN's reorders quantize by multiplying with `1/S`, which rounds
+/// differently from the division); or why not. A `quant.dcast` runs here only when the
+/// function returns its result directly: one that float ops read stays on interp, with
+/// them.
+pub fn lower_cast(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
+    let (operands, results) = (ctx.operands(op), ctx.results(op));
+    if operands.len() != 1 || results.len() != 1 {
+        return Err(Refusal::UnknownOp);
+    }
+    let (x, ex) = value_dims(ctx, operands[0], "operand #0")?;
+    let (y, ey) = value_dims(ctx, results[0], "result #0")?;
+    let quantize = ctx.op_name_str(op) == "quant.qcast";
+    let (float, int, qv) = if quantize {
+        (ex, ey, results[0])
+    } else {
+        (ey, ex, operands[0])
+    };
+    if float != Elem::F32 || !int.is_int8() || x != y {
+        return Err(other(
+            "not a cast between f32 and 8-bit integers of one shape",
+        ));
+    }
+    if !quantize
+        && ctx
+            .uses(results[0])
+            .iter()
+            .any(|u| !matches!(ctx.op_name_str(u.op), "func.return" | "target.yield"))
+    {
+        // Taking it would draw the float ops after it onto oneDNN's f32 kernels, which are
+        // close to the interpreter's but not bit-identical; a quantized network's output
+        // stays exact where it is the function's result (a segment's, once outlined).
+        return Err(other(
+            "a dequantization that other ops read (only one the function returns runs here)",
+        ));
+    }
+    let q = qparams(ctx, qv, "the quantized value")?;
+    if q.axis.is_some() || q.scales.len() != 1 {
+        return Err(other("the quantized value is not quantized per tensor"));
+    }
+    let scale = q.scales[0] as f32;
+    let zero_point =
+        i32::try_from(q.zero_points[0]).map_err(|_| other("the zero point does not fit i32"))?;
+    if !(scale.is_finite() && scale > 0.0) {
+        return Err(other(format!(
+            "the scale {} is not a positive f32",
+            q.scales[0]
+        )));
+    }
+    let kind = if quantize {
+        let clamp = |v: i64| i32::try_from(v).map_err(|_| other("the storage range"));
+        OpKind::Quantize {
+            scale,
+            zero_point,
+            lo: clamp(q.min)?,
+            hi: clamp(q.max)?,
+        }
+    } else {
+        OpKind::Dequantize { scale, zero_point }
+    };
+    Ok(Lowered {
+        kind,
+        inputs: vec![In {
+            operand: 0,
+            dims: x,
+            strides: None,
+        }],
+        out_dims: y,
+    })
+}

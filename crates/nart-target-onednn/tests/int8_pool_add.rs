@@ -1,5 +1,5 @@
-//! `qnn.max_pool`, `qnn.avg_pool` and `qnn.add` on the onednn target, bit-identical to the
-//! interpreter: random shapes, windows, strides, padding (counted in the divisor or not),
+//! `qnn.max_pool`, `qnn.avg_pool`, `qnn.add` and the `quant.qcast`/`quant.dcast` casts on the
+//! onednn target, bit-identical to the interpreter: random shapes, windows, strides, padding (counted in the divisor or not),
 //! dilations (max), zero points, scales, storage types, activations and roundings (seeded),
 //! each op alone in a function, partitioned onto `onednn`, compiled twice (equal bytes),
 //! loaded and run twice; and a convolution, pools and a residual addition in one segment.
@@ -403,5 +403,80 @@ fn a_residual_block_is_one_bit_identical_segment() {
             "integer addition",
             "pooling"
         ]
+    );
+}
+
+/// `quant.qcast` and `quant.dcast` on onednn (the runtime's steps), bit-identical to the
+/// interpreter on values around the rounding ties, out of range, infinite and NaN.
+#[test]
+fn random_casts_are_bit_identical() {
+    if !onednn_here("random_casts_are_bit_identical") {
+        return;
+    }
+    let mut rng = Rng::new(67);
+    for case in 0..20 {
+        let dims = [1, rng.int(1, 3), rng.int(1, 40)];
+        let unsigned = rng.int(0, 1) == 0;
+        // `i8<-127:127>` narrows the storage range (and its zero point's).
+        let narrow = !unsigned && rng.int(0, 1) == 0;
+        let (storage, zp) = if unsigned {
+            ("u8", rng.int(0, 255))
+        } else {
+            ("i8", rng.int(-127, 127))
+        };
+        let scale = f64::from(rng.float(0.001, 0.2));
+        let qt = qty(&dims, storage, scale, zp);
+        let qt = if narrow {
+            qt.replace("<i8:", "<i8<-127:127>:")
+        } else {
+            qt
+        };
+        let ft = format!("tensor<1x{}x{}xf32>", dims[1], dims[2]);
+        let text = format!(
+            "func.func @main(%x: {ft}) -> {ft} {{\n  %q = quant.qcast %x : {ft} to {qt}\n  %p = \
+             qnn.max_pool %q kernel [1] : {qt} to {qt}\n  %y = quant.dcast %p : {qt} to {ft}\n  \
+             return %y : {ft}\n}}\n"
+        );
+        let n = (dims[1] * dims[2]) as usize;
+        let s = scale as f32;
+        let v: Vec<f32> = (0..n)
+            .map(|i| match i % 8 {
+                // Exactly halfway between two steps, and just beside.
+                0 => (rng.int(-300, 300) as f32 + 0.5) * s,
+                1 => (rng.int(-300, 300) as f32 + 0.5) * s * (1.0 + f32::EPSILON),
+                2 => f32::INFINITY,
+                3 => f32::NEG_INFINITY,
+                4 => f32::NAN,
+                5 => rng.float(-1e6, 1e6),
+                _ => rng.float(-300.0, 300.0) * s,
+            })
+            .collect();
+        let x = Tensor::from_vec(vec![1, dims[1] as usize, dims[2] as usize], v).unwrap();
+        let want = interpret(&text, std::slice::from_ref(&x));
+        let (got, program) =
+            on_onednn(&text, &[x]).unwrap_or_else(|e| panic!("cast case {case}\n{text}\n{e}"));
+        assert_eq!(got, want, "cast case {case}: not bit-identical\n{text}");
+        let kinds: Vec<&str> = program.ops.iter().map(|o| o.kind.name()).collect();
+        assert_eq!(kinds, ["quantization", "pooling", "dequantization"]);
+    }
+}
+
+/// A `quant.dcast` that a float op reads stays off onednn, with the reason (the float ops
+/// after it would otherwise follow it onto oneDNN's f32 kernels).
+#[test]
+fn a_dequantization_read_by_float_ops_is_refused() {
+    if !onednn_here("a_dequantization_read_by_float_ops_is_refused") {
+        return;
+    }
+    let qt = qty(&[1, 2, 4], "u8", 0.1, 3);
+    let ft = "tensor<1x2x4xf32>";
+    let text = format!(
+        "func.func @main(%x: {qt}) -> {ft} {{\n  %d = quant.dcast %x : {qt} to {ft}\n  %y = \
+         \"graph.Relu\"(%d) : ({ft}) -> {ft}\n  return %y : {ft}\n}}\n"
+    );
+    let err = on_onednn(&text, &[]).unwrap_err();
+    assert!(
+        err.contains("a dequantization that other ops read"),
+        "{err}"
     );
 }
