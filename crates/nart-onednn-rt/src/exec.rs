@@ -14,6 +14,7 @@ use std::ffi::{c_int, c_void};
 use std::ptr;
 
 use nart_target_rt::RtError;
+use nart_tensor::qnn::FixedMultiplier;
 use nart_tensor::{DType, Tensor};
 
 use crate::ffi::{self, Api, Dims, ExecArg, MemoryDesc, OpDesc, MAX_NDIMS};
@@ -867,7 +868,10 @@ impl Loaded {
         if let OpKind::QAdd { q } = kind {
             return self.add_qadd(places, k, q, ins, out);
         }
-        if matches!(kind, OpKind::Quantize { .. } | OpKind::Dequantize { .. }) {
+        if matches!(
+            kind,
+            OpKind::Quantize { .. } | OpKind::Dequantize { .. } | OpKind::QRequantize { .. }
+        ) {
             return self.add_cast(places, k, kind, &ins[0], out);
         }
         if matches!(
@@ -1104,8 +1108,8 @@ impl Loaded {
         Ok(())
     }
 
-    /// Adds a quantization or dequantization computed by the runtime ([`int8::Cast`]) from the
-    /// operand's row-major copy into a row-major result.
+    /// Adds a quantization, dequantization or requantization computed by the runtime
+    /// ([`int8::Cast`]) from the operand's row-major copy into a row-major result.
     fn add_cast(
         &mut self,
         places: &mut Places<'_>,
@@ -1144,6 +1148,25 @@ impl Loaded {
                 zero_point,
                 signed: self.elems[x.value as usize] == Elem::S8,
             },
+            OpKind::QRequantize {
+                src_zero_point,
+                multiplier: (m, shift),
+                zero_point,
+                lo,
+                hi,
+                rounding,
+            } => int8::CastKind::Requantize {
+                src_zero_point,
+                multiplier: FixedMultiplier { m, shift },
+                zero_point,
+                lo,
+                hi,
+                rounding,
+                signed: [
+                    self.elems[x.value as usize] == Elem::S8,
+                    self.elems[out.value as usize] == Elem::S8,
+                ],
+            },
             _ => return Err(RtError::corrupt(NAME, format!("op {k} is not a cast"))),
         };
         self.labels.push(self.current.clone());
@@ -1180,7 +1203,8 @@ impl Loaded {
             | OpKind::QAvgPool { .. }
             | OpKind::QAdd { .. }
             | OpKind::Quantize { .. }
-            | OpKind::Dequantize { .. } => {
+            | OpKind::Dequantize { .. }
+            | OpKind::QRequantize { .. } => {
                 return Err(bad("an integer op takes no post-ops"));
             }
             OpKind::View => {
@@ -1557,6 +1581,9 @@ impl Loaded {
                         match c.kind {
                             int8::CastKind::Quantize { .. } => c.quantize(x, bytes_mut(&mut y)),
                             int8::CastKind::Dequantize { .. } => c.dequantize(bytes_of(x), &mut y),
+                            int8::CastKind::Requantize { .. } => {
+                                c.requantize(bytes_of(x), bytes_mut(&mut y))
+                            }
                         }
                         self.buffers[c.out] = y;
                         if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {

@@ -181,8 +181,9 @@ impl Add {
     }
 }
 
-/// `quant.qcast` or `quant.dcast` computed by the runtime, as `nart_tensor::qnn`'s
-/// `quantize` and `dequantize` do for `f32`.
+/// `quant.qcast`, `quant.dcast` or `qnn.requantize` computed by the runtime, as
+/// `nart_tensor::qnn`'s `quantize`, `dequantize` (for `f32`) and `requantize` (per tensor)
+/// do.
 pub struct Cast {
     /// The operand's buffer (row-major).
     pub input: usize,
@@ -209,6 +210,23 @@ pub enum CastKind {
         hi: i32,
         /// Whether the result is `s8` (else `u8`).
         signed: bool,
+    },
+    /// 8-bit to 8-bit: `clamp(Zy + M ⊗ (q − Zx), lo, hi)`.
+    Requantize {
+        /// The operand's zero point.
+        src_zero_point: i32,
+        /// The multiplier.
+        multiplier: FixedMultiplier,
+        /// The result's zero point.
+        zero_point: i32,
+        /// The clamp.
+        lo: i32,
+        /// The clamp.
+        hi: i32,
+        /// How ties round.
+        rounding: Rounding,
+        /// Whether the operand, then the result, is `s8` (else `u8`).
+        signed: [bool; 2],
     },
     /// 8-bit to `f32`: `(q − Z) · S` in `f32`.
     Dequantize {
@@ -243,6 +261,33 @@ impl Cast {
             };
             let q = r.clamp(f64::from(lo), f64::from(hi)) as i32;
             *o = if signed { q as i8 as u8 } else { q as u8 };
+        }
+    }
+
+    /// Requantizes the bytes `x` into `out`.
+    pub fn requantize(&self, x: &[u8], out: &mut [u8]) {
+        let CastKind::Requantize {
+            src_zero_point,
+            multiplier,
+            zero_point,
+            lo,
+            hi,
+            rounding,
+            signed,
+        } = self.kind
+        else {
+            return;
+        };
+        for (&b, o) in x.iter().zip(out.iter_mut()).take(self.n) {
+            let q = if signed[0] {
+                i128::from(b as i8)
+            } else {
+                i128::from(b)
+            };
+            let r = (i128::from(zero_point)
+                + multiplier.apply(q - i128::from(src_zero_point), rounding))
+            .clamp(i128::from(lo), i128::from(hi)) as i32;
+            *o = if signed[1] { r as i8 as u8 } else { r as u8 };
         }
     }
 

@@ -309,6 +309,23 @@ pub enum OpKind {
         /// The operands' parameters and the requantization.
         q: AddQuant,
     },
+    /// `qnn.requantize` of a `u8`/`s8` operand to a `u8`/`s8` result of its dims, computed by
+    /// the runtime as `nart_tensor::qnn::requantize` does per tensor:
+    /// `clamp(Zy + M ⊗ (q − Zx), lo, hi)` with `M = Sx/Sy` as a fixed-point multiplier.
+    QRequantize {
+        /// The operand's zero point.
+        src_zero_point: i32,
+        /// The fixed-point multiplier and exponent.
+        multiplier: (i32, i32),
+        /// The result's zero point.
+        zero_point: i32,
+        /// The smallest stored result.
+        lo: i32,
+        /// The largest stored result.
+        hi: i32,
+        /// How ties round.
+        rounding: Rounding,
+    },
     /// `quant.qcast` of an `f32` operand to a `u8`/`s8` result, computed by the runtime as
     /// `nart_tensor::qnn::quantize` does: `clamp(Z + round_half_even(x / S), lo, hi)`, the
     /// division in `f32` (NaN gives `Z`). oneDNN's reorders multiply by `1/S` instead.
@@ -805,6 +822,7 @@ impl OpKind {
             OpKind::QMatMul { .. } => "integer matmul",
             OpKind::QAvgPool { .. } => "integer average pooling",
             OpKind::QAdd { .. } => "integer addition",
+            OpKind::QRequantize { .. } => "integer requantization",
             OpKind::Quantize { .. } => "quantization",
             OpKind::Dequantize { .. } => "dequantization",
         }
@@ -925,6 +943,20 @@ impl OpKind {
                     w.i32(v);
                 }
             }
+            OpKind::QRequantize {
+                src_zero_point,
+                multiplier: (m, e),
+                zero_point,
+                lo,
+                hi,
+                rounding,
+            } => {
+                w.u8(16);
+                for v in [*src_zero_point, *m, *e, *zero_point, *lo, *hi] {
+                    w.i32(v);
+                }
+                w.u8(rounding_tag(*rounding));
+            }
             OpKind::Dequantize { scale, zero_point } => {
                 w.u8(15);
                 w.f32(*scale);
@@ -1001,6 +1033,14 @@ impl OpKind {
             15 => OpKind::Dequantize {
                 scale: r.f32()?,
                 zero_point: r.i32()?,
+            },
+            16 => OpKind::QRequantize {
+                src_zero_point: r.i32()?,
+                multiplier: (r.i32()?, r.i32()?),
+                zero_point: r.i32()?,
+                lo: r.i32()?,
+                hi: r.i32()?,
+                rounding: decode_rounding(r.u8()?)?,
             },
             t => return err(format!("unknown op kind {t}")),
         })
@@ -1468,6 +1508,26 @@ fn check_elems(p: &Program, k: usize, op: &OpDef) -> Result<(), DecodeError> {
                 return err(format!("op {k} (quantization) changes the dims"));
             }
         }
+        OpKind::QRequantize {
+            src_zero_point,
+            multiplier: (m, e),
+            zero_point,
+            lo,
+            hi,
+            ..
+        } => {
+            if !x.is_int8() || !y.is_int8() {
+                return mismatch();
+            }
+            let range = if x == Elem::U8 { 0..=255 } else { -128..=127 };
+            if *m < 0 || !(-64..=64).contains(e) || !range.contains(src_zero_point) {
+                return err(format!("op {k} has a malformed multiplier or zero point"));
+            }
+            check_range(k, y, *zero_point, *lo, *hi)?;
+            if op.inputs[0].dims != op.outputs[0].dims {
+                return err(format!("op {k} (integer requantization) changes the dims"));
+            }
+        }
         OpKind::Dequantize { scale, zero_point } => {
             if !x.is_int8() || y != Elem::F32 {
                 return mismatch();
@@ -1676,6 +1736,115 @@ mod tests {
         }
         p.values[1].elem = Elem::U8;
         assert!(p.check().unwrap_err().0.contains("integers"));
+    }
+
+    /// `f32 → quantize → requantize → add (with itself) → dequantize`, on `[2, 3]`.
+    fn runtime_steps() -> Program {
+        let value = |elem: Elem, kind: ValueKind| ValueDef {
+            dims: vec![2, 3],
+            elem,
+            kind,
+        };
+        let op = |kind: OpKind, inputs: &[u32], out: u32| OpDef {
+            kind,
+            inputs: inputs
+                .iter()
+                .map(|&v| Operand::new(v, vec![2, 3]))
+                .collect(),
+            outputs: vec![Operand::new(out, vec![2, 3])],
+            post: Vec::new(),
+        };
+        Program {
+            values: vec![
+                value(Elem::F32, ValueKind::Input),
+                value(Elem::U8, ValueKind::Computed),
+                value(Elem::S8, ValueKind::Computed),
+                value(Elem::U8, ValueKind::Computed),
+                value(Elem::F32, ValueKind::Computed),
+            ],
+            inputs: vec![0],
+            outputs: vec![4],
+            ops: vec![
+                op(
+                    OpKind::Quantize {
+                        scale: 0.5,
+                        zero_point: 3,
+                        lo: 0,
+                        hi: 255,
+                    },
+                    &[0],
+                    1,
+                ),
+                op(
+                    OpKind::QRequantize {
+                        src_zero_point: 3,
+                        multiplier: (1 << 30, 1),
+                        zero_point: -2,
+                        lo: -127,
+                        hi: 127,
+                        rounding: Rounding::HalfUp,
+                    },
+                    &[1],
+                    2,
+                ),
+                op(
+                    OpKind::QAdd {
+                        q: AddQuant {
+                            zero_points: [-2, 3],
+                            multipliers: [(1 << 30, 0), (1 << 30, -3)],
+                            zero_point: 0,
+                            lo: 0,
+                            hi: 255,
+                            rounding: Rounding::HalfAway,
+                        },
+                    },
+                    &[2, 1],
+                    3,
+                ),
+                op(
+                    OpKind::Dequantize {
+                        scale: 0.25,
+                        zero_point: 0,
+                    },
+                    &[3],
+                    4,
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn runtime_steps_round_trip_and_are_checked() {
+        let p = runtime_steps();
+        p.check().unwrap();
+        let bytes = p.encode();
+        assert_eq!(Program::decode(&bytes), Ok(p));
+        for n in 0..bytes.len() {
+            assert!(Program::decode(&bytes[..n]).is_err(), "{n} bytes");
+        }
+        let mut p = runtime_steps();
+        p.values[1].elem = Elem::F32;
+        assert!(p.check().is_err());
+        let mut p = runtime_steps();
+        if let OpKind::Quantize { scale, .. } = &mut p.ops[0].kind {
+            *scale = 0.0;
+        }
+        assert!(p.check().unwrap_err().0.contains("scale"));
+        let mut p = runtime_steps();
+        if let OpKind::QRequantize { lo, .. } = &mut p.ops[1].kind {
+            *lo = -129;
+        }
+        assert!(p.check().unwrap_err().0.contains("clamps to"));
+        let mut p = runtime_steps();
+        if let OpKind::QAdd { q } = &mut p.ops[2].kind {
+            // Right shifts of 30 and 95: more than 64 apart.
+            q.multipliers[0].1 = 1;
+            q.multipliers[1].1 = -64;
+        }
+        assert!(p.check().unwrap_err().0.contains("multiplier"));
+        let mut p = runtime_steps();
+        p.ops[2].inputs[1].dims = vec![3, 2];
+        assert!(p.check().unwrap_err().0.contains("adds"));
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! `qnn.conv`, `qnn.matmul`, `qnn.max_pool`, `qnn.avg_pool` and `qnn.add` on the onednn
-//! target, with results bit-identical to the interpreter's (`nart_tensor::qnn`); the pools
-//! are at [`lower_pool`], the addition at [`lower_add`].
+//! `qnn.conv`, `qnn.matmul`, `qnn.max_pool`, `qnn.avg_pool`, `qnn.add`, `qnn.requantize`,
+//! `quant.qcast` and `quant.dcast` on the onednn target, with results bit-identical to the
+//! interpreter's (`nart_tensor::qnn`); the pools are at [`lower_pool`], the addition at
+//! [`lower_add`], the requantization at [`lower_requantize`], the casts at [`lower_cast`].
+//! Below: how the convolutions and matmuls stay exact.
 //!
 //! oneDNN computes only the exact `s32` sums `Σ x·w` of the 8-bit input and the constant `s8`
 //! weights; the zero points, the bias and the requantization (the same fixed-point
@@ -751,6 +753,59 @@ pub fn lower_cast(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
     };
     Ok(Lowered {
         kind,
+        inputs: vec![In {
+            operand: 0,
+            dims: x,
+            strides: None,
+        }],
+        out_dims: y,
+    })
+}
+
+/// `qnn.requantize` of a per-tensor `u8`/`i8` value into a per-tensor `u8`/`i8` result as
+/// [`OpKind::QRequantize`], which the runtime computes with the fixed-point multiplier
+/// `Sx/Sy` as the interpreter does (oneDNN's reorders rescale in `f32`); or why not.
+pub fn lower_requantize(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
+    let (operands, results) = (ctx.operands(op), ctx.results(op));
+    if operands.len() != 1 || results.len() != 1 {
+        return Err(Refusal::UnknownOp);
+    }
+    let n = node(ctx, op);
+    let (x, ex) = value_dims(ctx, operands[0], "operand #0")?;
+    let (y, ey) = value_dims(ctx, results[0], "result #0")?;
+    if !ex.is_int8() || !ey.is_int8() || x != y {
+        return Err(other(
+            "not a requantization between 8-bit values of one shape",
+        ));
+    }
+    let (xq, yq) = (
+        qparams(ctx, operands[0], "the input")?,
+        qparams(ctx, results[0], "the result")?,
+    );
+    if [&xq, &yq]
+        .iter()
+        .any(|q| q.axis.is_some() || q.scales.len() != 1)
+    {
+        return Err(other("the input or the result is not quantized per tensor"));
+    }
+    let rounding = n
+        .str_or("rounding", "half_even")
+        .map_err(|_| bad("rounding"))?;
+    let rounding = Rounding::from_name(&rounding).ok_or_else(|| bad("rounding"))?;
+    let m = FixedMultiplier::new("qnn.requantize", xq.scales[0] / yq.scales[0])
+        .map_err(|e| other(e.to_string()))?;
+    let to_i32 = |v: i64, what: &str| {
+        i32::try_from(v).map_err(|_| other(format!("{what} {v} does not fit i32")))
+    };
+    Ok(Lowered {
+        kind: OpKind::QRequantize {
+            src_zero_point: to_i32(xq.zero_points[0], "the input's zero point")?,
+            multiplier: (m.m, m.shift),
+            zero_point: to_i32(yq.zero_points[0], "the result's zero point")?,
+            lo: to_i32(yq.min, "the storage range")?,
+            hi: to_i32(yq.max, "the storage range")?,
+            rounding,
+        },
         inputs: vec![In {
             operand: 0,
             dims: x,

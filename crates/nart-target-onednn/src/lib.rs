@@ -88,8 +88,8 @@ impl Target for OnednnTarget {
     fn description(&self) -> &str {
         "the system's oneDNN (libdnnl.so.2), op by op: conv, matmul/gemm, pooling, eltwise, \
          softmax, batch/layer norm, binary ops, transposes; f32; qnn.conv, qnn.matmul, \
-         qnn.max_pool, qnn.avg_pool, qnn.add and quant.qcast/dcast in int8, bit-exact with the \
-         interpreter"
+         qnn.max_pool, qnn.avg_pool, qnn.add, qnn.requantize and quant.qcast/dcast in int8, \
+         bit-exact with the interpreter"
     }
 
     fn availability(&self) -> Result<(), String> {

@@ -230,6 +230,9 @@ pub fn lower(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
     if name == "qnn.add" {
         return crate::int8::lower_add(ctx, op);
     }
+    if name == "qnn.requantize" {
+        return crate::int8::lower_requantize(ctx, op);
+    }
     if matches!(name, "quant.qcast" | "quant.dcast") {
         return crate::int8::lower_cast(ctx, op);
     }

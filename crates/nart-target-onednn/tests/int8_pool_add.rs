@@ -480,3 +480,46 @@ fn a_dequantization_read_by_float_ops_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn random_requantizations_are_bit_identical() {
+    if !onednn_here("random_requantizations_are_bit_identical") {
+        return;
+    }
+    let mut rng = Rng::new(71);
+    for case in 0..30 {
+        let dims = [rng.int(1, 2), rng.int(1, 5), rng.int(1, 9)];
+        let mut storage = |narrow_ok: bool| {
+            if rng.int(0, 1) == 0 {
+                ("u8".to_string(), rng.int(0, 255))
+            } else if narrow_ok && rng.int(0, 1) == 0 {
+                ("i8<-127:127>".to_string(), rng.int(-127, 127))
+            } else {
+                ("i8".to_string(), rng.int(-128, 127))
+            }
+        };
+        let ((xs, xz), (ys, yz)) = (storage(false), storage(true));
+        let sx = f64::from(rng.float(0.005, 0.1));
+        // Up and down by a few binades, and equal scales.
+        let sy = sx * *rng.pick(&[1.0, 0.3, 2.5, 0.01, 40.0]);
+        let (xt, yt) = (qty(&dims, &xs, sx, xz), qty(&dims, &ys, sy, yz));
+        let round = *rng.pick(&["", " round<half_away>", " round<half_up>"]);
+        let text = format!(
+            "func.func @main(%x: {xt}) -> {yt} {{\n  %y = qnn.requantize %x{round} : {xt} to \
+             {yt}\n  return %y : {yt}\n}}\n"
+        );
+        let x = int8_tensor(&mut rng, &dims, xs == "u8");
+        let want = interpret(&text, std::slice::from_ref(&x));
+        let (got, program) = on_onednn(&text, &[x])
+            .unwrap_or_else(|e| panic!("requantize case {case}\n{text}\n{e}"));
+        assert_eq!(
+            got, want,
+            "requantize case {case}: not bit-identical\n{text}"
+        );
+        assert!(
+            matches!(program.ops[..], [ref op] if matches!(op.kind, OpKind::QRequantize { .. })),
+            "requantize case {case}: {:?}",
+            program.ops
+        );
+    }
+}
