@@ -3,13 +3,15 @@
 //! endian, no padding, no maps); [`Program::decode`] reads them back and checks every index,
 //! count and size, so a truncated or corrupted artifact is an error, never a panic.
 //!
-//! Layout (version 2): `NDNN`, `u32` version, then the values (`u32` count; each a rank, its
+//! Layout (version 3): `NDNN`, `u32` version, then the values (`u32` count; each a rank, its
 //! dims as `i64`, a `u8` element type — 0 `f32`, 1 `u8`, 2 `s8`; version 1 has none and is
 //! all `f32` — and a `u8` kind: 0 computed, 1 input, 2 constant followed by its `f32` data),
 //! the input and output value lists, and the ops (`u32` count; each a `u8` kind, its
 //! attributes, its operands and its results). An operand names a value and the dims (and,
 //! optionally, the strides) the op sees it with, which is how reshapes and transposes cost
-//! nothing.
+//! nothing. Version 3 adds op kinds 12 to 16 (the integer average pool, add, quantize,
+//! dequantize and requantize) to version 2's layout, so that a runtime that predates them
+//! reports the version instead of an unknown op kind.
 //!
 //! The integer ops ([`OpKind::QConv`], [`OpKind::QMatMul`], [`OpKind::QAvgPool`]) carry
 //! their `s8` weights and their requantization ([`Requant`]) in the op itself: oneDNN
@@ -25,7 +27,7 @@ use nart_tensor::qnn::Rounding;
 /// The four bytes an artifact starts with.
 pub const MAGIC: &[u8; 4] = b"NDNN";
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The oldest format version this crate reads (version 1: every value `f32`).
 pub const OLDEST_VERSION: u32 = 1;
 /// The largest rank oneDNN takes.
@@ -1950,8 +1952,8 @@ mod tests {
         }
         v1.extend_from_slice(&v2[at..]);
         assert_eq!(Program::decode(&v1), Ok(p));
-        let mut v3 = v2.clone();
-        v3[4..8].copy_from_slice(&3u32.to_le_bytes());
-        assert!(Program::decode(&v3).unwrap_err().0.contains("version 3"));
+        let mut v4 = v2.clone();
+        v4[4..8].copy_from_slice(&4u32.to_le_bytes());
+        assert!(Program::decode(&v4).unwrap_err().0.contains("version 4"));
     }
 }
