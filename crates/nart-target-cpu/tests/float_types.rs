@@ -221,7 +221,18 @@ fn products_and_windows() {
                 let props = format!("kernel_shape = {}", i64_array(&[kh as i64, kw as i64]));
                 let out = ty(&[n, c, oh, ow], e);
                 let y = if max {
-                    k.op("graph.MaxPool", &[x], &props, &[out.as_str(), "none"])[0]
+                    // Sometimes with the indices used: the f32 op must compute them too.
+                    let with_indices = g.chance(1, 2);
+                    let it = if with_indices {
+                        ty(&[n, c, oh, ow], "i64")
+                    } else {
+                        "none".to_string()
+                    };
+                    let r = k.op("graph.MaxPool", &[x], &props, &[out.as_str(), it.as_str()]);
+                    if with_indices {
+                        k.output(r[1], Tol::Exact);
+                    }
+                    r[0]
                 } else {
                     k.op1("graph.AveragePool", &[x], &props, &out)
                 };
