@@ -38,7 +38,7 @@ use nart_rewrite::conversion::{
 };
 
 use crate::emit::*;
-use crate::{indexing, keya_ops, keyb_ops, pointwise, reduce};
+use crate::{indexing, intq_ops, keya_ops, keyb_ops, pointwise, reduce};
 
 /// A lowering of one graph op kind: returns the values replacing its results.
 type LowerFn = fn(&mut PatternRewriter<'_>, Op, Location) -> Lowered;
@@ -61,12 +61,22 @@ impl ConversionPattern for Lowering {
         &self,
         rw: &mut ConversionRewriter<'_, '_>,
         op: Op,
-        _: &OpAdaptor,
+        a: &OpAdaptor,
     ) -> bool {
         let loc = rw.op_loc(op);
         rw.set_insertion_point_before(op);
-        match (self.lower)(rw, op, loc) {
+        // An op on unsigned integers is lowered as a signless clone (see `intq_ops`).
+        let unsigned = intq_ops::has_unsigned(rw, op);
+        let target = if unsigned {
+            intq_ops::signless_clone(rw, op, a)
+        } else {
+            op
+        };
+        match (self.lower)(rw, target, loc) {
             Ok(values) => {
+                if unsigned {
+                    rw.erase_op(target);
+                }
                 rw.replace_op(op, &values);
                 true
             }
@@ -204,7 +214,16 @@ fn lower_mul(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
     binary(rw, op, loc, "arith.mulf", "arith.muli")
 }
 fn lower_div(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
-    binary(rw, op, loc, "arith.divf", "arith.divsi")
+    let (shape, elem) = result_type(rw, op)?;
+    if is_float(rw, elem) {
+        return binary(rw, op, loc, "arith.divf", "arith.divsi");
+    }
+    let unsigned = intq_ops::result_unsigned(rw, op, 0);
+    let inputs = rw.operands(op).to_vec();
+    let v = elementwise(rw, &inputs, &shape, elem, loc, |rw, a| {
+        Ok(intq_ops::int_div(rw, a[0], a[1], unsigned, elem, loc))
+    })?;
+    Ok(vec![v])
 }
 
 /// A float elementwise op of one input: `body(x)`.
@@ -249,7 +268,7 @@ fn lower_erf(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
 fn lower_clip(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
     let (shape, elem) = result_type(rw, op)?;
     if !is_float(rw, elem) {
-        return Err("expected a float tensor".to_string());
+        return intq_ops::int_clip(rw, op, loc);
     }
     let x = operand(rw, op, 0)?;
     let lo = optional_operand(rw, op, 1);
@@ -579,14 +598,14 @@ fn lower_gemm(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
 /// The 2-D window attributes of a conv or pool: kernel, strides, dilations, pads
 /// (`[top, left, bottom, right]`).
 #[derive(Clone, Copy)]
-struct Window {
-    kernel: [i64; 2],
-    strides: [i64; 2],
-    dilations: [i64; 2],
-    pads: [i64; 4],
+pub(crate) struct Window {
+    pub(crate) kernel: [i64; 2],
+    pub(crate) strides: [i64; 2],
+    pub(crate) dilations: [i64; 2],
+    pub(crate) pads: [i64; 4],
 }
 
-fn window(ctx: &Context, op: Op, kernel: Option<[i64; 2]>) -> Result<Window, String> {
+pub(crate) fn window(ctx: &Context, op: Op, kernel: Option<[i64; 2]>) -> Result<Window, String> {
     let same_lower = match string_attr(ctx, op, "auto_pad") {
         None | Some("NOTSET") | Some("VALID") => None,
         Some("SAME_UPPER") => Some(false),
@@ -777,7 +796,7 @@ fn grouped_conv(
 
 /// The high padding that makes the last window of each spatial dimension fit (ceil mode, or
 /// pads the result shape implies).
-fn fit_high_pads(input: &[i64], out: &[i64], win: &Window) -> [i64; 2] {
+pub(crate) fn fit_high_pads(input: &[i64], out: &[i64], win: &Window) -> [i64; 2] {
     let mut high = [win.pads[2], win.pads[3]];
     for i in 0..2 {
         let need = (out[2 + i] - 1) * win.strides[i] + (win.kernel[i] - 1) * win.dilations[i] + 1;
@@ -793,7 +812,10 @@ fn lower_max_pool(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowere
     let (out, elem) = result_type(rw, op)?;
     let x = operand(rw, op, 0)?;
     let (sx, _) = static_type(rw, x)?;
-    if sx.len() != 4 || !is_float(rw, elem) {
+    if !is_float(rw, elem) {
+        return intq_ops::int_max_pool(rw, op, loc);
+    }
+    if sx.len() != 4 {
         return Err("only 2-D float pooling (4-D tensors) is lowered".to_string());
     }
     let win = window(rw, op, None)?;
@@ -1306,6 +1328,13 @@ lowerings! {
     "graph.Range" => "RangeLowering", keyb_ops::lower_range;
     "graph.Einsum" => "EinsumLowering", keyb_ops::lower_einsum;
     "graph.TopK" => "TopKLowering", keyb_ops::lower_top_k;
+    "graph.QuantizeLinear" => "QuantizeLinearLowering", intq_ops::lower_quantize_linear;
+    "graph.DequantizeLinear" => "DequantizeLinearLowering", intq_ops::lower_dequantize_linear;
+    "graph.DynamicQuantizeLinear" => "DynamicQuantizeLinearLowering", intq_ops::lower_dynamic_quantize_linear;
+    "graph.MatMulInteger" => "MatMulIntegerLowering", intq_ops::lower_matmul_integer;
+    "graph.QLinearMatMul" => "QLinearMatMulLowering", intq_ops::lower_qlinear_matmul;
+    "graph.ConvInteger" => "ConvIntegerLowering", intq_ops::lower_conv_integer;
+    "graph.QLinearConv" => "QLinearConvLowering", intq_ops::lower_qlinear_conv;
 }
 
 nart_pass::declare_pass! {
@@ -1347,10 +1376,12 @@ impl Pass for ConvertGraphToLinalgPass {
             .add_illegal_dialect("graph")
             .add_legal_op("graph.none");
         let patterns = patterns();
-        match apply_partial_conversion(ctx, op, &target, &patterns, None) {
+        let types = intq_ops::type_converter();
+        match apply_partial_conversion(ctx, op, &target, &patterns, Some(&types)) {
             Ok(res) => {
                 state.add_stat("LoweredOps", res.num_pattern_applications() as u64);
                 erase_unused_none(ctx, op);
+                intq_ops::signless_signature(ctx, op);
                 Ok(())
             }
             Err(e) => Err(PassFailure::with_diagnostics(e.diagnostics)),

@@ -78,9 +78,17 @@ pub(crate) fn lower_mod(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> 
         return Err("expected two operands".to_string());
     }
     let i1 = rw.uniq().int_type(1);
+    let unsigned = crate::intq_ops::result_unsigned(rw, op, 0);
     let v = elementwise(rw, &inputs, &shape, elem, loc, |rw, v| {
         let (a, b) = (v[0], v[1]);
         let zero = scalar(rw, 0.0, elem, loc);
+        if unsigned {
+            // Both signs are positive: the remainder is the same for both rules.
+            let one = scalar(rw, 1.0, elem, loc);
+            let is_zero = cmpi(rw, cmpi_pred::EQ, b, zero, loc);
+            let safe = ar(rw, "arith.select", &[is_zero, one, b], elem, loc);
+            return Ok(ar(rw, "arith.remui", &[a, safe], elem, loc));
+        }
         let (r, b) = if float {
             (ar(rw, "arith.remf", &[a, b], elem, loc), b)
         } else {

@@ -14,6 +14,7 @@
 pub mod emit;
 pub mod graph_to_linalg;
 pub mod indexing;
+pub mod intq_ops;
 pub mod keya_ops;
 pub mod keyb_ops;
 pub mod linalg_to_loops;
