@@ -24,6 +24,11 @@
 //! | `Gather`, `Expand`, `Slice`, `Split`, `Pad` | see [`crate::indexing`] |
 //! | `LogSoftmax`, `Mod`, `Pad` (reflect/edge/wrap), `Resize`, `ConvTranspose` | see [`crate::keya_ops`] |
 //! | `GatherElements`, `Shape`, `ConstantOfShape`, `Range`, `Einsum`, `TopK` | see [`crate::keyb_ops`] |
+//! | `QuantizeLinear`, `DequantizeLinear`, `DynamicQuantizeLinear`, `MatMulInteger`, `ConvInteger`, `QLinearMatMul`, `QLinearConv` | see [`crate::intq_ops`] |
+//!
+//! Unsigned integer tensors (`uiN`) become signless ones (`iN`) through the pass's type
+//! converter, the function's signature included, and the lowerings pick the unsigned `arith`
+//! ops where the sign matters (see [`crate::intq_ops`]).
 
 use nart_dialect_graph::fused::Activation;
 use nart_dialect_linalg::builders::{create_generic, create_named};
@@ -1350,7 +1355,10 @@ nart_pass::declare_pass! {
             Slice, Split, Pad (every mode), Expand, LogSoftmax, Mod, Resize (constant scales \
             or sizes), ConvTranspose (1-3 spatial dimensions), GatherElements, Shape, \
             ConstantOfShape, Range, Einsum, TopK, inference BatchNormalization, the fused graph \
-            ops, and constants. It is a dialect \
+            ops, constants, and ONNX's quantization ops (QuantizeLinear, DequantizeLinear, \
+            DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv, bit \
+            for bit as the interpreter). Unsigned integer tensors become signless ones, the \
+            function's signature included, with the unsigned arith ops. It is a dialect \
             conversion with every graph op illegal: when an op cannot be lowered, each such op \
             is reported at its location with the reason and the function is left unchanged.",
         statistics: [

@@ -4,7 +4,7 @@
 //! | graph ops | structured form |
 //! |---|---|
 //! | `LogSoftmax` | max, `exp(x - max)`, its sum, `max + log(sum)` and the difference `x - lse` as generics (two of them reductions) |
-//! | `Mod` (`fmod` 0 or 1; floats and signless integers) | a parallel `linalg.generic` with ONNX broadcasting: `arith.remf`/`remsi`, then for `fmod = 0` the divisor added where the remainder's sign differs from the divisor's |
+//! | `Mod` (`fmod` 0 or 1; floats, signed and unsigned integers) | a parallel `linalg.generic` with ONNX broadcasting: `arith.remf`/`remsi`/`remui`, then for `fmod = 0` the divisor added where the remainder's sign differs from the divisor's |
 //! | `Pad` (`reflect`, `edge`, `wrap`) | a parallel `linalg.generic` over the result reading the input with `tensor.extract` at source coordinates taken from constant per-axis tables |
 //! | `Resize` (`nearest`) | the same gather through per-axis tables of the nearest source index |
 //! | `Resize` (`linear`, `cubic`, `antialias`) | one `linalg.generic` per resized axis, in axis order as the interpreter does: a reduction over the taps of constant index and weight tables, with the extrapolation value (`tf_crop_and_resize`) as the init |
