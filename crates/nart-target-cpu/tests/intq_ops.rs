@@ -3,7 +3,7 @@
 //! the cpu target and compared with the interpreter exactly (integers element for element, the
 //! float outputs of DequantizeLinear and DynamicQuantizeLinear bit for bit).
 
-use nart_target_cpu::testing::{cases, f32_literal, i64_array, seed, ty, Batch, Gen, Tol};
+use nart_target_cpu::testing::{cases, f32_literal, i64_array, seed, ty, Batch, Case, Gen, Tol, Val};
 use nart_tensor::{DType, Tensor};
 
 /// The integer types the cpu target gained, with the range of values drawn for each (the
@@ -365,6 +365,16 @@ fn scales(g: &mut Gen, n: usize, scalar: bool) -> Tensor {
     Tensor::from_vec(shape, v).expect("scales")
 }
 
+/// `t` as a constant, or a third of the time as an argument (a parameter known only at run
+/// time).
+fn param(g: &mut Gen, k: &mut Case, t: Tensor) -> Val {
+    if g.chance(1, 3) {
+        k.arg(t)
+    } else {
+        k.constant(&t)
+    }
+}
+
 #[test]
 fn quantize_and_dequantize_linear() {
     let seed = seed("quantize_and_dequantize_linear");
@@ -401,11 +411,11 @@ fn quantize_and_dequantize_linear() {
                 })
                 .collect();
             let x = k.arg(Tensor::from_vec(shape.clone(), x).expect("x"));
-            let sv = k.constant(&s);
+            let sv = param(&mut g, k, s);
             let mut ins = vec![x, sv];
             if with_zp {
                 let z = zero_points(&mut g, out, &zshape);
-                ins.push(k.constant(&z));
+                ins.push(param(&mut g, k, z));
             } else {
                 ins.push(k.none());
             }
@@ -419,11 +429,11 @@ fn quantize_and_dequantize_linear() {
                 input.name()
             ));
             let x = k.arg(zero_points(&mut g, input, &shape));
-            let sv = k.constant(&s);
+            let sv = param(&mut g, k, s);
             let mut ins = vec![x, sv];
             if with_zp {
                 let z = zero_points(&mut g, input, &zshape);
-                ins.push(k.constant(&z));
+                ins.push(param(&mut g, k, z));
             } else {
                 ins.push(k.none());
             }
@@ -507,13 +517,17 @@ fn integer_and_qlinear_matmul() {
         let zb_shape: Vec<usize> = if col_zp { vec![n] } else { vec![] };
         let za = zero_points(&mut g, ta, &za_shape);
         let zb = zero_points(&mut g, tb, &zb_shape);
-        let (za, zb) = (kc.constant(&za), kc.constant(&zb));
+        let (za, zb) = (param(&mut g, kc, za), param(&mut g, kc, zb));
         let y = if qlinear {
-            let sa = kc.constant(&scales(&mut g, if row_zp { m } else { 1 }, !row_zp));
-            let sb = kc.constant(&scales(&mut g, if col_zp { n } else { 1 }, !col_zp));
-            let sy = kc.constant(&Tensor::scalar(g.f32(0.01, 0.3)));
+            let sa = scales(&mut g, if row_zp { m } else { 1 }, !row_zp);
+            let sa = param(&mut g, kc, sa);
+            let sb = scales(&mut g, if col_zp { n } else { 1 }, !col_zp);
+            let sb = param(&mut g, kc, sb);
+            let sy = Tensor::scalar(g.f32(0.01, 0.3));
+            let sy = param(&mut g, kc, sy);
             let ty_out = g.pick(&[DType::U8, DType::I8]);
-            let zy = kc.constant(&zero_points(&mut g, ty_out, &[]));
+            let zy = zero_points(&mut g, ty_out, &[]);
+            let zy = param(&mut g, kc, zy);
             kc.op1(
                 "graph.QLinearMatMul",
                 &[a, sa, za, b, sb, zb, sy, zy],
@@ -562,9 +576,16 @@ fn integer_and_qlinear_conv() {
         ));
         let x = kc.arg(zero_points(&mut g, tx, &[n, c, h, w]));
         let wt = kc.constant(&zero_points(&mut g, tw, &[f, cg, kh, kw]));
-        let zx = kc.constant(&zero_points(&mut g, tx, &[]));
+        // A zero point known only at run time cannot be the padding value.
+        let zx = zero_points(&mut g, tx, &[]);
+        let zx = if pads == [0; 4] {
+            param(&mut g, kc, zx)
+        } else {
+            kc.constant(&zx)
+        };
         let zw_shape: Vec<usize> = if per_channel { vec![f] } else { vec![] };
-        let zw = kc.constant(&zero_points(&mut g, tw, &zw_shape));
+        let zw = zero_points(&mut g, tw, &zw_shape);
+        let zw = param(&mut g, kc, zw);
         let props = format!(
             "dilations = {}, group = {group} : i64, kernel_shape = {}, pads = {}, strides = {}",
             i64_array(&[d0 as i64, d1 as i64]),
@@ -573,11 +594,15 @@ fn integer_and_qlinear_conv() {
             i64_array(&[s0 as i64, s1 as i64])
         );
         let y = if qlinear {
-            let sx = kc.constant(&scales(&mut g, 1, true));
-            let sw = kc.constant(&scales(&mut g, if per_channel { f } else { 1 }, !per_channel));
-            let sy = kc.constant(&Tensor::scalar(g.f32(0.05, 2.0)));
+            let sx = scales(&mut g, 1, true);
+            let sx = param(&mut g, kc, sx);
+            let sw = scales(&mut g, if per_channel { f } else { 1 }, !per_channel);
+            let sw = param(&mut g, kc, sw);
+            let sy = Tensor::scalar(g.f32(0.05, 2.0));
+            let sy = param(&mut g, kc, sy);
             let ty_out = g.pick(&[DType::U8, DType::I8]);
-            let zy = kc.constant(&zero_points(&mut g, ty_out, &[]));
+            let zy = zero_points(&mut g, ty_out, &[]);
+            let zy = param(&mut g, kc, zy);
             let mut ins = vec![x, sx, zx, wt, sw, zw, sy, zy];
             if g.chance(1, 2) {
                 ins.push(kc.arg(g.tensor_int(DType::I32, &[f], -5000, 5000)));

@@ -17,8 +17,10 @@
 //!
 //! # Quantization operators
 //!
-//! Scales and zero points must be constants (per tensor, or per axis as a 1-D tensor along
-//! `axis`), read at compile time; every arithmetic step is in the type the kernel uses.
+//! Scales and zero points are per tensor, or per axis (a 1-D tensor along `axis`, a row or a
+//! column of a product, an output channel of a convolution); constants are read at compile time
+//! and become parameters of the generics, tensors known only at run time are read through maps.
+//! Every arithmetic step is in the type the kernel uses.
 //!
 //! | graph op | structured form |
 //! |---|---|
@@ -27,10 +29,11 @@
 //! | `DynamicQuantizeLinear` | a reduction to the minimum and maximum (with 0, NaN ignored), a rank-0 generic for the scale and zero point, a parallel generic quantizing |
 //! | `MatMulInteger` | a generic over the batch (broadcast in the maps), `M`, `N` and `K`: `Σ (a − Za[m])(b − Zb[n])` in wrapping `i32` |
 //! | `ConvInteger` (2-D) | `tensor.pad` with `Zx`, a grouped generic `Σ (x − Zx)(w − Zw[oc])` in wrapping `i32` |
-//! | `QLinearMatMul`, `QLinearConv` (2-D) | the product above (with the bias for the conv), then a generic: `acc · M + Zy` in `f64`, clamp, `math.roundeven`, the multiplier `M` computed at compile time by `nart_tensor::quant::qlinear_multiplier` |
+//! | `QLinearMatMul`, `QLinearConv` (2-D) | the product above (with the bias for the conv), then a generic: `acc · M + Zy` in `f64`, clamp, `math.roundeven`, the multiplier `M` computed at compile time by `nart_tensor::quant::qlinear_multiplier` when the scales are constants, else in the body with the same `f32` operations |
 //!
-//! Blocked quantization, float8 and sub-byte outputs, non-f32 scales and zero points that are
-//! not constants are refused with the reason, so the op falls back to another target.
+//! Blocked quantization, float8 and sub-byte types, scales of another type than `f32`, and a
+//! convolution's input zero point known only at run time with padding are refused with the
+//! reason, so the op falls back to another target.
 
 use nart_dialect_arith::attrs::{cmpf as cmpf_pred, cmpi as cmpi_pred};
 use nart_dialect_linalg::builders::create_generic;
@@ -457,16 +460,6 @@ fn const_zero_points(rw: &PatternRewriter<'_>, op: Op, i: usize) -> Result<Optio
     Ok(Some(vals))
 }
 
-/// The `f32` values of the constant operand `i` (a scale).
-fn const_scales(rw: &PatternRewriter<'_>, op: Op, i: usize) -> Result<Vec<f32>, String> {
-    let v = operand(rw, op, i)?;
-    let (_, e) = static_type(rw, v)?;
-    if float_width(rw, e) != Some(32) {
-        return Err(format!("operand #{i} (a scale) must be f32 to be lowered"));
-    }
-    constant_f32(rw, v).ok_or_else(|| format!("operand #{i} (a scale) must be a constant to be lowered"))
-}
-
 /// `v` as a two's complement value of `width` bits read as signed (what a signless integer
 /// attribute of that width holds).
 fn wrap(v: i64, width: u32) -> i64 {
@@ -478,34 +471,140 @@ fn wrap(v: i64, width: u32) -> i64 {
     }
 }
 
-/// The scales and zero points of a QuantizeLinear or DequantizeLinear of a tensor of `shape`,
-/// as parameters of a generic over its dimensions: one value, or a tensor along `axis`.
-fn linear_params(
+/// A scalar operand of a generic's body: a compile-time parameter, or an element of a tensor
+/// computed at run time, read through a map of the loops.
+enum Src {
+    /// Known at compile time.
+    Param(Param),
+    /// A run-time tensor and its map.
+    Input(Value, AffineMap),
+}
+
+/// [`generic`] with scalar sources that are parameters or run-time inputs: `body` gets the
+/// elements of `inputs`, then one value per source (in order), then the accumulator.
+#[allow(clippy::too_many_arguments)]
+fn generic_src(
+    rw: &mut PatternRewriter<'_>,
+    inputs: &[(Value, AffineMap)],
+    srcs: Vec<Src>,
+    init: Value,
+    out_map: AffineMap,
+    iters: &[nart_dialect_linalg::IteratorType],
+    loc: Location,
+    body: impl FnOnce(&mut PatternRewriter<'_>, &[Value], &[Value], Value) -> Value,
+) -> Value {
+    let mut all = inputs.to_vec();
+    let mut params = Vec::new();
+    // For each source: `Ok(i)` the i-th parameter, `Err(j)` the j-th input.
+    let mut order = Vec::new();
+    for src in srcs {
+        match src {
+            Src::Param(p) => {
+                order.push(Ok(params.len()));
+                params.push(p);
+            }
+            Src::Input(v, m) => {
+                order.push(Err(all.len()));
+                all.push((v, m));
+            }
+        }
+    }
+    let n_in = inputs.len();
+    generic(rw, &all, &params, init, out_map, iters, loc, |rw, x, p, acc| {
+        let vals: Vec<Value> = order
+            .iter()
+            .map(|o| match *o {
+                Ok(i) => p[i],
+                Err(j) => x[j],
+            })
+            .collect();
+        body(rw, &x[..n_in], &vals, acc)
+    })
+}
+
+/// How the scale and zero point of a QuantizeLinear or DequantizeLinear of a tensor of
+/// `shape` are read: the number of values, the shape and map of a parameter tensor, and the
+/// map reading the operand itself (its rank-0, `[1]` or `[n]` shape).
+fn linear_layout(
     rw: &PatternRewriter<'_>,
     op: Op,
     shape: &[i64],
-) -> Result<(Vec<f32>, Option<Vec<i64>>, Vec<i64>, AffineMap), String> {
+) -> Result<(usize, Vec<i64>, AffineMap, AffineMap), String> {
     if int_attr(rw, op, "block_size", 0) != 0 {
         return Err("blocked quantization is not lowered".to_string());
     }
-    let scales = const_scales(rw, op, 1)?;
-    let zps = const_zero_points(rw, op, 2)?;
-    let n = scales.len();
-    if zps.as_ref().is_some_and(|z| z.len() != n) {
-        return Err("the zero point and the scale differ in size".to_string());
+    let (ss, se) = static_type(rw, operand(rw, op, 1)?)?;
+    if float_width(rw, se) != Some(32) || !is_float(rw, se) {
+        return Err("operand #1 (a scale) must be f32 to be lowered".to_string());
+    }
+    if let Some(z) = optional_operand(rw, op, 2) {
+        if static_type(rw, z)?.0 != ss {
+            return Err("the zero point and the scale differ in shape".to_string());
+        }
     }
     let loops = shape.len() as u32;
+    let n: i64 = ss.iter().product();
     if n == 1 {
-        return Ok((scales, zps, vec![1], map(loops, vec![AffineExpr::Const(0)])));
+        let read = map(loops, vec![AffineExpr::Const(0); ss.len()]);
+        return Ok((1, vec![1], map(loops, vec![AffineExpr::Const(0)]), read));
     }
-    let (ss, _) = static_type(rw, operand(rw, op, 1)?)?;
     let axis = crate::graph_to_linalg::norm_axis(int_attr(rw, op, "axis", 1), shape.len())?;
-    if ss.len() != 1 || shape[axis] != n as i64 {
+    if ss.len() != 1 || shape[axis] != n {
         return Err(format!(
-            "a per-axis scale of {n} values does not fit axis {axis} of {shape:?}"
+            "a per-axis scale of shape {ss:?} does not fit axis {axis} of {shape:?}"
         ));
     }
-    Ok((scales, zps, vec![n as i64], map(loops, vec![d(axis as u32)])))
+    let m = map(loops, vec![d(axis as u32)]);
+    Ok((n as usize, vec![n], m.clone(), m))
+}
+
+/// The scale of a QuantizeLinear or DequantizeLinear as an `f32` source.
+fn scale_src(rw: &PatternRewriter<'_>, op: Op, shape: &[i64]) -> Result<Src, String> {
+    let (n, pshape, pmap, read) = linear_layout(rw, op, shape)?;
+    let v = operand(rw, op, 1)?;
+    Ok(match constant_f32(rw, v) {
+        Some(vals) if vals.len() == n => Src::Param(Param::floats(vals, pshape, pmap)),
+        _ => Src::Input(v, read),
+    })
+}
+
+/// The zero point of a QuantizeLinear or DequantizeLinear: a parameter of its values (`i64`),
+/// or a run-time storage tensor (its width and signedness); `None` without one.
+fn zero_point_src(
+    rw: &PatternRewriter<'_>,
+    op: Op,
+    shape: &[i64],
+) -> Result<Option<(Src, Option<(u32, bool)>)>, String> {
+    let (n, pshape, pmap, read) = linear_layout(rw, op, shape)?;
+    let Some(v) = optional_operand(rw, op, 2) else {
+        return Ok(None);
+    };
+    if constant_ints(rw, v).is_some() {
+        let vals = const_zero_points(rw, op, 2)?.unwrap_or_default();
+        if vals.len() != n {
+            return Err("the zero point and the scale differ in size".to_string());
+        }
+        return Ok(Some((Src::Param(Param::ints(vals, pshape, pmap)), None)));
+    }
+    let (_, w) = int_elem(rw, v)?;
+    Ok(Some((Src::Input(v, read), Some((w, operand_unsigned(rw, op, 2))))))
+}
+
+/// A zero point of the body as `i64`: a parameter already is, a run-time one is extended.
+fn zero_point_i64(
+    rw: &mut PatternRewriter<'_>,
+    z: Value,
+    storage: Option<(u32, bool)>,
+    loc: Location,
+) -> Value {
+    match storage {
+        Some((w, u)) if w < 64 => {
+            let i64t = rw.uniq().int_type(64);
+            let ext = if u { "arith.extui" } else { "arith.extsi" };
+            ar(rw, ext, &[z], i64t, loc)
+        }
+        _ => z,
+    }
 }
 
 /// `clamp(round_half_even(q) + z, lo, hi)` of an `f64` `q` into the signless integer type `ty`,
@@ -563,20 +662,19 @@ pub(crate) fn lower_quantize_linear(rw: &mut PatternRewriter<'_>, op: Op, loc: L
         return Err("a division in another precision than f32 is not lowered".to_string());
     }
     let (ty, w, u) = quantized_result(rw, op, 0)?;
-    let (scales, zps, pshape, pmap) = linear_params(rw, op, &shape)?;
-    let zps = zps.unwrap_or_else(|| vec![0; scales.len()]);
+    let sc = scale_src(rw, op, &shape)?;
+    let (zp, zstore) = zero_point_src(rw, op, &shape)?
+        .unwrap_or((Src::Param(Param::int(0)), None));
     let (lo, hi) = int_range(w, u);
-    let s = Param::floats(scales, pshape.clone(), pmap.clone());
-    let z = Param::ints(zps, pshape, pmap);
     let init = empty(rw, &shape, ty, loc);
     let n = shape.len() as u32;
     let f32t = rw.uniq().f32_type();
     let f64t = rw.uniq().float_type(FloatKind::F64);
     let mut failed = None;
-    let v = generic(
+    let v = generic_src(
         rw,
         &[(x, identity(n))],
-        &[s, z],
+        vec![sc, zp],
         init,
         identity(n),
         &vec![P; shape.len()],
@@ -584,7 +682,8 @@ pub(crate) fn lower_quantize_linear(rw: &mut PatternRewriter<'_>, op: Op, loc: L
         |rw, a, p, _| {
             let q = ar(rw, "arith.divf", &[a[0], p[0]], f32t, loc);
             let q = ar(rw, "arith.extf", &[q], f64t, loc);
-            let zf = ar(rw, "arith.sitofp", &[p[1]], f64t, loc);
+            let z = zero_point_i64(rw, p[1], zstore, loc);
+            let zf = ar(rw, "arith.sitofp", &[z], f64t, loc);
             match saturate_round(rw, q, zf, lo, hi, ty, loc) {
                 Ok(v) => v,
                 Err(e) => {
@@ -613,23 +712,18 @@ pub(crate) fn lower_dequantize_linear(rw: &mut PatternRewriter<'_>, op: Op, loc:
     if float_width(rw, elem) != Some(32) || !is_float(rw, elem) {
         return Err("only f32 results are lowered".to_string());
     }
-    let (scales, zps, pshape, pmap) = linear_params(rw, op, &shape)?;
+    let sc = scale_src(rw, op, &shape)?;
+    let zp = zero_point_src(rw, op, &shape)?;
     // A 32-bit zero point makes NumPy subtract in f64 (see the kernel).
-    let wide = zps.is_some() && xw >= 32;
-    let zps = zps.unwrap_or_else(|| vec![0; scales.len()]);
-    let s = Param::floats(scales, pshape.clone(), pmap.clone());
-    let z = if wide {
-        Param::ints(zps, pshape, pmap)
-    } else {
-        Param::floats(zps.iter().map(|&z| z as f32).collect(), pshape, pmap)
-    };
+    let wide = zp.is_some() && xw >= 32;
+    let (zp, zstore) = zp.unwrap_or((Src::Param(Param::int(0)), None));
     let init = empty(rw, &shape, elem, loc);
     let n = shape.len() as u32;
     let f64t = rw.uniq().float_type(FloatKind::F64);
-    let v = generic(
+    let v = generic_src(
         rw,
         &[(x, identity(n))],
-        &[s, z],
+        vec![sc, zp],
         init,
         identity(n),
         &vec![P; shape.len()],
@@ -637,15 +731,19 @@ pub(crate) fn lower_dequantize_linear(rw: &mut PatternRewriter<'_>, op: Op, loc:
         |rw, a, p, _| {
             let to_f = if u { "arith.uitofp" } else { "arith.sitofp" };
             let xf = ar(rw, to_f, &[a[0]], elem, loc);
+            // The zero point as a signed i64, exactly representable in f64 (and in f32 below
+            // 32 bits).
+            let z = zero_point_i64(rw, p[1], zstore, loc);
             if wide {
                 let x64 = ar(rw, "arith.extf", &[xf], f64t, loc);
-                let z64 = ar(rw, "arith.sitofp", &[p[1]], f64t, loc);
+                let z64 = ar(rw, "arith.sitofp", &[z], f64t, loc);
                 let s64 = ar(rw, "arith.extf", &[p[0]], f64t, loc);
                 let dq = ar(rw, "arith.subf", &[x64, z64], f64t, loc);
                 let y = ar(rw, "arith.mulf", &[dq, s64], f64t, loc);
                 ar(rw, "arith.truncf", &[y], elem, loc)
             } else {
-                let dq = ar(rw, "arith.subf", &[xf, p[1]], elem, loc);
+                let zf = ar(rw, "arith.sitofp", &[z], elem, loc);
+                let dq = ar(rw, "arith.subf", &[xf, zf], elem, loc);
                 ar(rw, "arith.mulf", &[dq, p[0]], elem, loc)
             }
         },
@@ -790,6 +888,86 @@ fn int_input(rw: &PatternRewriter<'_>, op: Op, i: usize) -> Result<IntIn, String
     })
 }
 
+/// A zero point of a product or of a QLinear output: the source, and for a run-time one the
+/// width and signedness of its storage.
+struct Zp {
+    src: Src,
+    store: Option<(u32, bool)>,
+}
+
+/// The zero point operand `i` of `op`: absent (0), one value, or `n` values read at loop `dim`
+/// of `loops` loops.
+fn zero_point_of(
+    rw: &PatternRewriter<'_>,
+    op: Op,
+    i: usize,
+    n: i64,
+    loops: u32,
+    dim: u32,
+) -> Result<Zp, String> {
+    let Some(v) = optional_operand(rw, op, i) else {
+        return Ok(Zp {
+            src: Src::Param(Param::int(0)),
+            store: None,
+        });
+    };
+    let name = rw.op_name_str(op).trim_start_matches("graph.").to_string();
+    if let Some(vals) = constant_ints(rw, v) {
+        let vals = const_zero_points(rw, op, i)?.unwrap_or(vals);
+        let vals = expand(&name, &format!("operand #{i}"), Some(vals), n)?;
+        return Ok(Zp {
+            src: Src::Param(Param::ints(vals, vec![n], map(loops, vec![d(dim)]))),
+            store: None,
+        });
+    }
+    let (shape, _) = static_type(rw, v)?;
+    let (_, w) = int_elem(rw, v)?;
+    let count: i64 = shape.iter().product();
+    let read = if count == 1 {
+        map(loops, vec![AffineExpr::Const(0); shape.len()])
+    } else if shape == [n] {
+        map(loops, vec![d(dim)])
+    } else {
+        return Err(format!("{name}: operand #{i} has shape {shape:?}, expected 1 or {n} values"));
+    };
+    Ok(Zp {
+        src: Src::Input(v, read),
+        store: Some((w, operand_unsigned(rw, op, i))),
+    })
+}
+
+/// The `f32` scale operand `i` of `op`: one value, or `n` values read at loop `dim` of `loops`
+/// loops; `Ok(values)` when it is a constant.
+fn scale_of(
+    rw: &PatternRewriter<'_>,
+    op: Op,
+    i: usize,
+    n: i64,
+    loops: u32,
+    dim: u32,
+) -> Result<(Src, Option<Vec<f32>>), String> {
+    let v = operand(rw, op, i)?;
+    let (shape, e) = static_type(rw, v)?;
+    if float_width(rw, e) != Some(32) || !is_float(rw, e) {
+        return Err(format!("operand #{i} (a scale) must be f32 to be lowered"));
+    }
+    let count: i64 = shape.iter().product();
+    if count != 1 && count != n {
+        return Err(format!("operand #{i} has {count} scales, expected 1 or {n}"));
+    }
+    if let Some(vals) = constant_f32(rw, v) {
+        let vals = if count == 1 { vec![vals[0]; n as usize] } else { vals };
+        let src = Src::Param(Param::floats(vals.clone(), vec![n], map(loops, vec![d(dim)])));
+        return Ok((src, Some(vals)));
+    }
+    let read = if count == 1 {
+        map(loops, vec![AffineExpr::Const(0); shape.len()])
+    } else {
+        map(loops, vec![d(dim)])
+    };
+    Ok((Src::Input(v, read), None))
+}
+
 /// `x` (an 8-bit storage value) minus the `i64` zero point `z`, in `i32`.
 fn centered(rw: &mut PatternRewriter<'_>, x: Value, unsigned: bool, z: Value, loc: Location) -> Value {
     let i32t = rw.uniq().int_type(32);
@@ -809,15 +987,19 @@ fn expand(op: &str, what: &str, z: Option<Vec<i64>>, n: i64) -> Result<Vec<i64>,
     }
 }
 
+/// The loops of a product into a result of rank `ro`: the batch dimensions, `m`, `n`, `k`.
+fn product_loops(ro: usize) -> u32 {
+    (ro + 1) as u32
+}
+
 /// `Σ_k (a[.., m, k] − Za[m]) · (b[.., k, n] − Zb[n])` in wrapping `i32`, into a tensor of the
-/// result shape `out` (batch dimensions broadcast).
-#[allow(clippy::too_many_arguments)]
+/// result shape `out` (batch dimensions broadcast); the zero points are read over the loops
+/// of [`product_loops`].
 fn int_matmul(
     rw: &mut PatternRewriter<'_>,
     a: &IntIn,
     b: &IntIn,
-    za: Vec<i64>,
-    zb: Vec<i64>,
+    (za, zb): (Zp, Zp),
     out: &[i64],
     loc: Location,
 ) -> Result<Value, String> {
@@ -833,7 +1015,7 @@ fn int_matmul(
         ));
     }
     let nb = ro - 2;
-    let loops = (nb + 3) as u32;
+    let loops = product_loops(ro);
     let (i, j, kk) = (d(nb as u32), d(nb as u32 + 1), d(nb as u32 + 2));
     let batch = |s: &[i64]| -> Result<Vec<AffineExpr>, String> {
         let r = s.len() - 2;
@@ -856,29 +1038,50 @@ fn int_matmul(
     let mut mb = batch(&b.shape)?;
     mb.extend([kk, j.clone()]);
     let mut mo: Vec<_> = (0..nb as u32).map(d).collect();
-    mo.extend([i.clone(), j.clone()]);
-    let pa = Param::ints(za, vec![m], map(loops, vec![i]));
-    let pb = Param::ints(zb, vec![n], map(loops, vec![j]));
+    mo.extend([i, j]);
     let i32t = rw.uniq().int_type(32);
     let init = filled(rw, 0.0, out, i32t, loc);
     let mut iters = vec![P; nb + 2];
     iters.push(R);
     let (au, bu) = (a.unsigned, b.unsigned);
-    Ok(generic(
+    let (sa, sb) = (za.store, zb.store);
+    Ok(generic_src(
         rw,
         &[(a.v, map(loops, ma)), (b.v, map(loops, mb))],
-        &[pa, pb],
+        vec![za.src, zb.src],
         init,
         map(loops, mo),
         &iters,
         loc,
         |rw, x, p, acc| {
-            let xa = centered(rw, x[0], au, p[0], loc);
-            let xb = centered(rw, x[1], bu, p[1], loc);
+            let za = zero_point_i64(rw, p[0], sa, loc);
+            let zb = zero_point_i64(rw, p[1], sb, loc);
+            let xa = centered(rw, x[0], au, za, loc);
+            let xb = centered(rw, x[1], bu, zb, loc);
             let prod = ar(rw, "arith.muli", &[xa, xb], i32t, loc);
             ar(rw, "arith.addi", &[acc, prod], i32t, loc)
         },
     ))
+}
+
+/// The zero points of a product's operands `ia` and `ib` (per row of `a`, per column of `b`).
+fn product_zero_points(
+    rw: &PatternRewriter<'_>,
+    op: Op,
+    (ia, ib): (usize, usize),
+    a: &IntIn,
+    b: &IntIn,
+    out: &[i64],
+) -> Result<(Zp, Zp), String> {
+    let (ra, rb, ro) = (a.shape.len(), b.shape.len(), out.len());
+    if ra < 2 || rb < 2 || ro < 2 {
+        return Err("1-D operands are not lowered".to_string());
+    }
+    let loops = product_loops(ro);
+    let nb = (ro - 2) as u32;
+    let za = zero_point_of(rw, op, ia, a.shape[ra - 2], loops, nb)?;
+    let zb = zero_point_of(rw, op, ib, b.shape[rb - 1], loops, nb + 1)?;
+    Ok((za, zb))
 }
 
 /// `MatMulInteger`: see the module docs.
@@ -888,25 +1091,28 @@ pub(crate) fn lower_matmul_integer(rw: &mut PatternRewriter<'_>, op: Op, loc: Lo
         return Err("expected an i32 result".to_string());
     }
     let (a, b) = (int_input(rw, op, 0)?, int_input(rw, op, 1)?);
-    let (ra, rb) = (a.shape.len(), b.shape.len());
-    if ra < 2 || rb < 2 {
-        return Err("1-D operands are not lowered".to_string());
-    }
-    let za = expand("MatMulInteger", "a_zero_point", const_zero_points(rw, op, 2)?, a.shape[ra - 2])?;
-    let zb = expand("MatMulInteger", "b_zero_point", const_zero_points(rw, op, 3)?, b.shape[rb - 1])?;
-    Ok(vec![int_matmul(rw, &a, &b, za, zb, &out, loc)?])
+    let zps = product_zero_points(rw, op, (2, 3), &a, &b, &out)?;
+    Ok(vec![int_matmul(rw, &a, &b, zps, &out, loc)?])
 }
 
-/// The requantizing generic of QLinearMatMul and QLinearConv: `acc` (plus `bias` read at
-/// `bias_map`) times the multiplier `mult` (a parameter), plus `zy`, in `f64`, clamped to the
-/// output type, rounded half to even, as `nart_tensor::quant::qlinear_output`.
+/// The requantization multiplier of a QLinear op: computed at compile time by
+/// `nart_tensor::quant::qlinear_multiplier` when the three scales are constants, else in the
+/// body with the same `f32` operations (`f32(f32(sa · sb) / sy)`).
+enum Mult {
+    Const(Param),
+    RunTime([Src; 3]),
+}
+
+/// The requantizing generic of QLinearMatMul and QLinearConv over `acc` (plus `bias` read at
+/// `bias_map`): `acc · M + Zy` in `f64`, clamped to the output type, rounded half to even, as
+/// `nart_tensor::quant::qlinear_output`.
 #[allow(clippy::too_many_arguments)]
 fn qlinear_requantize(
     rw: &mut PatternRewriter<'_>,
     acc: Value,
     bias: Option<(Value, AffineMap)>,
-    mult: Param,
-    zy: i64,
+    mult: Mult,
+    zy: Zp,
     out_ty: Type,
     range: (i64, i64),
     loc: Location,
@@ -917,14 +1123,21 @@ fn qlinear_requantize(
     let mut inputs = vec![(acc, identity(n))];
     let has_bias = bias.is_some();
     inputs.extend(bias);
+    let f32t = rw.uniq().f32_type();
     let f64t = rw.uniq().float_type(FloatKind::F64);
     let i32t = rw.uniq().int_type(32);
     let i64t = rw.uniq().int_type(64);
+    let (mut srcs, run_time) = match mult {
+        Mult::Const(p) => (vec![Src::Param(p)], false),
+        Mult::RunTime(s) => (s.into_iter().collect(), true),
+    };
+    srcs.push(zy.src);
+    let zstore = zy.store;
     let mut failed = None;
-    let v = generic(
+    let v = generic_src(
         rw,
         &inputs,
-        &[mult],
+        srcs,
         init,
         identity(n),
         &vec![P; shape.len()],
@@ -935,9 +1148,16 @@ fn qlinear_requantize(
             } else {
                 x[0]
             };
+            let (m, zi) = if run_time {
+                let ab = ar(rw, "arith.mulf", &[p[0], p[1]], f32t, loc);
+                (ar(rw, "arith.divf", &[ab, p[2]], f32t, loc), p[3])
+            } else {
+                (p[0], p[1])
+            };
             let a = ar(rw, "arith.sitofp", &[acc], f64t, loc);
-            let m = ar(rw, "arith.extf", &[p[0]], f64t, loc);
-            let z = scalar(rw, zy as f64, f64t, loc);
+            let m = ar(rw, "arith.extf", &[m], f64t, loc);
+            let zi = zero_point_i64(rw, zi, zstore, loc);
+            let z = ar(rw, "arith.sitofp", &[zi], f64t, loc);
             let r = ar(rw, "arith.mulf", &[a, m], f64t, loc);
             let r = ar(rw, "arith.addf", &[r, z], f64t, loc);
             let lo = scalar(rw, range.0 as f64, f64t, loc);
@@ -965,70 +1185,82 @@ fn qlinear_requantize(
     }
 }
 
-/// The output zero point of a QLinear op (a scalar constant), its type's range, the output
-/// type.
-fn qlinear_out(rw: &PatternRewriter<'_>, op: Op, i: usize) -> Result<(i64, (i64, i64), Type), String> {
+/// The output of a QLinear op: its zero point (operand `i`, one value, over `loops` loops),
+/// its type's range, its type.
+fn qlinear_out(
+    rw: &PatternRewriter<'_>,
+    op: Op,
+    i: usize,
+    loops: u32,
+) -> Result<(Zp, (i64, i64), Type), String> {
     let (ty, w, u) = quantized_result(rw, op, 0)?;
     if w != 8 {
         return Err("only 8-bit outputs are lowered".to_string());
     }
-    let z = const_zero_points(rw, op, i)?.ok_or("expected y_zero_point")?;
-    if z.len() != 1 {
-        return Err("y_zero_point must be a scalar".to_string());
+    if optional_operand(rw, op, i).is_none() {
+        return Err("expected y_zero_point".to_string());
     }
     if operand_unsigned(rw, op, i) != u {
         return Err("y_zero_point's type differs from the result's".to_string());
     }
-    Ok((z[0], int_range(w, u), ty))
+    let z = zero_point_of(rw, op, i, 1, loops, 0)?;
+    Ok((z, int_range(w, u), ty))
 }
 
-/// One scale or `n` of them, expanded to `n`.
-fn scales_of(rw: &PatternRewriter<'_>, op: Op, i: usize, n: i64) -> Result<Vec<f32>, String> {
-    let s = const_scales(rw, op, i)?;
-    match s.len() {
-        1 => Ok(vec![s[0]; n as usize]),
-        l if l as i64 == n => Ok(s),
-        l => Err(format!("operand #{i} has {l} scales, expected 1 or {n}")),
+/// The multiplier of a QLinear op whose scales `(a, b, y)` are read over `loops` loops, `a` per
+/// index of loop `da` (`na` values) and `b` per index of loop `db` (`nb` values).
+#[allow(clippy::too_many_arguments)]
+fn qlinear_mult(
+    rw: &PatternRewriter<'_>,
+    op: Op,
+    (ia, ib, iy): (usize, usize, usize),
+    (na, da): (i64, u32),
+    (nb, db): (i64, u32),
+    loops: u32,
+) -> Result<Mult, String> {
+    let (sa, ca) = scale_of(rw, op, ia, na, loops, da)?;
+    let (sb, cb) = scale_of(rw, op, ib, nb, loops, db)?;
+    let (sy, cy) = scale_of(rw, op, iy, 1, loops, 0)?;
+    if let (Some(a), Some(b), Some(y)) = (ca, cb, cy) {
+        // The table over the two indices (a single value when they agree everywhere).
+        let mut table = Vec::with_capacity((na * nb) as usize);
+        for &x in &a {
+            for &w in &b {
+                table.push(nart_tensor::quant::qlinear_multiplier(
+                    f64::from(x),
+                    f64::from(w),
+                    f64::from(y[0]),
+                    DType::F32,
+                ));
+            }
+        }
+        let (shape, m) = if da == db {
+            // One index (QLinearConv: the input's scale is a single value).
+            let t: Vec<f32> = (0..nb as usize).map(|k| table[k]).collect();
+            return Ok(Mult::Const(Param::floats(t, vec![nb], map(loops, vec![d(db)]))));
+        } else {
+            (vec![na, nb], map(loops, vec![d(da), d(db)]))
+        };
+        return Ok(Mult::Const(Param::floats(table, shape, m)));
     }
-}
-
-fn one_scale(rw: &PatternRewriter<'_>, op: Op, i: usize) -> Result<f32, String> {
-    match const_scales(rw, op, i)?.as_slice() {
-        [s] => Ok(*s),
-        _ => Err(format!("operand #{i} must be a single scale")),
-    }
+    Ok(Mult::RunTime([sa, sb, sy]))
 }
 
 /// `QLinearMatMul`: see the module docs.
 pub(crate) fn lower_qlinear_matmul(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
     let (out, _) = result_type(rw, op)?;
     let (a, b) = (int_input(rw, op, 0)?, int_input(rw, op, 3)?);
-    let (ra, rb) = (a.shape.len(), b.shape.len());
-    if ra < 2 || rb < 2 || out.len() < 2 {
+    let (ra, rb, r) = (a.shape.len(), b.shape.len(), out.len());
+    if ra < 2 || rb < 2 || r < 2 {
         return Err("1-D operands are not lowered".to_string());
     }
     let (m, n) = (a.shape[ra - 2], b.shape[rb - 1]);
-    let za = expand("QLinearMatMul", "a_zero_point", const_zero_points(rw, op, 2)?, m)?;
-    let zb = expand("QLinearMatMul", "b_zero_point", const_zero_points(rw, op, 5)?, n)?;
-    let sa = scales_of(rw, op, 1, m)?;
-    let sb = scales_of(rw, op, 4, n)?;
-    let sy = one_scale(rw, op, 6)?;
-    let (zy, range, ty) = qlinear_out(rw, op, 7)?;
-    let acc = int_matmul(rw, &a, &b, za, zb, &out, loc)?;
-    let mut mult = Vec::with_capacity((m * n) as usize);
-    for &x in &sa {
-        for &y in &sb {
-            mult.push(nart_tensor::quant::qlinear_multiplier(
-                f64::from(x),
-                f64::from(y),
-                f64::from(sy),
-                DType::F32,
-            ));
-        }
-    }
-    let r = out.len() as u32;
-    let pm = Param::floats(mult, vec![m, n], map(r, vec![d(r - 2), d(r - 1)]));
-    Ok(vec![qlinear_requantize(rw, acc, None, pm, zy, ty, range, loc)?])
+    let zps = product_zero_points(rw, op, (2, 5), &a, &b, &out)?;
+    let r = r as u32;
+    let mult = qlinear_mult(rw, op, (1, 4, 6), (m, r - 2), (n, r - 1), r)?;
+    let (zy, range, ty) = qlinear_out(rw, op, 7, r)?;
+    let acc = int_matmul(rw, &a, &b, zps, &out, loc)?;
+    Ok(vec![qlinear_requantize(rw, acc, None, mult, zy, ty, range, loc)?])
 }
 
 /// `Σ (x − Zx)(w − Zw[oc])` of a 2-D grouped convolution in wrapping `i32`: `x` padded with
@@ -1038,8 +1270,7 @@ fn int_conv(
     op: Op,
     x: &IntIn,
     w: &IntIn,
-    zx: i64,
-    zw: Vec<i64>,
+    (ix, iw): (usize, usize),
     out: &[i64],
     loc: Location,
 ) -> Result<Value, String> {
@@ -1062,14 +1293,60 @@ fn int_conv(
     if out[0] != sx[0] || out[1] != sw[0] {
         return Err("the result shape does not follow from the operands".to_string());
     }
-    let xp = pad(
-        rw,
-        x.v,
-        &[0, 0, win.pads[0], win.pads[1]],
-        &[0, 0, win.pads[2], win.pads[3]],
-        wrap(zx, 8) as f64,
-        loc,
-    )?;
+    let name = rw.op_name_str(op).trim_start_matches("graph.").to_string();
+    // Loops (n, g, fo, oh, ow, c, kh, kw): `Zw` per output channel is read at (g, fo).
+    let zx = zero_point_of(rw, op, ix, 1, 8, 0)?;
+    let zw = match zero_point_of(rw, op, iw, sw[0], 8, 1)? {
+        Zp {
+            src: Src::Param(_), ..
+        } => {
+            let v = const_zero_points(rw, op, iw)?;
+            let vals = expand(&name, "w_zero_point", v, sw[0])?;
+            Zp {
+                src: Src::Param(Param::ints(vals, vec![g, sw[0] / g], map(8, vec![d(1), d(2)]))),
+                store: None,
+            }
+        }
+        Zp {
+            src: Src::Input(v, _),
+            store,
+        } => {
+            let (zs, _) = static_type(rw, v)?;
+            let read = if zs.iter().product::<i64>() == 1 {
+                map(8, vec![AffineExpr::Const(0); zs.len()])
+            } else {
+                // One zero point per output channel `g * F/g + fo`.
+                map(8, vec![add(mul_const(d(1), sw[0] / g), d(2))])
+            };
+            Zp {
+                src: Src::Input(v, read),
+                store,
+            }
+        }
+    };
+    let padded = win.pads.iter().any(|&p| p != 0);
+    let pad_value = match &zx.src {
+        Src::Param(Param::Scalar(crate::qnn_to_linalg::ParamValue::I64(z))) => *z,
+        Src::Param(_) => 0,
+        Src::Input(..) if padded => {
+            return Err(format!(
+                "{name}: a run-time input zero point with padding is not lowered"
+            ))
+        }
+        Src::Input(..) => 0,
+    };
+    let xp = if padded {
+        pad(
+            rw,
+            x.v,
+            &[0, 0, win.pads[0], win.pads[1]],
+            &[0, 0, win.pads[2], win.pads[3]],
+            wrap(pad_value, 8) as f64,
+            loc,
+        )?
+    } else {
+        x.v
+    };
     let (spx, _) = static_type(rw, xp)?;
     let xg = reshape(rw, xp, &[spx[0], g, spx[1] / g, spx[2], spx[3]], loc)?;
     let wg = reshape(rw, w.v, &[g, sw[0] / g, sw[1], sw[2], sw[3]], loc)?;
@@ -1081,20 +1358,21 @@ fn int_conv(
     let mx = map(8, vec![d(0), d(1), d(5), at(3, 6, s[0], dl[0]), at(4, 7, s[1], dl[1])]);
     let mw = map(8, vec![d(1), d(2), d(5), d(6), d(7)]);
     let mo = map(8, vec![d(0), d(1), d(2), d(3), d(4)]);
-    let pz = Param::ints(zw, vec![g, sw[0] / g], map(8, vec![d(1), d(2)]));
-    let px = Param::int(zx);
     let (xu, wu) = (x.unsigned, w.unsigned);
-    let y = generic(
+    let (sxs, sws) = (zx.store, zw.store);
+    let y = generic_src(
         rw,
         &[(xg, mx), (wg, mw)],
-        &[px, pz],
+        vec![zx.src, zw.src],
         init,
         mo,
         &[P, P, P, P, P, R, R, R],
         loc,
         |rw, a, p, acc| {
-            let xa = centered(rw, a[0], xu, p[0], loc);
-            let wa = centered(rw, a[1], wu, p[1], loc);
+            let zx = zero_point_i64(rw, p[0], sxs, loc);
+            let zw = zero_point_i64(rw, p[1], sws, loc);
+            let xa = centered(rw, a[0], xu, zx, loc);
+            let wa = centered(rw, a[1], wu, zw, loc);
             let prod = ar(rw, "arith.muli", &[xa, wa], i32t, loc);
             ar(rw, "arith.addi", &[acc, prod], i32t, loc)
         },
@@ -1109,10 +1387,7 @@ pub(crate) fn lower_conv_integer(rw: &mut PatternRewriter<'_>, op: Op, loc: Loca
         return Err("expected an i32 result".to_string());
     }
     let (x, w) = (int_input(rw, op, 0)?, int_input(rw, op, 1)?);
-    let m = w.shape.first().copied().unwrap_or(0);
-    let zx = expand("ConvInteger", "x_zero_point", const_zero_points(rw, op, 2)?, 1)?[0];
-    let zw = expand("ConvInteger", "w_zero_point", const_zero_points(rw, op, 3)?, m)?;
-    Ok(vec![int_conv(rw, op, &x, &w, zx, zw, &out, loc)?])
+    Ok(vec![int_conv(rw, op, &x, &w, (2, 3), &out, loc)?])
 }
 
 /// `QLinearConv`: see the module docs.
@@ -1120,12 +1395,9 @@ pub(crate) fn lower_qlinear_conv(rw: &mut PatternRewriter<'_>, op: Op, loc: Loca
     let (out, _) = result_type(rw, op)?;
     let (x, w) = (int_input(rw, op, 0)?, int_input(rw, op, 3)?);
     let m = w.shape.first().copied().unwrap_or(0);
-    let zx = expand("QLinearConv", "x_zero_point", const_zero_points(rw, op, 2)?, 1)?[0];
-    let zw = expand("QLinearConv", "w_zero_point", const_zero_points(rw, op, 5)?, m)?;
-    let sx = one_scale(rw, op, 1)?;
-    let sw = scales_of(rw, op, 4, m)?;
-    let sy = one_scale(rw, op, 6)?;
-    let (zy, range, ty) = qlinear_out(rw, op, 7)?;
+    // Requantization loops (n, m, oh, ow): the weight scale per output channel (loop 1).
+    let mult = qlinear_mult(rw, op, (1, 4, 6), (1, 1), (m, 1), 4)?;
+    let (zy, range, ty) = qlinear_out(rw, op, 7, 4)?;
     let bias = match optional_operand(rw, op, 8) {
         Some(b) => {
             let (sb, be) = static_type(rw, b)?;
@@ -1136,18 +1408,6 @@ pub(crate) fn lower_qlinear_conv(rw: &mut PatternRewriter<'_>, op: Op, loc: Loca
         }
         None => None,
     };
-    let acc = int_conv(rw, op, &x, &w, zx, zw, &out, loc)?;
-    let mult: Vec<f32> = sw
-        .iter()
-        .map(|&s| {
-            nart_tensor::quant::qlinear_multiplier(
-                f64::from(sx),
-                f64::from(s),
-                f64::from(sy),
-                DType::F32,
-            )
-        })
-        .collect();
-    let pm = Param::floats(mult, vec![m], map(4, vec![d(1)]));
-    Ok(vec![qlinear_requantize(rw, acc, bias, pm, zy, ty, range, loc)?])
+    let acc = int_conv(rw, op, &x, &w, (2, 5), &out, loc)?;
+    Ok(vec![qlinear_requantize(rw, acc, bias, mult, zy, ty, range, loc)?])
 }

@@ -1,12 +1,12 @@
 // RUN: nart-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(convert-graph-to-linalg))'
 
-// Scales and zero points are read at compile time: one computed at run time is refused, so the
-// op falls back to another target.
-func.func @quantize_scale_at_run_time(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<4xui8> {
+// A scale of another type than f32 is refused, so the op falls back to another target.
+func.func @quantize_f16_scale(%x: tensor<4xf32>) -> tensor<4xui8> {
+  %s = "graph.constant"() <{value = dense<5.0e-01> : tensor<f16>}> : () -> tensor<f16>
   %z = "graph.constant"() <{value = dense<3> : tensor<ui8>}> : () -> tensor<ui8>
   // expected-error @+2 {{failed to legalize operation 'graph.QuantizeLinear'}}
-  // expected-note @+1 {{operand #1 (a scale) must be a constant to be lowered}}
-  %0 = "graph.QuantizeLinear"(%x, %s, %z) : (tensor<4xf32>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+  // expected-note @+1 {{operand #1 (a scale) must be f32 to be lowered}}
+  %0 = "graph.QuantizeLinear"(%x, %s, %z) : (tensor<4xf32>, tensor<f16>, tensor<ui8>) -> tensor<4xui8>
   return %0 : tensor<4xui8>
 }
 
@@ -34,13 +34,15 @@ func.func @quantize_to_int4(%x: tensor<4xf32>) -> tensor<4xi4> {
 
 // -----
 
-func.func @qlinear_matmul_zero_point_at_run_time(%a: tensor<2x4xui8>, %b: tensor<4x3xui8>, %za: tensor<ui8>) -> tensor<2x3xui8> {
-  %s = "graph.constant"() <{value = dense<0.1> : tensor<f32>}> : () -> tensor<f32>
-  %z = "graph.constant"() <{value = dense<128> : tensor<ui8>}> : () -> tensor<ui8>
-  // expected-error @+2 {{failed to legalize operation 'graph.QLinearMatMul'}}
-  // expected-note @+1 {{operand #2 (a zero point) must be a constant to be lowered}}
-  %0 = "graph.QLinearMatMul"(%a, %s, %za, %b, %s, %z, %s, %z) : (tensor<2x4xui8>, tensor<f32>, tensor<ui8>, tensor<4x3xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
-  return %0 : tensor<2x3xui8>
+// The padding of an integer convolution holds the input's zero point, which must then be known
+// at compile time.
+func.func @conv_integer_padded_zero_point_at_run_time(%x: tensor<1x1x4x4xui8>, %zx: tensor<ui8>) -> tensor<1x1x4x4xi32> {
+  %w = "graph.constant"() <{value = dense<1> : tensor<1x1x3x3xui8>}> : () -> tensor<1x1x3x3xui8>
+  %n = "graph.none"() : () -> none
+  // expected-error @+2 {{failed to legalize operation 'graph.ConvInteger'}}
+  // expected-note @+1 {{ConvInteger: a run-time input zero point with padding is not lowered}}
+  %0 = "graph.ConvInteger"(%x, %w, %zx, %n) <{pads = array<i64: 1, 1, 1, 1>}> : (tensor<1x1x4x4xui8>, tensor<1x1x3x3xui8>, tensor<ui8>, none) -> tensor<1x1x4x4xi32>
+  return %0 : tensor<1x1x4x4xi32>
 }
 
 // -----

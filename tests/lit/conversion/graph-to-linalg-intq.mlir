@@ -149,9 +149,10 @@ func.func @quantize_linear_per_axis(%x: tensor<2x3xf32>) -> tensor<2x3xi8> {
 // DequantizeLinear: (x - Z) * S in f32 for a narrow zero point (x read unsigned), in f64 for
 // a 32-bit one, rounded to f32 once.
 // CHECK-LABEL: func.func @dequantize_linear
-// CHECK: %[[Z:.*]] = arith.constant 1.280000e+02 : f32
+// CHECK: %[[Z:.*]] = arith.constant 128 : i64
 // CHECK-NEXT: %[[XF:.*]] = arith.uitofp %{{.*}} : i8 to f32
-// CHECK-NEXT: %[[D:.*]] = arith.subf %[[XF]], %[[Z]] : f32
+// CHECK-NEXT: %[[ZF:.*]] = arith.sitofp %[[Z]] : i64 to f32
+// CHECK-NEXT: %[[D:.*]] = arith.subf %[[XF]], %[[ZF]] : f32
 // CHECK-NEXT: arith.mulf %[[D]], %{{.*}} : f32
 // CHECK: arith.sitofp %{{.*}} : i32 to f32
 // CHECK-NEXT: arith.extf %{{.*}} : f32 to f64
@@ -214,9 +215,10 @@ func.func @matmul_integer(%a: tensor<2x4xui8>, %b: tensor<4x3xi8>) -> tensor<2x3
 // CHECK: arith.muli %{{.*}}, %{{.*}} : i32
 // CHECK: ^bb0(%[[ACC:.*]]: i32, %{{.*}}: i8):
 // CHECK-NEXT: %[[M:.*]] = arith.constant 1.0000001e-01 : f32
+// CHECK-NEXT: %[[ZI:.*]] = arith.constant 128 : i64
 // CHECK-NEXT: %[[A:.*]] = arith.sitofp %[[ACC]] : i32 to f64
 // CHECK-NEXT: %[[MD:.*]] = arith.extf %[[M]] : f32 to f64
-// CHECK-NEXT: %[[ZY:.*]] = arith.constant 1.280000e+02 : f64
+// CHECK-NEXT: %[[ZY:.*]] = arith.sitofp %[[ZI]] : i64 to f64
 // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[A]], %[[MD]] : f64
 // CHECK-NEXT: %[[R:.*]] = arith.addf %[[P]], %[[ZY]] : f64
 // CHECK: arith.maximumf %[[R]]
@@ -264,4 +266,24 @@ func.func @qlinear_conv(%x: tensor<1x1x4x4xi8>, %b: tensor<2xi32>) -> tensor<1x2
   %w = "graph.constant"() <{value = dense<3> : tensor<2x1x3x3xi8>}> : () -> tensor<2x1x3x3xi8>
   %0 = "graph.QLinearConv"(%x, %s, %z, %w, %ws, %z, %s, %z, %b) : (tensor<1x1x4x4xi8>, tensor<f32>, tensor<i8>, tensor<2x1x3x3xi8>, tensor<2xf32>, tensor<i8>, tensor<f32>, tensor<i8>, tensor<2xi32>) -> tensor<1x2x2x2xi8>
   return %0 : tensor<1x2x2x2xi8>
+}
+
+// -----
+
+// Scales and zero points known only at run time are read by the generic from their tensors;
+// the QLinear multiplier is then computed in the body with the same f32 operations.
+// CHECK-DAG: #[[ZERO:.*]] = affine_map<(d0, d1) -> ()>
+// CHECK-LABEL: func.func @run_time_parameters(%arg0: tensor<2x3xf32>, %arg1: tensor<f32>, %arg2: tensor<i8>, %arg3: tensor<2x4xi8>, %arg4: tensor<4x3xi8>) -> (tensor<2x3xi8>, tensor<2x3xi8>)
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[ZERO]], #[[ZERO]], #{{.*}}], {{.*}} ins(%arg0, %arg1, %arg2 : tensor<2x3xf32>, tensor<f32>, tensor<i8>)
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[S:.*]]: f32, %[[Z:.*]]: i8, %{{.*}}: i8):
+// CHECK-NEXT: arith.divf %[[X]], %[[S]] : f32
+// CHECK: arith.extsi %[[Z]] : i8 to i64
+// CHECK: ins(%{{.*}}, %arg1, %arg1, %arg1, %arg2 : tensor<2x3xi32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<i8>)
+// CHECK: ^bb0(%{{.*}}: i32, %[[SA:.*]]: f32, %[[SB:.*]]: f32, %[[SY:.*]]: f32, %{{.*}}: i8, %{{.*}}: i8):
+// CHECK-NEXT: %[[AB:.*]] = arith.mulf %[[SA]], %[[SB]] : f32
+// CHECK-NEXT: arith.divf %[[AB]], %[[SY]] : f32
+func.func @run_time_parameters(%x: tensor<2x3xf32>, %s: tensor<f32>, %z: tensor<i8>, %a: tensor<2x4xi8>, %b: tensor<4x3xi8>) -> (tensor<2x3xi8>, tensor<2x3xi8>) {
+  %0 = "graph.QuantizeLinear"(%x, %s, %z) : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+  %1 = "graph.QLinearMatMul"(%a, %s, %z, %b, %s, %z, %s, %z) : (tensor<2x4xi8>, tensor<f32>, tensor<i8>, tensor<4x3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+  return %0, %1 : tensor<2x3xi8>, tensor<2x3xi8>
 }
