@@ -17,7 +17,10 @@ const BATCH: usize = 16;
 
 fn package(targets: &str) -> (std::path::PathBuf, nart_rt::Package) {
     let dir = committed("digits_cnn");
-    let out = tmp("cpu-qop-tests", &format!("digits_cnn-qop-{targets}.nartpkg"));
+    let out = tmp(
+        "cpu-qop-tests",
+        &format!("digits_cnn-qop-{targets}.nartpkg"),
+    );
     let req = CompileRequest {
         model: dir.join("ort_qop.onnx"),
         targets: vec![targets.into()],

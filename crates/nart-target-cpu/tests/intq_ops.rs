@@ -3,7 +3,9 @@
 //! the cpu target and compared with the interpreter exactly (integers element for element, the
 //! float outputs of DequantizeLinear and DynamicQuantizeLinear bit for bit).
 
-use nart_target_cpu::testing::{cases, f32_literal, i64_array, seed, ty, Batch, Case, Gen, Tol, Val};
+use nart_target_cpu::testing::{
+    cases, f32_literal, i64_array, seed, ty, Batch, Case, Gen, Tol, Val,
+};
 use nart_tensor::{DType, Tensor};
 
 /// The integer types the cpu target gained, with the range of values drawn for each (the
@@ -70,7 +72,9 @@ fn narrow_and_unsigned_elementwise() {
         let y = match op {
             "Div" | "Mod" => {
                 // No divisor is 0: the interpreter refuses a division by zero.
-                let mut b = values(&mut g, dtype, &sb, lo, hi).to_i128_vec().expect("ints");
+                let mut b = values(&mut g, dtype, &sb, lo, hi)
+                    .to_i128_vec()
+                    .expect("ints");
                 b.iter_mut().filter(|v| **v == 0).for_each(|v| *v = 3);
                 let b = k.arg(Tensor::from_i128(dtype, sb.clone(), b).expect("a tensor"));
                 k.op1(&format!("graph.{op}"), &[a, b], "", &ty(&out, name))
@@ -167,7 +171,11 @@ fn casts_between_narrow_unsigned_and_float() {
         (DType::I16, DType::U8),
     ] {
         let shape = vec![7];
-        let k = batch.case(format!("Cast {} -> {} of any value", from.name(), to.name()));
+        let k = batch.case(format!(
+            "Cast {} -> {} of any value",
+            from.name(),
+            to.name()
+        ));
         let (lo, hi) = INTS
             .iter()
             .find(|t| t.0 == from)
@@ -272,7 +280,8 @@ fn unsigned_windows_reductions_and_data_movement() {
                         &ty(&out, "i64"),
                     )
                 } else {
-                    let axes = k.constant(&Tensor::from_vec(vec![1], vec![axis as i64]).expect("axes"));
+                    let axes =
+                        k.constant(&Tensor::from_vec(vec![1], vec![axis as i64]).expect("axes"));
                     k.op1(&format!("graph.{op}"), &[x, axes], "", &ty(&out, name))
                 };
                 k.output(y, Tol::Exact);
@@ -284,7 +293,9 @@ fn unsigned_windows_reductions_and_data_movement() {
                 let largest = g.size(0, 1);
                 let mut out = shape.clone();
                 out[axis] = kk;
-                let k = batch.case(format!("TopK {name} {shape:?} axis {axis} k {kk} largest {largest}"));
+                let k = batch.case(format!(
+                    "TopK {name} {shape:?} axis {axis} k {kk} largest {largest}"
+                ));
                 let x = k.arg(values(&mut g, dtype, &shape, lo, hi));
                 let kv = k.constant(&Tensor::from_vec(vec![1], vec![kk as i64]).expect("k"));
                 let ys = k.op(
@@ -328,7 +339,8 @@ fn unsigned_windows_reductions_and_data_movement() {
                 let (a, b) = (g.size(1, 4), g.size(1, 4));
                 let k = batch.case(format!("Reshape {name} [{a},{b}] -> [{}]", a * b));
                 let x = k.arg(values(&mut g, dtype, &[a, b], lo, hi));
-                let s = k.constant(&Tensor::from_vec(vec![1], vec![(a * b) as i64]).expect("shape"));
+                let s =
+                    k.constant(&Tensor::from_vec(vec![1], vec![(a * b) as i64]).expect("shape"));
                 let y = k.op1("graph.Reshape", &[x, s], "", &ty(&[a * b], name));
                 k.output(y, Tol::Exact);
             }
@@ -419,7 +431,12 @@ fn quantize_and_dequantize_linear() {
             } else {
                 ins.push(k.none());
             }
-            let y = k.op1("graph.QuantizeLinear", &ins, &props, &ty(&shape, out.name()));
+            let y = k.op1(
+                "graph.QuantizeLinear",
+                &ins,
+                &props,
+                &ty(&shape, out.name()),
+            );
             k.output(y, Tol::Exact);
         } else {
             let input = g.pick(&[DType::U8, DType::I8, DType::U16, DType::I16, DType::I32]);
@@ -459,7 +476,11 @@ fn dynamic_quantize_linear() {
             2 => (-7.0, -0.25),
             _ => (0.0, 0.0),
         };
-        let k = batch.case(format!("DynamicQuantizeLinear {shape:?} in [{}, {}]", f32_literal(lo), f32_literal(hi)));
+        let k = batch.case(format!(
+            "DynamicQuantizeLinear {shape:?} in [{}, {}]",
+            f32_literal(lo),
+            f32_literal(hi)
+        ));
         let x = k.arg(g.tensor_f32(&shape, lo, hi));
         let ys = k.op(
             "graph.DynamicQuantizeLinear",
@@ -501,13 +522,20 @@ fn integer_and_qlinear_matmul() {
         out.extend([m, n]);
         let sa = [ba.clone(), vec![m, kd]].concat();
         let sb = [bb.clone(), vec![kd, n]].concat();
-        let (ta, tb) = (g.pick(&[DType::U8, DType::I8]), g.pick(&[DType::U8, DType::I8]));
+        let (ta, tb) = (
+            g.pick(&[DType::U8, DType::I8]),
+            g.pick(&[DType::U8, DType::I8]),
+        );
         let row_zp = g.chance(1, 2);
         let col_zp = g.chance(1, 2);
         let qlinear = g.chance(1, 2);
         let kc = batch.case(format!(
             "{} {sa:?} {} x {sb:?} {} -> {out:?}, per-row {row_zp}, per-column {col_zp}",
-            if qlinear { "QLinearMatMul" } else { "MatMulInteger" },
+            if qlinear {
+                "QLinearMatMul"
+            } else {
+                "MatMulInteger"
+            },
             ta.name(),
             tb.name()
         ));
@@ -563,11 +591,15 @@ fn integer_and_qlinear_conv() {
         }
         let oh = (sh - eff(kh, d0)) / s0 + 1;
         let ow = (sw - eff(kw, d1)) / s1 + 1;
-        let (tx, tw) = (g.pick(&[DType::U8, DType::I8]), g.pick(&[DType::U8, DType::I8]));
+        let (tx, tw) = (
+            g.pick(&[DType::U8, DType::I8]),
+            g.pick(&[DType::U8, DType::I8]),
+        );
         let per_channel = g.chance(1, 2);
         let qlinear = g.chance(1, 2);
         let out = [n, f, oh, ow];
-        let kc = batch.case(format!(
+        let kc =
+            batch.case(format!(
             "{} x [{n},{c},{h},{w}] {} w [{f},{cg},{kh},{kw}] {} group {group} strides {s0},{s1} \
              dilations {d0},{d1} pads {pads:?} per-channel {per_channel}",
             if qlinear { "QLinearConv" } else { "ConvInteger" },
@@ -611,7 +643,12 @@ fn integer_and_qlinear_conv() {
             }
             kc.op1("graph.QLinearConv", &ins, &props, &ty(&out, ty_out.name()))
         } else {
-            kc.op1("graph.ConvInteger", &[x, wt, zx, zw], &props, &ty(&out, "i32"))
+            kc.op1(
+                "graph.ConvInteger",
+                &[x, wt, zx, zw],
+                &props,
+                &ty(&out, "i32"),
+            )
         };
         kc.output(y, Tol::Exact);
     }

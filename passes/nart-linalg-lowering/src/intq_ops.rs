@@ -47,9 +47,7 @@ use nart_rewrite::conversion::{ConversionRewriter, OpAdaptor, TypeConverter};
 use nart_tensor::DType;
 
 use crate::emit::*;
-use crate::graph_to_linalg::{
-    fit_high_pads, int_attr, operand, result_type, window, Window,
-};
+use crate::graph_to_linalg::{fit_high_pads, int_attr, operand, result_type, window, Window};
 use crate::qnn_to_linalg::{generic, Param};
 
 // ----- unsigned integers -----
@@ -145,7 +143,12 @@ fn signless_attr(u: &mut Uniquer, a: Attr) -> Attr {
 pub(crate) fn signless_clone(rw: &mut ConversionRewriter<'_, '_>, op: Op, a: &OpAdaptor) -> Op {
     let operands = a.flat_operands();
     let mut flags: Vec<Attr> = Vec::new();
-    for &v in rw.operands(op).to_vec().iter().chain(rw.results(op).to_vec().iter()) {
+    for &v in rw
+        .operands(op)
+        .to_vec()
+        .iter()
+        .chain(rw.results(op).to_vec().iter())
+    {
         let u = unsigned_width(rw, rw.value_type(v)).is_some();
         flags.push(rw.uniq().bool_attr(u));
     }
@@ -191,22 +194,26 @@ pub(crate) fn signless_signature(ctx: &mut Context, func: Op) {
     if ctx.op_name_str(func) != "func.func" {
         return;
     }
-    let Some(fty) = ctx.attr(func, "function_type").and_then(|a| ctx.attr_type(a)) else {
+    let Some(fty) = ctx
+        .attr(func, "function_type")
+        .and_then(|a| ctx.attr_type(a))
+    else {
         return;
     };
     let TypeData::Function { inputs, results } = ctx.type_data(fty).clone() else {
         return;
     };
     let conv = |ctx: &mut Context, ts: &[Type]| -> Vec<Type> {
-        ts.iter()
-            .map(|&t| signless(ctx, t).unwrap_or(t))
-            .collect()
+        ts.iter().map(|&t| signless(ctx, t).unwrap_or(t)).collect()
     };
     let (ins, outs) = (conv(ctx, &inputs), conv(ctx, &results));
     if ins == inputs && outs == results {
         return;
     }
-    let Some(&entry) = ctx.regions(func).first().and_then(|&r| ctx.region_blocks(r).first())
+    let Some(&entry) = ctx
+        .regions(func)
+        .first()
+        .and_then(|&r| ctx.region_blocks(r).first())
     else {
         return;
     };
@@ -443,13 +450,16 @@ fn int_range(width: u32, unsigned: bool) -> (i64, i64) {
 
 /// The integers of the constant operand `i` (a zero point), read unsigned when the original's
 /// are; `None` when the operand is absent.
-fn const_zero_points(rw: &PatternRewriter<'_>, op: Op, i: usize) -> Result<Option<Vec<i64>>, String> {
+fn const_zero_points(
+    rw: &PatternRewriter<'_>,
+    op: Op,
+    i: usize,
+) -> Result<Option<Vec<i64>>, String> {
     let Some(v) = optional_operand(rw, op, i) else {
         return Ok(None);
     };
-    let mut vals = constant_ints(rw, v).ok_or_else(|| {
-        format!("operand #{i} (a zero point) must be a constant to be lowered")
-    })?;
+    let mut vals = constant_ints(rw, v)
+        .ok_or_else(|| format!("operand #{i} (a zero point) must be a constant to be lowered"))?;
     if operand_unsigned(rw, op, i) {
         let (_, w) = int_elem(rw, v)?;
         if w < 64 {
@@ -510,16 +520,25 @@ fn generic_src(
         }
     }
     let n_in = inputs.len();
-    generic(rw, &all, &params, init, out_map, iters, loc, |rw, x, p, acc| {
-        let vals: Vec<Value> = order
-            .iter()
-            .map(|o| match *o {
-                Ok(i) => p[i],
-                Err(j) => x[j],
-            })
-            .collect();
-        body(rw, &x[..n_in], &vals, acc)
-    })
+    generic(
+        rw,
+        &all,
+        &params,
+        init,
+        out_map,
+        iters,
+        loc,
+        |rw, x, p, acc| {
+            let vals: Vec<Value> = order
+                .iter()
+                .map(|o| match *o {
+                    Ok(i) => p[i],
+                    Err(j) => x[j],
+                })
+                .collect();
+            body(rw, &x[..n_in], &vals, acc)
+        },
+    )
 }
 
 /// How the scale and zero point of a QuantizeLinear or DequantizeLinear of a tensor of
@@ -570,11 +589,7 @@ fn scale_src(rw: &PatternRewriter<'_>, op: Op, shape: &[i64]) -> Result<Src, Str
 
 /// The zero point of a QuantizeLinear or DequantizeLinear: a parameter of its values (`i64`),
 /// or a run-time storage tensor (its width and signedness); `None` without one.
-fn zero_point_src(
-    rw: &PatternRewriter<'_>,
-    op: Op,
-    shape: &[i64],
-) -> Result<Option<(Src, Option<(u32, bool)>)>, String> {
+fn zero_point_src(rw: &PatternRewriter<'_>, op: Op, shape: &[i64]) -> Result<Option<Zp>, String> {
     let (n, pshape, pmap, read) = linear_layout(rw, op, shape)?;
     let Some(v) = optional_operand(rw, op, 2) else {
         return Ok(None);
@@ -584,10 +599,16 @@ fn zero_point_src(
         if vals.len() != n {
             return Err("the zero point and the scale differ in size".to_string());
         }
-        return Ok(Some((Src::Param(Param::ints(vals, pshape, pmap)), None)));
+        return Ok(Some(Zp {
+            src: Src::Param(Param::ints(vals, pshape, pmap)),
+            store: None,
+        }));
     }
     let (_, w) = int_elem(rw, v)?;
-    Ok(Some((Src::Input(v, read), Some((w, operand_unsigned(rw, op, 2))))))
+    Ok(Some(Zp {
+        src: Src::Input(v, read),
+        store: Some((w, operand_unsigned(rw, op, 2))),
+    }))
 }
 
 /// A zero point of the body as `i64`: a parameter already is, a run-time one is extended.
@@ -638,7 +659,11 @@ fn saturate_round(
 }
 
 /// The integer output type of a quantizing op: its element type, and whether it is unsigned.
-fn quantized_result(rw: &PatternRewriter<'_>, op: Op, i: usize) -> Result<(Type, u32, bool), String> {
+fn quantized_result(
+    rw: &PatternRewriter<'_>,
+    op: Op,
+    i: usize,
+) -> Result<(Type, u32, bool), String> {
     let r = rw.result(op, i);
     let (_, e) = static_type(rw, r)?;
     match signless_width(rw, e) {
@@ -652,7 +677,11 @@ fn quantized_result(rw: &PatternRewriter<'_>, op: Op, i: usize) -> Result<(Type,
 }
 
 /// `QuantizeLinear`: see the module docs.
-pub(crate) fn lower_quantize_linear(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
+pub(crate) fn lower_quantize_linear(
+    rw: &mut PatternRewriter<'_>,
+    op: Op,
+    loc: Location,
+) -> Lowered {
     let x = operand(rw, op, 0)?;
     let (shape, xe) = static_type(rw, x)?;
     if float_width(rw, xe) != Some(32) || !is_float(rw, xe) {
@@ -664,7 +693,7 @@ pub(crate) fn lower_quantize_linear(rw: &mut PatternRewriter<'_>, op: Op, loc: L
     let (ty, w, u) = quantized_result(rw, op, 0)?;
     let sc = scale_src(rw, op, &shape)?;
     let (zp, zstore) = zero_point_src(rw, op, &shape)?
-        .unwrap_or((Src::Param(Param::int(0)), None));
+        .map_or((Src::Param(Param::int(0)), None), |z| (z.src, z.store));
     let (lo, hi) = int_range(w, u);
     let init = empty(rw, &shape, ty, loc);
     let n = shape.len() as u32;
@@ -700,7 +729,11 @@ pub(crate) fn lower_quantize_linear(rw: &mut PatternRewriter<'_>, op: Op, loc: L
 }
 
 /// `DequantizeLinear`: see the module docs.
-pub(crate) fn lower_dequantize_linear(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
+pub(crate) fn lower_dequantize_linear(
+    rw: &mut PatternRewriter<'_>,
+    op: Op,
+    loc: Location,
+) -> Lowered {
     let x = operand(rw, op, 0)?;
     let (shape, _) = static_type(rw, x)?;
     let (_, xw) = int_elem(rw, x)?;
@@ -716,7 +749,7 @@ pub(crate) fn lower_dequantize_linear(rw: &mut PatternRewriter<'_>, op: Op, loc:
     let zp = zero_point_src(rw, op, &shape)?;
     // A 32-bit zero point makes NumPy subtract in f64 (see the kernel).
     let wide = zp.is_some() && xw >= 32;
-    let (zp, zstore) = zp.unwrap_or((Src::Param(Param::int(0)), None));
+    let (zp, zstore) = zp.map_or((Src::Param(Param::int(0)), None), |z| (z.src, z.store));
     let init = empty(rw, &shape, elem, loc);
     let n = shape.len() as u32;
     let f64t = rw.uniq().float_type(FloatKind::F64);
@@ -928,7 +961,9 @@ fn zero_point_of(
     } else if shape == [n] {
         map(loops, vec![d(dim)])
     } else {
-        return Err(format!("{name}: operand #{i} has shape {shape:?}, expected 1 or {n} values"));
+        return Err(format!(
+            "{name}: operand #{i} has shape {shape:?}, expected 1 or {n} values"
+        ));
     };
     Ok(Zp {
         src: Src::Input(v, read),
@@ -953,11 +988,21 @@ fn scale_of(
     }
     let count: i64 = shape.iter().product();
     if count != 1 && count != n {
-        return Err(format!("operand #{i} has {count} scales, expected 1 or {n}"));
+        return Err(format!(
+            "operand #{i} has {count} scales, expected 1 or {n}"
+        ));
     }
     if let Some(vals) = constant_f32(rw, v) {
-        let vals = if count == 1 { vec![vals[0]; n as usize] } else { vals };
-        let src = Src::Param(Param::floats(vals.clone(), vec![n], map(loops, vec![d(dim)])));
+        let vals = if count == 1 {
+            vec![vals[0]; n as usize]
+        } else {
+            vals
+        };
+        let src = Src::Param(Param::floats(
+            vals.clone(),
+            vec![n],
+            map(loops, vec![d(dim)]),
+        ));
         return Ok((src, Some(vals)));
     }
     let read = if count == 1 {
@@ -969,9 +1014,19 @@ fn scale_of(
 }
 
 /// `x` (an 8-bit storage value) minus the `i64` zero point `z`, in `i32`.
-fn centered(rw: &mut PatternRewriter<'_>, x: Value, unsigned: bool, z: Value, loc: Location) -> Value {
+fn centered(
+    rw: &mut PatternRewriter<'_>,
+    x: Value,
+    unsigned: bool,
+    z: Value,
+    loc: Location,
+) -> Value {
     let i32t = rw.uniq().int_type(32);
-    let ext = if unsigned { "arith.extui" } else { "arith.extsi" };
+    let ext = if unsigned {
+        "arith.extui"
+    } else {
+        "arith.extsi"
+    };
     let xw = ar(rw, ext, &[x], i32t, loc);
     let zw = ar(rw, "arith.trunci", &[z], i32t, loc);
     ar(rw, "arith.subi", &[xw, zw], i32t, loc)
@@ -1237,7 +1292,11 @@ fn qlinear_mult(
         let (shape, m) = if da == db {
             // One index (QLinearConv: the input's scale is a single value).
             let t: Vec<f32> = (0..nb as usize).map(|k| table[k]).collect();
-            return Ok(Mult::Const(Param::floats(t, vec![nb], map(loops, vec![d(db)]))));
+            return Ok(Mult::Const(Param::floats(
+                t,
+                vec![nb],
+                map(loops, vec![d(db)]),
+            )));
         } else {
             (vec![na, nb], map(loops, vec![d(da), d(db)]))
         };
@@ -1260,7 +1319,9 @@ pub(crate) fn lower_qlinear_matmul(rw: &mut PatternRewriter<'_>, op: Op, loc: Lo
     let mult = qlinear_mult(rw, op, (1, 4, 6), (m, r - 2), (n, r - 1), r)?;
     let (zy, range, ty) = qlinear_out(rw, op, 7, r)?;
     let acc = int_matmul(rw, &a, &b, zps, &out, loc)?;
-    Ok(vec![qlinear_requantize(rw, acc, None, mult, zy, ty, range, loc)?])
+    Ok(vec![qlinear_requantize(
+        rw, acc, None, mult, zy, ty, range, loc,
+    )?])
 }
 
 /// `Σ (x − Zx)(w − Zw[oc])` of a 2-D grouped convolution in wrapping `i32`: `x` padded with
@@ -1303,7 +1364,11 @@ fn int_conv(
             let v = const_zero_points(rw, op, iw)?;
             let vals = expand(&name, "w_zero_point", v, sw[0])?;
             Zp {
-                src: Src::Param(Param::ints(vals, vec![g, sw[0] / g], map(8, vec![d(1), d(2)]))),
+                src: Src::Param(Param::ints(
+                    vals,
+                    vec![g, sw[0] / g],
+                    map(8, vec![d(1), d(2)]),
+                )),
                 store: None,
             }
         }
@@ -1355,7 +1420,16 @@ fn int_conv(
     let init = filled(rw, 0.0, &og_shape, i32t, loc);
     let (s, dl) = (win.strides, win.dilations);
     let at = |o: u32, k: u32, s: i64, dl: i64| add(mul_const(d(o), s), mul_const(d(k), dl));
-    let mx = map(8, vec![d(0), d(1), d(5), at(3, 6, s[0], dl[0]), at(4, 7, s[1], dl[1])]);
+    let mx = map(
+        8,
+        vec![
+            d(0),
+            d(1),
+            d(5),
+            at(3, 6, s[0], dl[0]),
+            at(4, 7, s[1], dl[1]),
+        ],
+    );
     let mw = map(8, vec![d(1), d(2), d(5), d(6), d(7)]);
     let mo = map(8, vec![d(0), d(1), d(2), d(3), d(4)]);
     let (xu, wu) = (x.unsigned, w.unsigned);
@@ -1409,5 +1483,7 @@ pub(crate) fn lower_qlinear_conv(rw: &mut PatternRewriter<'_>, op: Op, loc: Loca
         None => None,
     };
     let acc = int_conv(rw, op, &x, &w, (2, 5), &out, loc)?;
-    Ok(vec![qlinear_requantize(rw, acc, bias, mult, zy, ty, range, loc)?])
+    Ok(vec![qlinear_requantize(
+        rw, acc, bias, mult, zy, ty, range, loc,
+    )?])
 }
