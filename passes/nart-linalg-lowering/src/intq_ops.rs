@@ -806,61 +806,59 @@ pub(crate) fn lower_dynamic_quantize_linear(
     let f64t = rw.uniq().float_type(FloatKind::F64);
     let i1 = rw.uniq().int_type(1);
     let n = shape.len() as u32;
-    // The minimum and maximum of the elements and 0 (a NaN ignored, as `f32::min` does).
-    let lo0 = filled(rw, 0.0, &[], f32t, loc);
-    let hi0 = filled(rw, 0.0, &[], f32t, loc);
-    let stats = create_generic(
-        rw,
-        &[x],
-        &[lo0, hi0],
-        vec![identity(n), map(n, vec![]), map(n, vec![])],
-        &vec![R; shape.len()],
-        loc,
-        |rw, a| {
-            vec![
-                ar(rw, "arith.minnumf", &[a[1], a[0]], f32t, loc),
-                ar(rw, "arith.maxnumf", &[a[2], a[0]], f32t, loc),
-            ]
-        },
-    );
-    let (rmin, rmax) = (rw.result(stats, 0), rw.result(stats, 1));
-    // The scale, and the zero point (0 when the scale is 0 or not finite).
+    // The minimum and maximum of the elements and 0 (a NaN ignored, as `f32::min` does), each
+    // one reduction (upstream's linalg prints several results differently).
+    let extremum = |rw: &mut PatternRewriter<'_>, name: &'static str| {
+        let init = filled(rw, 0.0, &[], f32t, loc);
+        let g = create_generic(
+            rw,
+            &[x],
+            &[init],
+            vec![identity(n), map(n, vec![])],
+            &vec![R; shape.len()],
+            loc,
+            |rw, a| vec![ar(rw, name, &[a[1], a[0]], f32t, loc)],
+        );
+        rw.result(g, 0)
+    };
+    let rmin = extremum(rw, "arith.minnumf");
+    let rmax = extremum(rw, "arith.maxnumf");
+    // The scale, then the zero point (0 when the scale is 0 or not finite).
     let s0 = empty(rw, &[], f32t, loc);
-    let z0 = empty(rw, &[], qt, loc);
-    let mut failed = None;
-    let params = create_generic(
+    let g = create_generic(
         rw,
         &[rmin, rmax],
-        &[s0, z0],
-        vec![map(0, vec![]); 4],
+        &[s0],
+        vec![map(0, vec![]); 3],
         &[],
         loc,
         |rw, a| {
             let diff = ar(rw, "arith.subf", &[a[1], a[0]], f32t, loc);
             let c255 = scalar(rw, 255.0, f32t, loc);
-            let scale = ar(rw, "arith.divf", &[diff, c255], f32t, loc);
-            let q = ar(rw, "arith.divf", &[a[0], scale], f32t, loc);
+            vec![ar(rw, "arith.divf", &[diff, c255], f32t, loc)]
+        },
+    );
+    let scale = rw.result(g, 0);
+    let z0 = empty(rw, &[], qt, loc);
+    let zp = try_generic(
+        rw,
+        &[rmin, scale],
+        &[z0],
+        vec![map(0, vec![]); 3],
+        &[],
+        loc,
+        |rw, a| {
+            let q = ar(rw, "arith.divf", &[a[0], a[1]], f32t, loc);
             let zero = scalar(rw, 0.0, f32t, loc);
             let q = ar(rw, "arith.subf", &[zero, q], f32t, loc);
             let q = ar(rw, "arith.extf", &[q], f64t, loc);
             let z0 = scalar(rw, 0.0, f64t, loc);
-            let zp = match saturate_round(rw, q, z0, 0, 255, qt, loc) {
-                Ok(v) => v,
-                Err(e) => {
-                    failed = Some(e);
-                    return vec![scale, a[2]];
-                }
-            };
-            let ok = valid_scale(rw, scale, i1, loc);
+            let zp = saturate_round(rw, q, z0, 0, 255, qt, loc)?;
+            let ok = valid_scale(rw, a[1], i1, loc);
             let qzero = scalar(rw, 0.0, qt, loc);
-            let zp = ar(rw, "arith.select", &[ok, zp, qzero], qt, loc);
-            vec![scale, zp]
+            Ok(vec![ar(rw, "arith.select", &[ok, zp, qzero], qt, loc)])
         },
-    );
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    let (scale, zp) = (rw.result(params, 0), rw.result(params, 1));
+    )?[0];
     let init = empty(rw, &shape, qt, loc);
     let y = try_generic(
         rw,

@@ -173,15 +173,17 @@ func.func @dequantize_linear(%x: tensor<2x3xui8>, %w: tensor<4xi32>) -> (tensor<
 // DynamicQuantizeLinear: the minimum and maximum with 0 (NaN ignored), then the scale and
 // zero point, then the quantized elements; a zero or infinite scale gives zeros.
 // CHECK-LABEL: func.func @dynamic_quantize_linear(%arg0: tensor<2x3xf32>) -> (tensor<2x3xi8>, tensor<f32>, tensor<i8>)
-// CHECK: iterator_types = ["reduction", "reduction"]
+// CHECK: %[[LO:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]
 // CHECK: arith.minnumf
-// CHECK-NEXT: arith.maxnumf
-// CHECK: iterator_types = []
+// CHECK: %[[HI:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]
+// CHECK: arith.maxnumf
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} iterator_types = []} ins(%[[LO]], %[[HI]] : tensor<f32>, tensor<f32>)
 // CHECK: arith.constant 2.550000e+02 : f32
+// CHECK: %[[Z:.*]] = linalg.generic {{.*}} iterator_types = []} ins(%[[LO]], %[[S]] : tensor<f32>, tensor<f32>)
 // CHECK: arith.cmpf ogt
 // CHECK: arith.cmpf olt
-// CHECK: iterator_types = ["parallel", "parallel"]
-// CHECK: return %{{.*}}, %{{.*}}#0, %{{.*}}#1 : tensor<2x3xi8>, tensor<f32>, tensor<i8>
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%arg0, %[[S]], %[[Z]] : tensor<2x3xf32>, tensor<f32>, tensor<i8>)
+// CHECK: return %[[Y]], %[[S]], %[[Z]] : tensor<2x3xi8>, tensor<f32>, tensor<i8>
 func.func @dynamic_quantize_linear(%x: tensor<2x3xf32>) -> (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) {
   %0:3 = "graph.DynamicQuantizeLinear"(%x) : (tensor<2x3xf32>) -> (tensor<2x3xui8>, tensor<f32>, tensor<ui8>)
   return %0#0, %0#1, %0#2 : tensor<2x3xui8>, tensor<f32>, tensor<ui8>
