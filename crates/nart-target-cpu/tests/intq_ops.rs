@@ -134,9 +134,19 @@ fn casts_between_narrow_unsigned_and_float() {
         let shape = g.shape(rank, 1, 5);
         let k = batch.case(format!("Cast {shape:?} {} -> {}", from.name(), to.name()));
         // Values every type holds (0..=100), so that no cast is out of range; a float has a
-        // fraction, which a cast to an integer truncates.
+        // fraction, which a cast to an integer truncates, and may be out of a narrow type's
+        // range (which wraps, as the interpreter does), except for the 32- and 64-bit types,
+        // whose out-of-range conversions are left undefined.
         let x = if from == DType::F32 {
-            g.tensor_f32(&shape, 0.0, 100.0)
+            let wraps = matches!(
+                to,
+                DType::I8 | DType::I16 | DType::U8 | DType::U16 | DType::U32
+            );
+            if wraps && g.chance(1, 2) {
+                g.tensor_f32(&shape, -70000.0, 70000.0)
+            } else {
+                g.tensor_f32(&shape, 0.0, 100.0)
+            }
         } else {
             g.tensor_int(from, &shape, 0, 100)
         };

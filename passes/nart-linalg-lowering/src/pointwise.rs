@@ -8,11 +8,11 @@
 //! | `Reciprocal`, `Neg`, `Abs`, `Sign` | `1 / x`; `arith.negf` or `0 - x`; `math.absf` or `math.absi`; two compares and selects |
 //! | `Pow` | `math.powf` (an integer exponent converted first), `x * x` for a constant exponent 2 |
 //! | `Gelu`, `HardSigmoid`, `HardSwish` | `x/2 (1 + erf(x/√2))` or the tanh form; `max(0, min(1, αx + β))`; `x` times the latter with α = 1/6, β = 1/2 |
-//! | `Cast` among floats, signless integers and `i1` | `arith.extf`/`truncf`/`fptosi`/`sitofp`/`uitofp`/`extsi`/`extui`/`trunci`, or a compare with zero for a cast to bool |
-//! | `Equal`, `Less`, `LessOrEqual`, `Greater`, `GreaterOrEqual` | `arith.cmpf` (ordered) or `arith.cmpi` (signed) into `i1` |
+//! | `Cast` among floats, signed and unsigned integers and `i1` | `arith.extf`/`truncf`/`fptosi`/`fptoui`/`sitofp`/`uitofp`/`extsi`/`extui`/`trunci` (a float to an integer narrower than 32 bits through `i64`, wrapping), or a compare with zero for a cast to bool |
+//! | `Equal`, `Less`, `LessOrEqual`, `Greater`, `GreaterOrEqual` | `arith.cmpf` (ordered) or `arith.cmpi` (signed or unsigned) into `i1` |
 //! | `Where` | `arith.select` |
 //! | `Not`, `And`, `Or`, `Xor` | `arith.xori` with true, `arith.andi`, `arith.ori`, `arith.xori` on `i1` |
-//! | `Max`, `Min`, `Sum`, `Mean` (variadic) | a chain of `maximumf`/`maxsi`, `minimumf`/`minsi`, `addf`/`addi`, then a division for `Mean` |
+//! | `Max`, `Min`, `Sum`, `Mean` (variadic) | a chain of `maximumf`/`maxsi`/`maxui`, `minimumf`/`minsi`/`minui`, `addf`/`addi`, then a division for `Mean` |
 //! | `Identity` | its operand: no op at all |
 
 use nart_dialect_arith::attrs::{cmpf, cmpi as cmpi_pred};
@@ -280,6 +280,14 @@ fn cast_scalar(
         (Some(_), _, _, Some(1)) => {
             let z = scalar(rw, 0.0, from, loc);
             cmpf(rw, cmpf::UNE, x, z, loc)
+        }
+        // To a narrow integer (or u32): through i64 then truncated, which wraps as the
+        // interpreter does (`x as i128`, then the width's bits) where LLVM's direct conversion
+        // of an out-of-range value is poison.
+        (Some(_), _, _, Some(w)) if w < 32 || (to_u && w == 32) => {
+            let i64t = rw.uniq().int_type(64);
+            let wide = ar(rw, "arith.fptosi", &[x], i64t, loc);
+            ar(rw, "arith.trunci", &[wide], to, loc)
         }
         (Some(_), _, _, Some(_)) if to_u => ar(rw, u("arith.fptosi"), &[x], to, loc),
         (Some(_), _, _, Some(_)) => ar(rw, "arith.fptosi", &[x], to, loc),

@@ -55,7 +55,9 @@ func.func @unsigned_max_min_clip(%a: tensor<4xui64>, %b: tensor<4xui64>, %lo: te
 
 // CHECK-LABEL: func.func @unsigned_casts(%arg0: tensor<4xi8>, %arg1: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi16>, tensor<4xi32>)
 // CHECK: arith.uitofp %{{.*}} : i8 to f32
-// CHECK: arith.fptoui %{{.*}} : f32 to i16
+// A float becomes a narrow integer through i64, truncated (wrapping as the interpreter does).
+// CHECK: %[[W:.*]] = arith.fptosi %{{.*}} : f32 to i64
+// CHECK-NEXT: arith.trunci %[[W]] : i64 to i16
 // CHECK: arith.extui %{{.*}} : i8 to i32
 func.func @unsigned_casts(%a: tensor<4xui8>, %f: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xui16>, tensor<4xi32>) {
   %0 = "graph.Cast"(%a) <{to = 1 : i64}> : (tensor<4xui8>) -> tensor<4xf32>
