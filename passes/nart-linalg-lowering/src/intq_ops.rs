@@ -47,7 +47,7 @@ use nart_rewrite::conversion::{ConversionRewriter, OpAdaptor, TypeConverter};
 use nart_tensor::DType;
 
 use crate::emit::*;
-use crate::graph_to_linalg::{fit_high_pads, int_attr, operand, result_type, window, Window};
+use crate::graph_to_linalg::{int_attr, operand, result_type, window};
 use crate::qnn_to_linalg::{generic, Param};
 
 // ----- unsigned integers -----
@@ -359,72 +359,6 @@ pub(crate) fn int_clip(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> L
         Ok(y)
     })?;
     Ok(vec![v])
-}
-
-/// `MaxPool` (2-D) of integers: padded with the type's smallest value, the largest of each
-/// window by `maxsi` or `maxui`.
-pub(crate) fn int_max_pool(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
-    let (out, elem) = result_type(rw, op)?;
-    if signless_width(rw, elem).is_none_or(|w| w < 8) {
-        return Err("only float and integer pooling is lowered".to_string());
-    }
-    let x = operand(rw, op, 0)?;
-    let (sx, _) = static_type(rw, x)?;
-    if sx.len() != 4 {
-        return Err("only 2-D pooling (4-D tensors) is lowered".to_string());
-    }
-    let u = result_unsigned(rw, op, 0);
-    let win = window(rw, op, None)?;
-    let high = fit_high_pads(&sx, &out, &win);
-    let low = if u {
-        unsigned_extreme(rw, elem, true)
-    } else {
-        extreme(rw, elem, true)
-    }
-    .ok_or("no lowest value")?;
-    let lowv = rw.attr_int(low).unwrap_or(0) as f64;
-    let xp = pad(
-        rw,
-        x,
-        &[0, 0, win.pads[0], win.pads[1]],
-        &[0, 0, high[0], high[1]],
-        lowv,
-        loc,
-    )?;
-    let init = filled_with(rw, low, &out, elem, loc);
-    let ext = empty(rw, &win.kernel, elem, loc);
-    let name = if u { "arith.maxui" } else { "arith.maxsi" };
-    let g = create_generic(
-        rw,
-        &[xp, ext],
-        &[init],
-        vec![
-            window_map(&win, 6, 0, 1, [2, 3], [4, 5]),
-            map(6, vec![d(4), d(5)]),
-            map(6, vec![d(0), d(1), d(2), d(3)]),
-        ],
-        &[P, P, P, P, R, R],
-        loc,
-        |rw, a| vec![ar(rw, name, &[a[2], a[0]], elem, loc)],
-    );
-    let mut values = vec![rw.result(g, 0)];
-    for i in 1..rw.results(op).len() {
-        let r = rw.result(op, i);
-        values.push(crate::graph_to_linalg::placeholder(rw, r, loc)?);
-    }
-    Ok(values)
-}
-
-/// The map of `loops` loops reading a padded NCHW input: dimensions `n` and `c`, then each
-/// spatial one at `out * stride + k * dilation`.
-fn window_map(win: &Window, loops: u32, n: u32, c: u32, o: [u32; 2], k: [u32; 2]) -> AffineMap {
-    let at = |i: usize| {
-        add(
-            mul_const(d(o[i]), win.strides[i]),
-            mul_const(d(k[i]), win.dilations[i]),
-        )
-    };
-    map(loops, vec![d(n), d(c), at(0), at(1)])
 }
 
 // ----- quantization: parameters -----

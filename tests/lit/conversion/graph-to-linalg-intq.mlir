@@ -68,15 +68,16 @@ func.func @unsigned_casts(%a: tensor<4xui8>, %f: tensor<4xf32>) -> (tensor<4xf32
 
 // -----
 
-// A constant's elements keep their bits (200 is -56 as a signless i8); MaxPool pads with 0,
-// the smallest unsigned value, and takes the unsigned maximum.
+// A constant's elements keep their bits (200 is -56 as a signless i8); MaxPool starts from 0,
+// the smallest unsigned value, and compares unsigned.
 // CHECK-LABEL: func.func @unsigned_constant_and_max_pool(%arg0: tensor<1x1x4x4xi8>) -> tensor<1x1x2x2xi8>
 // CHECK: arith.constant dense<-56> : tensor<1x1x4x4xi8>
 // CHECK: arith.addi %{{.*}}, %{{.*}} : i8
 // CHECK: %[[LOW:.*]] = arith.constant 0 : i8
 // CHECK: linalg.fill ins(%[[LOW]] : i8)
 // CHECK: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
-// CHECK: arith.maxui %{{.*}}, %{{.*}} : i8
+// CHECK: %[[GT:.*]] = arith.cmpi ugt, %{{.*}}, %{{.*}} : i8
+// CHECK-NEXT: arith.select %[[GT]], %{{.*}}, %{{.*}} : i8
 func.func @unsigned_constant_and_max_pool(%x: tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8> {
   %c = "graph.constant"() <{value = dense<200> : tensor<1x1x4x4xui8>}> : () -> tensor<1x1x4x4xui8>
   %0 = "graph.Add"(%x, %c) : (tensor<1x1x4x4xui8>, tensor<1x1x4x4xui8>) -> tensor<1x1x4x4xui8>
@@ -290,4 +291,14 @@ func.func @run_time_parameters(%x: tensor<2x3xf32>, %s: tensor<f32>, %z: tensor<
   %0 = "graph.QuantizeLinear"(%x, %s, %z) : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
   %1 = "graph.QLinearMatMul"(%a, %s, %z, %b, %s, %z, %s, %z) : (tensor<2x4xi8>, tensor<f32>, tensor<i8>, tensor<4x3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
   return %0, %1 : tensor<2x3xi8>, tensor<2x3xi8>
+}
+
+// -----
+
+// MaxPool of any spatial rank on unsigned integers (pools_ops.rs) compares unsigned.
+// CHECK-LABEL: func.func @unsigned_max_pool_1d(%arg0: tensor<1x1x6xi8>) -> tensor<1x1x3xi8>
+// CHECK: arith.cmpi ugt, %{{.*}}, %{{.*}} : i8
+func.func @unsigned_max_pool_1d(%x: tensor<1x1x6xui8>) -> tensor<1x1x3xui8> {
+  %0, %i = "graph.MaxPool"(%x) <{kernel_shape = array<i64: 2>, strides = array<i64: 2>}> : (tensor<1x1x6xui8>) -> (tensor<1x1x3xui8>, none)
+  return %0 : tensor<1x1x3xui8>
 }
