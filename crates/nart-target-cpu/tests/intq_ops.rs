@@ -664,3 +664,27 @@ fn integer_and_qlinear_conv() {
     }
     batch.check();
 }
+
+/// A signed division by −1 wraps as the interpreter's `wrapping_div` does (the smallest value
+/// divided by −1 is itself), instead of trapping in the generated code.
+#[test]
+fn signed_division_by_minus_one_wraps() {
+    let mut batch = Batch::new("signed_division_by_minus_one_wraps", 0);
+    for (dtype, min) in [
+        (DType::I8, i128::from(i8::MIN)),
+        (DType::I16, i128::from(i16::MIN)),
+        (DType::I32, i128::from(i32::MIN)),
+        (DType::I64, i128::from(i64::MIN)),
+    ] {
+        let name = dtype.name();
+        let k = batch.case(format!("Div of {name} by -1"));
+        let a = k.arg(
+            Tensor::from_i128(dtype, vec![5], vec![min, min, 7, -7, min + 1]).expect("a tensor"),
+        );
+        let b =
+            k.arg(Tensor::from_i128(dtype, vec![5], vec![-1, 1, -1, -1, -1]).expect("a tensor"));
+        let y = k.op1("graph.Div", &[a, b], "", &ty(&[5], name));
+        k.output(y, Tol::Exact);
+    }
+    batch.check();
+}

@@ -307,7 +307,9 @@ pub(crate) fn unsigned_extreme(rw: &mut PatternRewriter<'_>, ty: Type, low: bool
 }
 
 /// `a / b` on integers: a divisor of 0 is replaced by 1, so the code never traps (the
-/// interpreter reports a division by zero instead), as `Mod` does.
+/// interpreter reports a division by zero instead), as `Mod` does. A signed division by −1 is
+/// the wrapping negation `0 − a` (the smallest value divided by −1 traps in hardware; the
+/// interpreter's `wrapping_div` gives the smallest value back, as `0 − a` does).
 pub(crate) fn int_div(
     rw: &mut PatternRewriter<'_>,
     a: Value,
@@ -319,13 +321,24 @@ pub(crate) fn int_div(
     let zero = scalar(rw, 0.0, ty, loc);
     let one = scalar(rw, 1.0, ty, loc);
     let is_zero = cmpi(rw, cmpi_pred::EQ, b, zero, loc);
-    let safe = ar(rw, "arith.select", &[is_zero, one, b], ty, loc);
-    let name = if unsigned {
-        "arith.divui"
-    } else {
-        "arith.divsi"
-    };
-    ar(rw, name, &[a, safe], ty, loc)
+    if unsigned {
+        let safe = ar(rw, "arith.select", &[is_zero, one, b], ty, loc);
+        return ar(rw, "arith.divui", &[a, safe], ty, loc);
+    }
+    let minus_one = scalar(rw, -1.0, ty, loc);
+    let is_minus_one = cmpi(rw, cmpi_pred::EQ, b, minus_one, loc);
+    let i1 = rw.value_type(is_zero);
+    let trapping = ar(rw, "arith.ori", &[is_zero, is_minus_one], i1, loc);
+    let safe = ar(rw, "arith.select", &[trapping, one, b], ty, loc);
+    let quotient = ar(rw, "arith.divsi", &[a, safe], ty, loc);
+    let negated = ar(rw, "arith.subi", &[zero, a], ty, loc);
+    ar(
+        rw,
+        "arith.select",
+        &[is_minus_one, negated, quotient],
+        ty,
+        loc,
+    )
 }
 
 /// `Clip` of integers: `min(max(x, lo), hi)` with the bounds as rank-0 inputs.
