@@ -476,18 +476,19 @@ enum Estimate {
 /// more non-empty bins, so the bias grows with the threshold and pushes the search to clip: on
 /// digits_cnn's second ReLU (4221 non-zero values from 64 samples over 2048 bins, about two a
 /// bin) the plain search clipped at 7.74 of 8.26, which cost 2 dB of output SQNR. Drawn from a
-/// fixed smooth density, the plain thresholds of 5000 values are a third below those of the
-/// density itself, the corrected ones centred on them (the test
+/// fixed smooth density, the plain thresholds of 5000 values are 40% below that of the
+/// density itself, the corrected ones centred on it (the test
 /// `entropy_is_unbiased_on_sparse_histograms`).
 ///
 /// [`Estimate::Unbiased`] subtracts that bias from each candidate's divergence;
-/// [`Estimate::Widest`] (what [`entropy_threshold`] uses) then keeps the widest candidate whose divergence exceeds the least by no more than one standard error of
-/// the difference (each value's contribution to a divergence is the log-ratio `ln(p_k / q_k)`
-/// of the bin it counts in, so the difference of two candidates has the variance of the
-/// difference of their log-ratios over the counts, divided by `N`). Candidates the sample
-/// cannot tell apart are equally good for it, and the wider clips less of the data it did not
-/// see (a clipped value's error is unbounded, a wider step's is at most half a step). On
-/// large tensors the standard error is small and the choice is the least divergence's.
+/// [`Estimate::Widest`] (what [`entropy_threshold`] uses) then keeps the widest candidate
+/// whose divergence exceeds the least by no more than one standard error of the difference
+/// (each value's contribution to a divergence is the log-ratio `ln(p_k / q_k)` of the bin it
+/// counts in, so the difference of two candidates has the variance of the difference of their
+/// log-ratios over the counts, divided by `N`). Candidates the sample cannot tell apart are
+/// equally good for it, and the wider clips less of the data it did not see (a clipped
+/// value's error is unbounded, a wider step's rounding error at most half a step). On large
+/// tensors the standard error is small and the choice is the least divergence's.
 fn entropy_search(bins: &[f64], levels: usize, estimate: Estimate) -> usize {
     let n = bins.len();
     // `tails[i]`: the mass of the bins from `i` on (summed from the end, so that the
