@@ -7,9 +7,9 @@ test_data_set_0 (seeded inputs, ONNX Runtime's outputs):
   ArgMax/ArgMin, Slice with a negative step, Split, Pad, Expand, Where, comparisons, logic,
   Cast, Pow, Sqrt, Reciprocal, Neg, Abs, Floor, Ceil, Round, Sign, Gelu, HardSigmoid,
   HardSwish and the variadic Max/Min/Sum/Mean. Every op should run on cpu.
-- tests/models/fallback_mix: MatMul, a Pad in reflect mode, a 1-D MaxPool (between two
-  Reshapes; the cpu target lowers 2-D pooling only) and Relu, so the partitioner must place
-  the MaxPool on another target.
+- tests/models/fallback_mix: MatMul, a Pad in reflect mode, a 1-D LpPool (between two
+  Reshapes; the cpu target does not lower LpPool) and Relu, so the partitioner must place
+  the LpPool on another target.
 
 Seeded, so the files are reproducible; needs onnx, numpy and onnxruntime.
 """
@@ -162,7 +162,7 @@ x = rng.standard_normal((2, 3, 8)).astype(np.float32)
 ids = np.array([[0, 3, -1, 9, 4], [-10, 2, 7, 7, 1]], np.int64)
 save("cpu_ops", nodes, inputs, outputs, inits, {"x": x, "ids": ids}, 20)
 
-# A model with one op the cpu target does not lower (a 1-D MaxPool).
+# A model with one op the cpu target does not lower (a 1-D LpPool).
 inits = [
     const("w", (rng.standard_normal((6, 8)) * 0.5).astype(np.float32)),
     const("pads", np.array([0, 1, 0, 2], np.int64)),
@@ -173,7 +173,7 @@ nodes = [
     n("MatMul", ["x", "w"], ["h"]),
     n("Pad", ["h", "pads"], ["p"], mode="reflect"),
     n("Reshape", ["p", "rows"], ["p3"]),
-    n("MaxPool", ["p3"], ["m3"], kernel_shape=[3], pads=[1, 1]),
+    n("LpPool", ["p3"], ["m3"], kernel_shape=[3], pads=[1, 1], p=2),
     n("Reshape", ["m3", "flat"], ["m"]),
     n("Relu", ["m"], ["y"]),
 ]

@@ -5,7 +5,8 @@
 //! other available target before `interp`, and all of them together (in registration
 //! order). A target that wants a quantization scheme is a candidate only with calibration
 //! data (`--calib`); the model is then quantized with its scheme. Each candidate is planned
-//! (nothing is compiled) and estimated with the targets' own cost models: latency is the sum
+//! on its own copy of the function, after its targets' rewrites (as compiling for it would
+//! place the ops; nothing is compiled), and estimated with the targets' own cost models: latency is the sum
 //! of [`Target::cost`](nart_target::Target::cost) over the ops (an op without an estimate
 //! counts its target's per-op overhead and is reported) plus each segment's overhead; memory
 //! is the weights once plus each segment's
@@ -327,7 +328,6 @@ pub fn decide(
     for t in registry.targets() {
         t.prepare(ctx);
     }
-    at_size_one(ctx, func);
     let mut lists: Vec<Vec<String>> = vec![Vec::new()];
     lists.extend(usable.iter().map(|t| vec![t.clone()]));
     if usable.len() >= 2 {
@@ -336,7 +336,17 @@ pub fn decide(
     let weights = weight_bytes(ctx, func);
     let candidates = lists
         .iter()
-        .map(|l| estimate(ctx, func, registry, l, weights))
+        .map(|l| {
+            // Each candidate is planned on its own copy of the function, rewritten by its
+            // targets first as compiling for it would (`Target::rewrite`: onednn's GELU has no
+            // Erf left for interp).
+            let copy = ctx.clone_op(func, &mut nart_ir::IrMapping::default());
+            Setup::resolve(registry, l, &[])?
+                .rewrite(ctx, copy)
+                .map_err(|d| anyhow!("cannot rewrite for {}: {}", l.join(","), d[0].message))?;
+            at_size_one(ctx, copy);
+            estimate(ctx, copy, registry, l, weights)
+        })
         .collect::<Result<Vec<_>>>()?;
     let best = pick(&candidates, goal);
     let mut d = Decision {

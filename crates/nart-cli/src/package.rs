@@ -766,9 +766,11 @@ pub struct PackageBench {
     pub min_s: f64,
     /// Number of timed runs (all threads).
     pub runs: usize,
-    /// The peak bytes loading the package and one run held ([`crate::memory::measure_peak`]);
-    /// `None` without the counting allocator.
+    /// The peak bytes loading the package and one run held ([`crate::memory::measure_peak`]:
+    /// the larger of `peaks`' two); `None` where neither could be measured.
     pub peak_bytes: Option<usize>,
+    /// Both measures of that peak: the counting allocator's and the resident set's.
+    pub peaks: crate::memory::Peaks,
 }
 
 /// Random (seeded, deterministic) inputs of the manifest's types, with symbolic dims from
@@ -824,6 +826,11 @@ pub fn random_inputs(m: &Manifest, dims: &[String]) -> Result<Vec<Tensor>> {
         .collect()
 }
 
+/// A byte count in JSON (`null` when not measured).
+fn json_bytes(b: Option<usize>) -> String {
+    b.map_or_else(|| "null".to_string(), |b| b.to_string())
+}
+
 /// `nart bench --package`: loads the package, then `threads` threads each run it `runs` times;
 /// prints the load time and the median and p90 latency of a run.
 pub fn bench_package(
@@ -834,7 +841,7 @@ pub fn bench_package(
     // The load and one untimed run (the first touches every page), their peak memory
     // measured; the inputs are read first, so that the peak holds them once.
     let mut load_s = 0.0;
-    let (session, peak_bytes) = crate::memory::measure_peak(|| -> Result<_> {
+    let (session, peaks) = crate::memory::measure_peaks(|| -> Result<_> {
         let t0 = Instant::now();
         let session = Arc::new(load_package(&req.package, runtimes)?);
         load_s = t0.elapsed().as_secs_f64();
@@ -880,20 +887,22 @@ pub fn bench_package(
         p90_s: at(0.9),
         min_s: at(0.0),
         runs: times.len(),
-        peak_bytes,
+        peak_bytes: peaks.larger(),
+        peaks,
     };
     let ms = |s: f64| s * 1e3;
     let text = if req.json {
         format!(
-            "{{\"package\": {}, \"load_ms\": {:.3}, \"run_ms_median\": {:.3}, \"run_ms_p90\": {:.3}, \"run_ms_min\": {:.3}, \"runs\": {}, \"threads\": {threads}, \"peak_bytes\": {}}}\n",
+            "{{\"package\": {}, \"load_ms\": {:.3}, \"run_ms_median\": {:.3}, \"run_ms_p90\": {:.3}, \"run_ms_min\": {:.3}, \"runs\": {}, \"threads\": {threads}, \"peak_bytes\": {}, \"peak_heap_bytes\": {}, \"peak_resident_bytes\": {}}}\n",
             serde_json::to_string(&req.package.display().to_string())?,
             ms(r.load_s),
             ms(r.median_s),
             ms(r.p90_s),
             ms(r.min_s),
             r.runs,
-            r.peak_bytes
-                .map_or_else(|| "null".to_string(), |b| b.to_string())
+            json_bytes(r.peak_bytes),
+            json_bytes(r.peaks.heap),
+            json_bytes(r.peaks.resident),
         )
     } else {
         format!(
@@ -904,8 +913,18 @@ pub fn bench_package(
             ms(r.p90_s),
             r.runs,
             r.peak_bytes.map_or_else(
-                || "not measured (no counting allocator)".to_string(),
-                |b| format!("{b} bytes ({:.1} MiB)", b as f64 / (1u64 << 20) as f64)
+                || "not measured (no counting allocator, no resident set)".to_string(),
+                |b| {
+                    let part = |v: Option<usize>| {
+                        v.map_or_else(|| "not measured".to_string(), |v| format!("{v} bytes"))
+                    };
+                    format!(
+                        "{b} bytes ({:.1} MiB; allocator {}, resident set {})",
+                        b as f64 / (1u64 << 20) as f64,
+                        part(r.peaks.heap),
+                        part(r.peaks.resident)
+                    )
+                }
             )
         )
     };

@@ -237,9 +237,9 @@ fn ops_the_cpu_target_cannot_lower_fall_back_and_the_whole_matches_onnx_runtime(
     if !cpu_here("ops_the_cpu_target_cannot_lower_fall_back_and_the_whole_matches_onnx_runtime") {
         return;
     }
-    // A 1-D MaxPool is not lowered (2-D pooling is): the partitioner learns it from the
-    // target (a trial lowering per op) and places it on interp, with the reason, instead of
-    // failing at compile time (scripts/models/make_cpu_ops.py).
+    // LpPool is not lowered: the partitioner learns it from the target and places it on
+    // interp, with the reason, instead of failing at compile time
+    // (scripts/models/make_cpu_ops.py).
     let dir = committed("fallback_mix");
     let pkg = tmp("cpu-tests", "fallback_mix-cpu.nartpkg");
     let nart = || Command::new(env!("CARGO_BIN_EXE_nart"));
@@ -259,7 +259,7 @@ fn ops_the_cpu_target_cannot_lower_fall_back_and_the_whole_matches_onnx_runtime(
     let (on_cpu, all) = common::placed_on(&report, "cpu");
     assert!(on_cpu > 0 && on_cpu < all, "{report}");
     assert!(
-        report.contains("only 2-D float pooling (4-D tensors) is lowered"),
+        report.contains("m3 (graph.LpPool): op not supported"),
         "{report}"
     );
     let outputs = tmp("cpu-tests", "fallback_mix-cpu-out");

@@ -14,12 +14,13 @@ use std::ffi::{c_int, c_void};
 use std::ptr;
 
 use nart_target_rt::RtError;
+use nart_tensor::qnn::FixedMultiplier;
 use nart_tensor::{DType, Tensor};
 
 use crate::ffi::{self, Api, Dims, ExecArg, MemoryDesc, OpDesc, MAX_NDIMS};
 use crate::int8::{self, ConvWindow, Requantize};
 use crate::program::{
-    BinaryAlg, Elem, Eltwise, OpKind, Operand, PoolAlg, PostOp, Program, ValueKind,
+    AddQuant, BinaryAlg, Elem, Eltwise, OpKind, Operand, PoolAlg, PostOp, Program, ValueKind,
 };
 use crate::NAME;
 
@@ -96,6 +97,10 @@ enum Step {
     Prim { prim: H, args: Vec<ExecArg> },
     /// The runtime's requantization of an integer op's sums.
     Requant(Box<Requantize>),
+    /// The runtime's exact integer addition.
+    Add(Box<int8::Add>),
+    /// The runtime's quantization or dequantization.
+    Cast(Box<int8::Cast>),
 }
 
 /// oneDNN's data type for `e`.
@@ -127,6 +132,12 @@ fn bytes_mut(b: &mut [f32]) -> &mut [u8] {
     // SAFETY: any bytes are valid `u8`s, and `u8`'s alignment is 1; the length covers the
     // same memory.
     unsafe { std::slice::from_raw_parts_mut(b.as_mut_ptr().cast::<u8>(), b.len() * 4) }
+}
+
+/// The bytes of a buffer, read-only.
+fn bytes_of(b: &[f32]) -> &[u8] {
+    // SAFETY: as for `bytes_mut`.
+    unsafe { std::slice::from_raw_parts(b.as_ptr().cast::<u8>(), b.len() * 4) }
 }
 
 /// A buffer's memory as `i32`s.
@@ -854,7 +865,19 @@ impl Loaded {
         (post, extra): (&[PostOp], &[Operand]),
     ) -> Result<(), RtError> {
         let api = self.api;
-        if matches!(kind, OpKind::QConv { .. } | OpKind::QMatMul { .. }) {
+        if let OpKind::QAdd { q } = kind {
+            return self.add_qadd(places, k, q, ins, out);
+        }
+        if matches!(
+            kind,
+            OpKind::Quantize { .. } | OpKind::Dequantize { .. } | OpKind::QRequantize { .. }
+        ) {
+            return self.add_cast(places, k, kind, &ins[0], out);
+        }
+        if matches!(
+            kind,
+            OpKind::QConv { .. } | OpKind::QMatMul { .. } | OpKind::QAvgPool { .. }
+        ) {
             return self.add_int8(places, k, kind, &ins[0], out);
         }
         // Fused post-ops (convolutions and matmuls) go in attributes of their own.
@@ -897,7 +920,7 @@ impl Loaded {
         let mut desc = OpDesc::zeroed();
         let no_bias = MemoryDesc::zeroed();
         let (q, columns) = match kind {
-            OpKind::QConv { q, .. } => (q, false),
+            OpKind::QConv { q, .. } | OpKind::QAvgPool { q, .. } => (q, false),
             OpKind::QMatMul { q } => (q, true),
             _ => return Err(bad("not an integer op".into())),
         };
@@ -905,14 +928,39 @@ impl Loaded {
             .map_err(|e| bad(format!("oneDNN's int8 sums would not be exact here: {e}")))?;
         let w_user = self.md_strides(&q.weight_dims, &row_major(&q.weight_dims), ffi::S8)?;
         let w_any = self.md_any(&q.weight_dims, ffi::S8)?;
-        let (acc_md, y_md, x_buf, src_md, pd, spatial, corr) = match kind {
+        // An average pooling's window sums: a depthwise convolution with weights of 1.
+        let window = match kind {
             OpKind::QConv {
                 strides,
                 dilations,
                 pads_begin,
                 pads_end,
                 ..
-            } => {
+            } => Some((
+                strides.clone(),
+                dilations.clone(),
+                pads_begin.clone(),
+                pads_end.clone(),
+                None,
+            )),
+            OpKind::QAvgPool {
+                strides,
+                pads_begin,
+                pads_end,
+                count_include_pad,
+                ..
+            } => Some((
+                strides.clone(),
+                vec![1; strides.len()],
+                pads_begin.clone(),
+                pads_end.clone(),
+                Some(*count_include_pad),
+            )),
+            _ => None,
+        };
+        let mut position_mults = Vec::new();
+        let (acc_md, y_md, x_buf, src_md, pd, spatial, corr) = match window {
+            Some((strides, dilations, pads_begin, pads_end, pool)) => {
                 let sp = strides.len();
                 let grouped = q.weight_dims.len() - sp - 2;
                 let cl = channels_last(&out.dims);
@@ -930,10 +978,10 @@ impl Loaded {
                         &w_any,
                         &no_bias,
                         &acc_md,
-                        dims_array(strides).as_ptr(),
+                        dims_array(&strides).as_ptr(),
                         dims_array(&dil).as_ptr(),
-                        dims_array(pads_begin).as_ptr(),
-                        dims_array(pads_end).as_ptr(),
+                        dims_array(&pads_begin).as_ptr(),
+                        dims_array(&pads_end).as_ptr(),
                     )
                 };
                 check(st, || format!("describe {what}"))?;
@@ -944,12 +992,27 @@ impl Loaded {
                     input: &x.dims[2..],
                     output: &out.dims[2..],
                     kernel: &q.weight_dims[grouped + 2..],
-                    strides,
-                    dilations,
-                    pads_begin,
-                    pads_end,
+                    strides: &strides,
+                    dilations: &dilations,
+                    pads_begin: &pads_begin,
+                    pads_end: &pads_end,
                 };
-                let (spatial, corr) = int8::conv_corrections(q, &win);
+                let (mut spatial, mut corr) = int8::conv_corrections(q, &win);
+                if pool == Some(false) {
+                    // Each window's divisor is its count of positions inside the input.
+                    let counts = int8::window_counts(&win);
+                    if counts.iter().any(|&n| n == 0 || n > q.multipliers.len()) {
+                        return Err(bad("a window covers only padding".into()));
+                    }
+                    if spatial == 1 && counts.len() > 1 {
+                        corr = corr.repeat(counts.len());
+                        spatial = counts.len();
+                    }
+                    position_mults = counts.iter().map(|&n| (n - 1) as u32).collect();
+                } else if pool == Some(true) && q.multipliers.len() > 1 {
+                    // Every window counts all its positions: the last multiplier.
+                    position_mults = vec![(q.multipliers.len() - 1) as u32; spatial];
+                }
                 (acc_md, y_md, xb, src_md, pd, spatial, corr)
             }
             _ => {
@@ -989,11 +1052,129 @@ impl Loaded {
             spatial,
             corr,
             mults: int8::multipliers(q),
+            position_mults,
             zero_point: q.zero_point,
             lo: q.lo,
             hi: q.hi,
             rounding: q.rounding,
             signed: out_elem == Elem::S8,
+        })));
+        Ok(())
+    }
+
+    /// Adds an integer addition: the runtime's exact rule ([`int8::Add`]) on the operands'
+    /// row-major copies, into a row-major result (no oneDNN primitive computes it exactly).
+    fn add_qadd(
+        &mut self,
+        places: &mut Places<'_>,
+        k: usize,
+        q: &AddQuant,
+        ins: &[Operand],
+        out: &Operand,
+    ) -> Result<(), RtError> {
+        let bad = |m: &str| RtError::corrupt(NAME, format!("op {k} (integer addition): {m}"));
+        let (a, b) = (&ins[0], &ins[1]);
+        if !places.whole(a) || !places.whole(b) || seen(&a.dims) != seen(&out.dims) {
+            return Err(bad("the operands are not the result's size"));
+        }
+        let (fa, fb, shift) = q
+            .common_shift()
+            .ok_or_else(|| bad("the multipliers' exponents differ by more than 64"))?;
+        let (ab, bb) = (self.plain(places, a.value)?, self.plain(places, b.value)?);
+        let md = self.md_plain(places, out.value)?;
+        let y = self.result(places, out, &md)?;
+        if y == ab || y == bb {
+            return Err(bad("an addition in place"));
+        }
+        let signed = |e: Elem| e == Elem::S8;
+        self.labels.push(self.current.clone());
+        self.steps.push(Step::Add(Box::new(int8::Add {
+            inputs: [ab, bb],
+            out: y,
+            n: out.dims.iter().map(|&d| d as usize).product(),
+            signed: [
+                signed(self.elems[a.value as usize]),
+                signed(self.elems[b.value as usize]),
+                signed(self.elems[out.value as usize]),
+            ],
+            zero_points: q.zero_points,
+            factors: [fa, fb],
+            shift,
+            zero_point: q.zero_point,
+            lo: q.lo,
+            hi: q.hi,
+            rounding: q.rounding,
+        })));
+        Ok(())
+    }
+
+    /// Adds a quantization, dequantization or requantization computed by the runtime
+    /// ([`int8::Cast`]) from the operand's row-major copy into a row-major result.
+    fn add_cast(
+        &mut self,
+        places: &mut Places<'_>,
+        k: usize,
+        kind: &OpKind,
+        x: &Operand,
+        out: &Operand,
+    ) -> Result<(), RtError> {
+        if !places.whole(x) || seen(&x.dims) != seen(&out.dims) {
+            return Err(RtError::corrupt(
+                NAME,
+                format!(
+                    "op {k} ({}): the operand is not the result's size",
+                    kind.name()
+                ),
+            ));
+        }
+        let input = self.plain(places, x.value)?;
+        let md = self.md_plain(places, out.value)?;
+        let y = self.result(places, out, &md)?;
+        let cast = match *kind {
+            OpKind::Quantize {
+                scale,
+                zero_point,
+                lo,
+                hi,
+            } => int8::CastKind::Quantize {
+                scale,
+                zero_point,
+                lo,
+                hi,
+                signed: self.elems[out.value as usize] == Elem::S8,
+            },
+            OpKind::Dequantize { scale, zero_point } => int8::CastKind::Dequantize {
+                scale,
+                zero_point,
+                signed: self.elems[x.value as usize] == Elem::S8,
+            },
+            OpKind::QRequantize {
+                src_zero_point,
+                multiplier: (m, shift),
+                zero_point,
+                lo,
+                hi,
+                rounding,
+            } => int8::CastKind::Requantize {
+                src_zero_point,
+                multiplier: FixedMultiplier { m, shift },
+                zero_point,
+                lo,
+                hi,
+                rounding,
+                signed: [
+                    self.elems[x.value as usize] == Elem::S8,
+                    self.elems[out.value as usize] == Elem::S8,
+                ],
+            },
+            _ => return Err(RtError::corrupt(NAME, format!("op {k} is not a cast"))),
+        };
+        self.labels.push(self.current.clone());
+        self.steps.push(Step::Cast(Box::new(int8::Cast {
+            input,
+            out: y,
+            n: out.dims.iter().map(|&d| d as usize).product(),
+            kind: cast,
         })));
         Ok(())
     }
@@ -1017,7 +1198,13 @@ impl Loaded {
         let mut args: Vec<(c_int, H)> = Vec::new();
         // The result's layout and the primitive's descriptor.
         let (dst_md, pd) = match kind {
-            OpKind::QConv { .. } | OpKind::QMatMul { .. } => {
+            OpKind::QConv { .. }
+            | OpKind::QMatMul { .. }
+            | OpKind::QAvgPool { .. }
+            | OpKind::QAdd { .. }
+            | OpKind::Quantize { .. }
+            | OpKind::Dequantize { .. }
+            | OpKind::QRequantize { .. } => {
                 return Err(bad("an integer op takes no post-ops"));
             }
             OpKind::View => {
@@ -1146,7 +1333,8 @@ impl Loaded {
                     return Err(bad("inconsistent ranks"));
                 }
                 let (src, xb) = self.operand(places, &ins[0], true)?;
-                let dst_any = self.md_any(&out.dims, ffi::F32)?;
+                // Max pooling of 8-bit integers writes their type (exact); the rest is f32.
+                let dst_any = self.md_any(&out.dims, dnnl_type(self.elems[out.value as usize]))?;
                 let alg = match alg {
                     PoolAlg::Max => ffi::POOLING_MAX,
                     PoolAlg::AvgIncludePad => ffi::POOLING_AVG_INCLUDE,
@@ -1377,6 +1565,58 @@ impl Loaded {
                 let started = self.profile.is_some().then(std::time::Instant::now);
                 let (prim, args) = match s {
                     Step::Prim { prim, args } => (*prim, args),
+                    Step::Cast(c) => {
+                        let st = (self.api.stream_wait)(self.stream);
+                        if st != ffi::SUCCESS {
+                            return Err(RtError::run(format!(
+                                "onednn: stream failed: {}",
+                                ffi::status_name(st)
+                            )));
+                        }
+                        if c.input == c.out {
+                            return Err(RtError::run("onednn: a cast in place"));
+                        }
+                        let mut y = std::mem::take(&mut self.buffers[c.out]);
+                        let x = &self.buffers[c.input];
+                        match c.kind {
+                            int8::CastKind::Quantize { .. } => c.quantize(x, bytes_mut(&mut y)),
+                            int8::CastKind::Dequantize { .. } => c.dequantize(bytes_of(x), &mut y),
+                            int8::CastKind::Requantize { .. } => {
+                                c.requantize(bytes_of(x), bytes_mut(&mut y))
+                            }
+                        }
+                        self.buffers[c.out] = y;
+                        if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {
+                            let t = t0.elapsed();
+                            p[k].0 += t;
+                            p[k].1 += 1;
+                            p[k].2 = p[k].2.min(t);
+                        }
+                        continue;
+                    }
+                    Step::Add(a) => {
+                        // The primitives before it have finished writing its operands.
+                        let st = (self.api.stream_wait)(self.stream);
+                        if st != ffi::SUCCESS {
+                            return Err(RtError::run(format!(
+                                "onednn: stream failed: {}",
+                                ffi::status_name(st)
+                            )));
+                        }
+                        let mut y = std::mem::take(&mut self.buffers[a.out]);
+                        {
+                            let (x0, x1) = (&self.buffers[a.inputs[0]], &self.buffers[a.inputs[1]]);
+                            a.apply(bytes_of(x0), bytes_of(x1), bytes_mut(&mut y));
+                        }
+                        self.buffers[a.out] = y;
+                        if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {
+                            let t = t0.elapsed();
+                            p[k].0 += t;
+                            p[k].1 += 1;
+                            p[k].2 = p[k].2.min(t);
+                        }
+                        continue;
+                    }
                     Step::Requant(r) => {
                         // The primitives before it have finished writing its sums.
                         let st = (self.api.stream_wait)(self.stream);

@@ -16,7 +16,7 @@
 //!   `|w| ≤ 64` (`2 · 255 · 64 = 32640`); for `s8` inputs oneDNN also scales the weights by
 //!   one half there. So without VNNI only `u8` inputs with 7-bit weights are exact.
 
-use nart_tensor::qnn::{FixedMultiplier, Rounding};
+use nart_tensor::qnn::{rounding_shift, FixedMultiplier, Rounding};
 
 use crate::program::{Elem, Requant};
 
@@ -89,8 +89,12 @@ pub struct Requantize {
     pub spatial: usize,
     /// `bias − Zx·Σ w` per (position, channel), `spatial × channels`.
     pub corr: Vec<i32>,
-    /// The multiplier of each channel (or one for all).
+    /// The multiplier of each channel (or one for all), or, with `position_mults`, the
+    /// multipliers those index.
     pub mults: Vec<FixedMultiplier>,
+    /// Empty, or for each of the `spatial` positions the index of its multiplier in `mults`
+    /// (an average pooling's windows differ in their position counts at the borders).
+    pub position_mults: Vec<u32>,
     /// The result's zero point.
     pub zero_point: i32,
     /// The clamp.
@@ -111,10 +115,200 @@ impl Requantize {
             let ch = i % c;
             let pos = (i / c) % s;
             let total = a.wrapping_add(self.corr[pos * c + ch]);
-            let m = self.mults[if self.mults.len() == 1 { 0 } else { ch }];
+            let at = match self.position_mults.get(pos) {
+                Some(&j) => j as usize,
+                None if self.mults.len() == 1 => 0,
+                None => ch,
+            };
+            let m = self.mults[at];
             let r = (i128::from(self.zero_point) + m.apply(i128::from(total), self.rounding))
                 .clamp(i128::from(self.lo), i128::from(self.hi)) as i32;
             *y = if self.signed { r as i8 as u8 } else { r as u8 };
+        }
+    }
+}
+
+/// `qnn.add` computed by the runtime (oneDNN's int8 binary ops scale and round in `f32`):
+/// `clamp(Zy + round((qa − Za)·fa + (qb − Zb)·fb, shift))`, the exact sum of both fixed-point
+/// products at their common shift rounded once, as `nart_tensor::qnn::add` does.
+pub struct Add {
+    /// The operands' buffers (row-major, 8-bit).
+    pub inputs: [usize; 2],
+    /// The result's buffer (row-major, 8-bit).
+    pub out: usize,
+    /// Elements.
+    pub n: usize,
+    /// Whether each operand, then the result, is `s8` (else `u8`).
+    pub signed: [bool; 3],
+    /// The operands' zero points.
+    pub zero_points: [i32; 2],
+    /// The operands' multipliers at the common shift.
+    pub factors: [i128; 2],
+    /// The common right shift.
+    pub shift: i32,
+    /// The result's zero point.
+    pub zero_point: i32,
+    /// The clamp.
+    pub lo: i32,
+    /// The clamp.
+    pub hi: i32,
+    /// How ties round.
+    pub rounding: Rounding,
+}
+
+impl Add {
+    /// Writes the sums of `a` and `b` into `out`.
+    pub fn apply(&self, a: &[u8], b: &[u8], out: &mut [u8]) {
+        let value = |x: u8, signed: bool| {
+            if signed {
+                i128::from(x as i8)
+            } else {
+                i128::from(x)
+            }
+        };
+        let [za, zb] = self.zero_points.map(i128::from);
+        let [fa, fb] = self.factors;
+        for ((&x, &y), o) in a.iter().zip(b).zip(out.iter_mut()).take(self.n) {
+            let p = (value(x, self.signed[0]) - za) * fa + (value(y, self.signed[1]) - zb) * fb;
+            let r = (i128::from(self.zero_point) + rounding_shift(p, self.shift, self.rounding))
+                .clamp(i128::from(self.lo), i128::from(self.hi)) as i32;
+            *o = if self.signed[2] {
+                r as i8 as u8
+            } else {
+                r as u8
+            };
+        }
+    }
+}
+
+/// `quant.qcast`, `quant.dcast` or `qnn.requantize` computed by the runtime, as
+/// `nart_tensor::qnn`'s `quantize`, `dequantize` (for `f32`) and `requantize` (per tensor)
+/// do.
+pub struct Cast {
+    /// The operand's buffer (row-major).
+    pub input: usize,
+    /// The result's buffer (row-major).
+    pub out: usize,
+    /// Elements.
+    pub n: usize,
+    /// Which way, and with what.
+    pub kind: CastKind,
+}
+
+/// The direction of a [`Cast`].
+pub enum CastKind {
+    /// `f32` to 8-bit: `clamp(Z + round_half_even(x / S), lo, hi)`, the division in `f32`,
+    /// NaN giving `Z`.
+    Quantize {
+        /// The scale.
+        scale: f32,
+        /// The zero point.
+        zero_point: i32,
+        /// The clamp.
+        lo: i32,
+        /// The clamp.
+        hi: i32,
+        /// Whether the result is `s8` (else `u8`).
+        signed: bool,
+    },
+    /// 8-bit to 8-bit: `clamp(Zy + M ⊗ (q − Zx), lo, hi)`.
+    Requantize {
+        /// The operand's zero point.
+        src_zero_point: i32,
+        /// The multiplier.
+        multiplier: FixedMultiplier,
+        /// The result's zero point.
+        zero_point: i32,
+        /// The clamp.
+        lo: i32,
+        /// The clamp.
+        hi: i32,
+        /// How ties round.
+        rounding: Rounding,
+        /// Whether the operand, then the result, is `s8` (else `u8`).
+        signed: [bool; 2],
+    },
+    /// 8-bit to `f32`: `(q − Z) · S` in `f32`.
+    Dequantize {
+        /// The scale.
+        scale: f32,
+        /// The zero point.
+        zero_point: i32,
+        /// Whether the operand is `s8` (else `u8`).
+        signed: bool,
+    },
+}
+
+impl Cast {
+    /// Quantizes `x` into the bytes `out`.
+    pub fn quantize(&self, x: &[f32], out: &mut [u8]) {
+        let CastKind::Quantize {
+            scale,
+            zero_point,
+            lo,
+            hi,
+            signed,
+        } = self.kind
+        else {
+            return;
+        };
+        for (&v, o) in x.iter().zip(out.iter_mut()).take(self.n) {
+            let d = v / scale;
+            let r = if d.is_nan() {
+                f64::from(zero_point)
+            } else {
+                f64::from(d).round_ties_even() + f64::from(zero_point)
+            };
+            let q = r.clamp(f64::from(lo), f64::from(hi)) as i32;
+            *o = if signed { q as i8 as u8 } else { q as u8 };
+        }
+    }
+
+    /// Requantizes the bytes `x` into `out`.
+    pub fn requantize(&self, x: &[u8], out: &mut [u8]) {
+        let CastKind::Requantize {
+            src_zero_point,
+            multiplier,
+            zero_point,
+            lo,
+            hi,
+            rounding,
+            signed,
+        } = self.kind
+        else {
+            return;
+        };
+        for (&b, o) in x.iter().zip(out.iter_mut()).take(self.n) {
+            let q = if signed[0] {
+                i128::from(b as i8)
+            } else {
+                i128::from(b)
+            };
+            let r = (i128::from(zero_point)
+                + multiplier.apply(q - i128::from(src_zero_point), rounding))
+            .clamp(i128::from(lo), i128::from(hi)) as i32;
+            *o = if signed[1] { r as i8 as u8 } else { r as u8 };
+        }
+    }
+
+    /// Dequantizes the bytes `x` into `out`.
+    pub fn dequantize(&self, x: &[u8], out: &mut [f32]) {
+        let CastKind::Dequantize {
+            scale,
+            zero_point,
+            signed,
+        } = self.kind
+        else {
+            return;
+        };
+        let z = zero_point as f32;
+        for (&b, o) in x.iter().zip(out.iter_mut()).take(self.n) {
+            let q = if signed {
+                f32::from(b as i8)
+            } else {
+                f32::from(b)
+            };
+            *o = (q - z) * scale;
         }
     }
 }
@@ -192,6 +386,30 @@ pub fn conv_corrections(q: &Requant, win: &ConvWindow<'_>) -> (usize, Vec<i32>) 
         }
     }
     (no, corr)
+}
+
+/// For each output position of `win` (row-major), how many of its window's positions lie
+/// inside the input.
+pub fn window_counts(win: &ConvWindow<'_>) -> Vec<usize> {
+    let sp = win.output.len();
+    let no: usize = win.output.iter().map(|&d| d as usize).product();
+    let nk: usize = win.kernel.iter().map(|&k| k as usize).product();
+    let (mut oc, mut kc) = (vec![0i64; sp], vec![0i64; sp]);
+    (0..no)
+        .map(|o| {
+            unravel(o, win.output, &mut oc);
+            (0..nk)
+                .filter(|&k| {
+                    unravel(k, win.kernel, &mut kc);
+                    (0..sp).all(|d| {
+                        let pos =
+                            oc[d] * win.strides[d] + kc[d] * win.dilations[d] - win.pads_begin[d];
+                        (0..win.input[d]).contains(&pos)
+                    })
+                })
+                .count()
+        })
+        .collect()
 }
 
 /// The corrections `bias[j] − Zx · Σ_k w[k, j]` of a matmul (weights `[K, N]`).
@@ -286,6 +504,55 @@ mod tests {
     }
 
     #[test]
+    fn window_counts_leave_padding_out() {
+        // A 2-D window of 2 × 3 over 3 × 3 inputs, stride 2, one padded row and column
+        // before: the first output row's windows lose their padded row, the first column's
+        // their padded column.
+        let win = ConvWindow {
+            input: &[3, 3],
+            output: &[2, 2],
+            kernel: &[2, 3],
+            strides: &[2, 2],
+            dilations: &[1, 1],
+            pads_begin: &[1, 1],
+            pads_end: &[0, 1],
+        };
+        assert_eq!(window_counts(&win), vec![2, 2, 4, 4]);
+    }
+
+    #[test]
+    fn position_multipliers_override_the_channels() {
+        // Two positions, one channel: M = 1/2 at the first, M = 1/4 at the second.
+        let r = Requantize {
+            acc: 0,
+            out: 0,
+            n: 2,
+            channels: 1,
+            spatial: 2,
+            corr: vec![0, 0],
+            mults: vec![
+                FixedMultiplier {
+                    m: 1 << 30,
+                    shift: 0,
+                },
+                FixedMultiplier {
+                    m: 1 << 30,
+                    shift: -1,
+                },
+            ],
+            position_mults: vec![0, 1],
+            zero_point: 0,
+            lo: 0,
+            hi: 255,
+            rounding: Rounding::HalfEven,
+            signed: false,
+        };
+        let mut out = [0u8; 2];
+        r.apply(&[40, 40], &mut out);
+        assert_eq!(out, [20, 10]);
+    }
+
+    #[test]
     fn requantize_applies_the_fixed_multiplier_and_clamps() {
         // M = 0.5: (m, shift) = (2^30, 0); totals 7 → 3.5 → 4 (ties to even), 5 → 2.5 → 2.
         let r = Requantize {
@@ -299,6 +566,7 @@ mod tests {
                 m: 1 << 30,
                 shift: 0,
             }],
+            position_mults: Vec::new(),
             zero_point: 100,
             lo: 0,
             hi: 103,

@@ -3,17 +3,21 @@
 //! endian, no padding, no maps); [`Program::decode`] reads them back and checks every index,
 //! count and size, so a truncated or corrupted artifact is an error, never a panic.
 //!
-//! Layout (version 2): `NDNN`, `u32` version, then the values (`u32` count; each a rank, its
+//! Layout (version 3): `NDNN`, `u32` version, then the values (`u32` count; each a rank, its
 //! dims as `i64`, a `u8` element type — 0 `f32`, 1 `u8`, 2 `s8`; version 1 has none and is
 //! all `f32` — and a `u8` kind: 0 computed, 1 input, 2 constant followed by its `f32` data),
 //! the input and output value lists, and the ops (`u32` count; each a `u8` kind, its
 //! attributes, its operands and its results). An operand names a value and the dims (and,
 //! optionally, the strides) the op sees it with, which is how reshapes and transposes cost
-//! nothing.
+//! nothing. Version 3 adds op kinds 12 to 16 (the integer average pool, add, quantize,
+//! dequantize and requantize) to version 2's layout, so that a runtime that predates them
+//! reports the version instead of an unknown op kind.
 //!
-//! The integer ops ([`OpKind::QConv`], [`OpKind::QMatMul`]) carry their `s8` weights and
-//! their requantization ([`Requant`]) in the op itself: oneDNN computes only the exact `s32`
-//! sums of products, and the runtime requantizes them as `nart_tensor::qnn` does.
+//! The integer ops ([`OpKind::QConv`], [`OpKind::QMatMul`], [`OpKind::QAvgPool`]) carry
+//! their `s8` weights and their requantization ([`Requant`]) in the op itself: oneDNN
+//! computes only the exact `s32` sums of products, and the runtime requantizes them as
+//! `nart_tensor::qnn` does. A max [`OpKind::Pool`] also reads and writes one 8-bit type
+//! (the largest stored value is exact); every other op is `f32`.
 
 use std::fmt;
 use std::sync::Arc;
@@ -23,7 +27,7 @@ use nart_tensor::qnn::Rounding;
 /// The four bytes an artifact starts with.
 pub const MAGIC: &[u8; 4] = b"NDNN";
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The oldest format version this crate reads (version 1: every value `f32`).
 pub const OLDEST_VERSION: u32 = 1;
 /// The largest rank oneDNN takes.
@@ -283,6 +287,175 @@ pub enum OpKind {
         /// Weights and requantization.
         q: Requant,
     },
+    /// Integer average pooling of a `u8`/`s8` operand (`[N, C, D...]`): oneDNN sums each
+    /// window exactly (a depthwise integer convolution with weights of 1, which `q` holds as
+    /// `[C, 1, 1, k...]`), and the runtime requantizes each sum with the multiplier of the
+    /// window's position count: `q.multipliers[n − 1]` for a window of `n` positions
+    /// (`Sx / (Sy·n)`), `n` the positions inside the input unless `count_include_pad`.
+    QAvgPool {
+        /// Strides per spatial axis.
+        strides: Vec<i64>,
+        /// Padding before each spatial axis.
+        pads_begin: Vec<i64>,
+        /// Padding after each spatial axis.
+        pads_end: Vec<i64>,
+        /// Whether padded positions count in the divisor.
+        count_include_pad: bool,
+        /// The weights of 1, the input's zero point and the requantization.
+        q: Requant,
+    },
+    /// Integer addition of two `u8`/`s8` operands of the result's dims, computed by the
+    /// runtime with `qnn.add`'s exact rule ([`AddQuant`]; oneDNN's int8 binary ops scale and
+    /// round in `f32`, which differs).
+    QAdd {
+        /// The operands' parameters and the requantization.
+        q: AddQuant,
+    },
+    /// `qnn.requantize` of a `u8`/`s8` operand to a `u8`/`s8` result of its dims, computed by
+    /// the runtime as `nart_tensor::qnn::requantize` does per tensor:
+    /// `clamp(Zy + M ⊗ (q − Zx), lo, hi)` with `M = Sx/Sy` as a fixed-point multiplier.
+    QRequantize {
+        /// The operand's zero point.
+        src_zero_point: i32,
+        /// The fixed-point multiplier and exponent.
+        multiplier: (i32, i32),
+        /// The result's zero point.
+        zero_point: i32,
+        /// The smallest stored result.
+        lo: i32,
+        /// The largest stored result.
+        hi: i32,
+        /// How ties round.
+        rounding: Rounding,
+    },
+    /// `quant.qcast` of an `f32` operand to a `u8`/`s8` result, computed by the runtime as
+    /// `nart_tensor::qnn::quantize` does: `clamp(Z + round_half_even(x / S), lo, hi)`, the
+    /// division in `f32` (NaN gives `Z`). oneDNN's reorders multiply by `1/S` instead.
+    Quantize {
+        /// The scale, as the `f32` the division uses.
+        scale: f32,
+        /// The zero point.
+        zero_point: i32,
+        /// The smallest stored value.
+        lo: i32,
+        /// The largest stored value.
+        hi: i32,
+    },
+    /// `quant.dcast` of a `u8`/`s8` operand to an `f32` result, computed by the runtime as
+    /// `nart_tensor::qnn::dequantize` does: `(q − Z) · S`, in `f32`.
+    Dequantize {
+        /// The scale, as the `f32` the product uses.
+        scale: f32,
+        /// The zero point.
+        zero_point: i32,
+    },
+}
+
+/// `qnn.add`'s rule: `clamp(Zy + round((qa − Za)·ma·2^(k−ra) + (qb − Zb)·mb·2^(k−rb), k))`,
+/// with `(m, e)` each operand's fixed-point multiplier `S/Sy` (right shift `r = 31 − e`), `k`
+/// the larger right shift and one rounding of the exact sum, as `nart_tensor::qnn::add`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AddQuant {
+    /// Each operand's zero point.
+    pub zero_points: [i32; 2],
+    /// Each operand's fixed-point multiplier and exponent.
+    pub multipliers: [(i32, i32); 2],
+    /// The result's zero point.
+    pub zero_point: i32,
+    /// The smallest stored result (the storage range narrowed by the fused activation).
+    pub lo: i32,
+    /// The largest stored result.
+    pub hi: i32,
+    /// How ties round.
+    pub rounding: Rounding,
+}
+
+impl AddQuant {
+    fn encode(&self, w: &mut Writer) {
+        for v in self.zero_points {
+            w.i32(v);
+        }
+        for (m, e) in self.multipliers {
+            w.i32(m);
+            w.i32(e);
+        }
+        for v in [self.zero_point, self.lo, self.hi] {
+            w.i32(v);
+        }
+        w.u8(rounding_tag(self.rounding));
+    }
+
+    fn decode(r: &mut Reader<'_>) -> Result<AddQuant, DecodeError> {
+        let zero_points = [r.i32()?, r.i32()?];
+        let multipliers = [(r.i32()?, r.i32()?), (r.i32()?, r.i32()?)];
+        let (zero_point, lo, hi) = (r.i32()?, r.i32()?, r.i32()?);
+        Ok(AddQuant {
+            zero_points,
+            multipliers,
+            zero_point,
+            lo,
+            hi,
+            rounding: decode_rounding(r.u8()?)?,
+        })
+    }
+
+    /// The multipliers brought to one right shift: `(fa, fb, k)`, or `None` when their
+    /// exponents differ by more than 64 (the interpreter refuses those too).
+    pub fn common_shift(&self) -> Option<(i128, i128, i32)> {
+        let [(ma, ea), (mb, eb)] = self.multipliers;
+        let (ra, rb) = (31 - ea, 31 - eb);
+        let k = ra.max(rb);
+        let (da, db) = (k - ra, k - rb);
+        if da > 64 || db > 64 {
+            return None;
+        }
+        Some((i128::from(ma) << da, i128::from(mb) << db, k))
+    }
+
+    fn check(&self, k: usize, out: Elem) -> Result<(), DecodeError> {
+        if self
+            .multipliers
+            .iter()
+            .any(|&(m, e)| m < 0 || !(-64..=64).contains(&e))
+            || self.common_shift().is_none()
+        {
+            return err(format!("op {k} has a malformed multiplier"));
+        }
+        check_range(k, out, self.zero_point, self.lo, self.hi)
+    }
+}
+
+fn rounding_tag(r: Rounding) -> u8 {
+    match r {
+        Rounding::HalfEven => 0,
+        Rounding::HalfAway => 1,
+        Rounding::HalfUp => 2,
+    }
+}
+
+fn decode_rounding(t: u8) -> Result<Rounding, DecodeError> {
+    match t {
+        0 => Ok(Rounding::HalfEven),
+        1 => Ok(Rounding::HalfAway),
+        2 => Ok(Rounding::HalfUp),
+        t => err(format!("unknown rounding {t}")),
+    }
+}
+
+/// Checks a result's clamp and zero point against its storage type.
+fn check_range(k: usize, out: Elem, zero_point: i32, lo: i32, hi: i32) -> Result<(), DecodeError> {
+    let (min, max) = if out == Elem::U8 {
+        (0, 255)
+    } else {
+        (-128, 127)
+    };
+    if !(min <= lo && lo <= hi && hi <= max && (min..=max).contains(&zero_point)) {
+        return err(format!(
+            "op {k} clamps to [{lo}, {hi}] with zero point {zero_point}, outside {}",
+            out.name()
+        ));
+    }
+    Ok(())
 }
 
 /// An operation fused into a convolution or matmul, applied to its result in order (oneDNN's
@@ -359,11 +532,7 @@ impl Requant {
         for v in [self.zero_point, self.lo, self.hi] {
             w.i32(v);
         }
-        w.u8(match self.rounding {
-            Rounding::HalfEven => 0,
-            Rounding::HalfAway => 1,
-            Rounding::HalfUp => 2,
-        });
+        w.u8(rounding_tag(self.rounding));
     }
 
     fn decode(r: &mut Reader<'_>) -> Result<Requant, DecodeError> {
@@ -378,12 +547,7 @@ impl Requant {
             .map(|_| Ok((r.i32()?, r.i32()?)))
             .collect::<Result<_, DecodeError>>()?;
         let (zero_point, lo, hi) = (r.i32()?, r.i32()?, r.i32()?);
-        let rounding = match r.u8()? {
-            0 => Rounding::HalfEven,
-            1 => Rounding::HalfAway,
-            2 => Rounding::HalfUp,
-            t => return err(format!("unknown rounding {t}")),
-        };
+        let rounding = decode_rounding(r.u8()?)?;
         Ok(Requant {
             weights,
             weight_dims,
@@ -398,8 +562,9 @@ impl Requant {
     }
 
     /// Checks the parts against each other: weights for their dims, one or `channels`
-    /// multipliers, a range inside the result's, exponents a shift can take.
-    fn check(&self, k: usize, out: Elem) -> Result<(), DecodeError> {
+    /// multipliers (`windows` of them for an average pooling's windows of 1 to `windows`
+    /// positions), a range inside the result's, exponents a shift can take.
+    fn check(&self, k: usize, out: Elem, windows: Option<usize>) -> Result<(), DecodeError> {
         let n = self
             .weight_dims
             .iter()
@@ -412,7 +577,11 @@ impl Requant {
             ));
         }
         let c = self.channels();
-        if c == 0 || !(self.multipliers.len() == 1 || self.multipliers.len() == c) {
+        let count_ok = match windows {
+            Some(w) => self.multipliers.len() == w,
+            None => self.multipliers.len() == 1 || self.multipliers.len() == c,
+        };
+        if c == 0 || !count_ok {
             return err(format!(
                 "op {k} has {} multipliers for {c} channels",
                 self.multipliers.len()
@@ -425,25 +594,7 @@ impl Requant {
         {
             return err(format!("op {k} has a malformed multiplier"));
         }
-        let (min, max) = if out == Elem::U8 {
-            (0, 255)
-        } else {
-            (-128, 127)
-        };
-        let inside = min <= self.lo
-            && self.lo <= self.hi
-            && self.hi <= max
-            && (min..=max).contains(&self.zero_point);
-        if !inside {
-            return err(format!(
-                "op {k} clamps to [{}, {}] with zero point {}, outside {}",
-                self.lo,
-                self.hi,
-                self.zero_point,
-                out.name()
-            ));
-        }
-        Ok(())
+        check_range(k, out, self.zero_point, self.lo, self.hi)
     }
 }
 
@@ -671,6 +822,11 @@ impl OpKind {
             OpKind::View => "view",
             OpKind::QConv { .. } => "integer convolution",
             OpKind::QMatMul { .. } => "integer matmul",
+            OpKind::QAvgPool { .. } => "integer average pooling",
+            OpKind::QAdd { .. } => "integer addition",
+            OpKind::QRequantize { .. } => "integer requantization",
+            OpKind::Quantize { .. } => "quantization",
+            OpKind::Dequantize { .. } => "dequantization",
         }
     }
 
@@ -680,7 +836,7 @@ impl OpKind {
             OpKind::Conv { .. } | OpKind::MatMul => (2, 3),
             OpKind::BatchNorm { .. } => (5, 5),
             OpKind::LayerNorm { .. } => (2, 3),
-            OpKind::Binary { .. } => (2, 2),
+            OpKind::Binary { .. } | OpKind::QAdd { .. } => (2, 2),
             _ => (1, 1),
         }
     }
@@ -759,6 +915,55 @@ impl OpKind {
                 w.u8(11);
                 q.encode(w);
             }
+            OpKind::QAvgPool {
+                strides,
+                pads_begin,
+                pads_end,
+                count_include_pad,
+                q,
+            } => {
+                w.u8(12);
+                for v in [strides, pads_begin, pads_end] {
+                    w.i64s(v);
+                }
+                w.u8(u8::from(*count_include_pad));
+                q.encode(w);
+            }
+            OpKind::QAdd { q } => {
+                w.u8(13);
+                q.encode(w);
+            }
+            OpKind::Quantize {
+                scale,
+                zero_point,
+                lo,
+                hi,
+            } => {
+                w.u8(14);
+                w.f32(*scale);
+                for v in [*zero_point, *lo, *hi] {
+                    w.i32(v);
+                }
+            }
+            OpKind::QRequantize {
+                src_zero_point,
+                multiplier: (m, e),
+                zero_point,
+                lo,
+                hi,
+                rounding,
+            } => {
+                w.u8(16);
+                for v in [*src_zero_point, *m, *e, *zero_point, *lo, *hi] {
+                    w.i32(v);
+                }
+                w.u8(rounding_tag(*rounding));
+            }
+            OpKind::Dequantize { scale, zero_point } => {
+                w.u8(15);
+                w.f32(*scale);
+                w.i32(*zero_point);
+            }
         }
     }
 
@@ -806,6 +1011,38 @@ impl OpKind {
             },
             11 => OpKind::QMatMul {
                 q: Requant::decode(r)?,
+            },
+            12 => OpKind::QAvgPool {
+                strides: r.rank_list("strides")?,
+                pads_begin: r.rank_list("pads")?,
+                pads_end: r.rank_list("pads")?,
+                count_include_pad: match r.u8()? {
+                    0 => false,
+                    1 => true,
+                    t => return err(format!("bad count_include_pad {t}")),
+                },
+                q: Requant::decode(r)?,
+            },
+            13 => OpKind::QAdd {
+                q: AddQuant::decode(r)?,
+            },
+            14 => OpKind::Quantize {
+                scale: r.f32()?,
+                zero_point: r.i32()?,
+                lo: r.i32()?,
+                hi: r.i32()?,
+            },
+            15 => OpKind::Dequantize {
+                scale: r.f32()?,
+                zero_point: r.i32()?,
+            },
+            16 => OpKind::QRequantize {
+                src_zero_point: r.i32()?,
+                multiplier: (r.i32()?, r.i32()?),
+                zero_point: r.i32()?,
+                lo: r.i32()?,
+                hi: r.i32()?,
+                rounding: decode_rounding(r.u8()?)?,
             },
             t => return err(format!("unknown op kind {t}")),
         })
@@ -1171,6 +1408,9 @@ fn check_elems(p: &Program, k: usize, op: &OpDef) -> Result<(), DecodeError> {
         ))
     };
     match &op.kind {
+        // A view may see 8-bit integers with the other signedness (a quantized value's stored
+        // integers); a reorder copies one type.
+        OpKind::View if x.is_int8() && y.is_int8() => {}
         OpKind::View | OpKind::Reorder => {
             if x != y {
                 return mismatch();
@@ -1182,7 +1422,7 @@ fn check_elems(p: &Program, k: usize, op: &OpDef) -> Result<(), DecodeError> {
             if !x.is_int8() || !y.is_int8() {
                 return mismatch();
             }
-            q.check(k, y)?;
+            q.check(k, y, None)?;
             let (xd, yd, wd) = (&op.inputs[0].dims, &op.outputs[0].dims, &q.weight_dims);
             let sp = strides.len();
             let grouped = usize::from(*groups > 1);
@@ -1205,7 +1445,7 @@ fn check_elems(p: &Program, k: usize, op: &OpDef) -> Result<(), DecodeError> {
             if !x.is_int8() || !y.is_int8() {
                 return mismatch();
             }
-            q.check(k, y)?;
+            q.check(k, y, None)?;
             let (xd, yd, wd) = (&op.inputs[0].dims, &op.outputs[0].dims, &q.weight_dims);
             let fits = xd.len() == 2
                 && yd.len() == 2
@@ -1217,6 +1457,109 @@ fn check_elems(p: &Program, k: usize, op: &OpDef) -> Result<(), DecodeError> {
                 return err(format!(
                     "op {k} multiplies {xd:?} by weights {wd:?} into {yd:?}"
                 ));
+            }
+        }
+        OpKind::QAvgPool {
+            strides,
+            pads_begin,
+            pads_end,
+            q,
+            ..
+        } => {
+            if !x.is_int8() || !y.is_int8() {
+                return mismatch();
+            }
+            let (xd, yd, wd) = (&op.inputs[0].dims, &op.outputs[0].dims, &q.weight_dims);
+            let sp = strides.len();
+            let windows = wd
+                .get(3..)
+                .map_or(0, |k| k.iter().product::<i64>().max(0) as usize);
+            q.check(k, y, Some(windows))?;
+            let fits = xd.len() == sp + 2
+                && yd.len() == sp + 2
+                && wd.len() == sp + 3
+                && wd[0] == xd[1]
+                && wd[1] == 1
+                && wd[2] == 1
+                && yd[..2] == xd[..2]
+                && pads_begin.len() == sp
+                && pads_end.len() == sp
+                && q.channels() as i64 == xd[1]
+                && q.weights.iter().all(|&w| w == 1)
+                && q.bias.iter().all(|&b| b == 0);
+            if !fits {
+                return err(format!(
+                    "op {k} pools {xd:?} with windows {wd:?} into {yd:?}"
+                ));
+            }
+        }
+        OpKind::Quantize {
+            scale,
+            zero_point,
+            lo,
+            hi,
+        } => {
+            if x != Elem::F32 || !y.is_int8() {
+                return mismatch();
+            }
+            if !(scale.is_finite() && *scale > 0.0) {
+                return err(format!("op {k} quantizes with scale {scale}"));
+            }
+            check_range(k, y, *zero_point, *lo, *hi)?;
+            if op.inputs[0].dims != op.outputs[0].dims {
+                return err(format!("op {k} (quantization) changes the dims"));
+            }
+        }
+        OpKind::QRequantize {
+            src_zero_point,
+            multiplier: (m, e),
+            zero_point,
+            lo,
+            hi,
+            ..
+        } => {
+            if !x.is_int8() || !y.is_int8() {
+                return mismatch();
+            }
+            let range = if x == Elem::U8 { 0..=255 } else { -128..=127 };
+            if *m < 0 || !(-64..=64).contains(e) || !range.contains(src_zero_point) {
+                return err(format!("op {k} has a malformed multiplier or zero point"));
+            }
+            check_range(k, y, *zero_point, *lo, *hi)?;
+            if op.inputs[0].dims != op.outputs[0].dims {
+                return err(format!("op {k} (integer requantization) changes the dims"));
+            }
+        }
+        OpKind::Dequantize { scale, zero_point } => {
+            if !x.is_int8() || y != Elem::F32 {
+                return mismatch();
+            }
+            let range = if x == Elem::U8 { 0..=255 } else { -128..=127 };
+            if !scale.is_finite() || !range.contains(zero_point) {
+                return err(format!(
+                    "op {k} dequantizes with scale {scale} and zero point {zero_point}"
+                ));
+            }
+            if op.inputs[0].dims != op.outputs[0].dims {
+                return err(format!("op {k} (dequantization) changes the dims"));
+            }
+        }
+        OpKind::QAdd { q } => {
+            let other = elem(&op.inputs[1]);
+            if !x.is_int8() || !y.is_int8() || !other.is_some_and(Elem::is_int8) {
+                return mismatch();
+            }
+            q.check(k, y)?;
+            let (a, b, yd) = (&op.inputs[0].dims, &op.inputs[1].dims, &op.outputs[0].dims);
+            if a != yd || b != yd {
+                return err(format!("op {k} adds {a:?} and {b:?} into {yd:?}"));
+            }
+        }
+        OpKind::Pool {
+            alg: PoolAlg::Max, ..
+        } if x.is_int8() => {
+            if x != y {
+                return mismatch();
             }
         }
         _ => {
@@ -1315,6 +1658,195 @@ mod tests {
         p.ops[0].outputs[0].dims = vec![DYN, 8, 1, 1];
         p.values[1].dims = vec![DYN, 8, 1, 1];
         assert!(p.check().unwrap_err().0.contains("convolves"));
+    }
+
+    /// An integer average pooling of a `u8` `[N, 2, 3, 3]` input, windows of 2 × 2.
+    fn qavg() -> Program {
+        let q = Requant {
+            weights: Arc::new(vec![1; 8]),
+            weight_dims: vec![2, 1, 1, 2, 2],
+            bias: vec![0, 0],
+            src_zero_point: 3,
+            multipliers: vec![(1 << 30, 1), (1 << 30, 0), (1 << 30, 0), (1 << 30, -1)],
+            zero_point: 0,
+            lo: 0,
+            hi: 255,
+            rounding: Rounding::HalfEven,
+        };
+        let value = |dims: Vec<i64>, kind: ValueKind| ValueDef {
+            dims,
+            elem: Elem::U8,
+            kind,
+        };
+        Program {
+            values: vec![
+                value(vec![DYN, 2, 3, 3], ValueKind::Input),
+                value(vec![DYN, 2, 2, 2], ValueKind::Computed),
+            ],
+            inputs: vec![0],
+            outputs: vec![1],
+            ops: vec![OpDef {
+                kind: OpKind::QAvgPool {
+                    strides: vec![2, 2],
+                    pads_begin: vec![1, 1],
+                    pads_end: vec![0, 0],
+                    count_include_pad: false,
+                    q,
+                },
+                inputs: vec![Operand::new(0, vec![DYN, 2, 3, 3])],
+                outputs: vec![Operand::new(1, vec![DYN, 2, 2, 2])],
+                post: Vec::new(),
+            }],
+        }
+    }
+
+    #[test]
+    fn average_poolings_round_trip_and_are_checked() {
+        let p = qavg();
+        p.check().unwrap();
+        let bytes = p.encode();
+        assert_eq!(Program::decode(&bytes), Ok(p));
+        for n in 0..bytes.len() {
+            assert!(Program::decode(&bytes[..n]).is_err(), "{n} bytes");
+        }
+        // One multiplier per window size, weights of 1 only.
+        let mut p = qavg();
+        if let OpKind::QAvgPool { q, .. } = &mut p.ops[0].kind {
+            q.multipliers.pop();
+        }
+        assert!(p.check().unwrap_err().0.contains("multipliers"));
+        let mut p = qavg();
+        if let OpKind::QAvgPool { q, .. } = &mut p.ops[0].kind {
+            q.weights = Arc::new(vec![2; 8]);
+        }
+        assert!(p.check().unwrap_err().0.contains("pools"));
+        // Max pooling keeps its 8-bit type; average pooling of integers is its own op.
+        let mut p = qavg();
+        p.ops[0].kind = OpKind::Pool {
+            alg: PoolAlg::Max,
+            kernel: vec![2, 2],
+            strides: vec![2, 2],
+            dilations: vec![1, 1],
+            pads_begin: vec![1, 1],
+            pads_end: vec![0, 0],
+        };
+        p.check().unwrap();
+        p.values[1].elem = Elem::S8;
+        assert!(p.check().unwrap_err().0.contains("reads u8 and writes i8"));
+        if let OpKind::Pool { alg, .. } = &mut p.ops[0].kind {
+            *alg = PoolAlg::AvgExcludePad;
+        }
+        p.values[1].elem = Elem::U8;
+        assert!(p.check().unwrap_err().0.contains("integers"));
+    }
+
+    /// `f32 → quantize → requantize → add (with itself) → dequantize`, on `[2, 3]`.
+    fn runtime_steps() -> Program {
+        let value = |elem: Elem, kind: ValueKind| ValueDef {
+            dims: vec![2, 3],
+            elem,
+            kind,
+        };
+        let op = |kind: OpKind, inputs: &[u32], out: u32| OpDef {
+            kind,
+            inputs: inputs
+                .iter()
+                .map(|&v| Operand::new(v, vec![2, 3]))
+                .collect(),
+            outputs: vec![Operand::new(out, vec![2, 3])],
+            post: Vec::new(),
+        };
+        Program {
+            values: vec![
+                value(Elem::F32, ValueKind::Input),
+                value(Elem::U8, ValueKind::Computed),
+                value(Elem::S8, ValueKind::Computed),
+                value(Elem::U8, ValueKind::Computed),
+                value(Elem::F32, ValueKind::Computed),
+            ],
+            inputs: vec![0],
+            outputs: vec![4],
+            ops: vec![
+                op(
+                    OpKind::Quantize {
+                        scale: 0.5,
+                        zero_point: 3,
+                        lo: 0,
+                        hi: 255,
+                    },
+                    &[0],
+                    1,
+                ),
+                op(
+                    OpKind::QRequantize {
+                        src_zero_point: 3,
+                        multiplier: (1 << 30, 1),
+                        zero_point: -2,
+                        lo: -127,
+                        hi: 127,
+                        rounding: Rounding::HalfUp,
+                    },
+                    &[1],
+                    2,
+                ),
+                op(
+                    OpKind::QAdd {
+                        q: AddQuant {
+                            zero_points: [-2, 3],
+                            multipliers: [(1 << 30, 0), (1 << 30, -3)],
+                            zero_point: 0,
+                            lo: 0,
+                            hi: 255,
+                            rounding: Rounding::HalfAway,
+                        },
+                    },
+                    &[2, 1],
+                    3,
+                ),
+                op(
+                    OpKind::Dequantize {
+                        scale: 0.25,
+                        zero_point: 0,
+                    },
+                    &[3],
+                    4,
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn runtime_steps_round_trip_and_are_checked() {
+        let p = runtime_steps();
+        p.check().unwrap();
+        let bytes = p.encode();
+        assert_eq!(Program::decode(&bytes), Ok(p));
+        for n in 0..bytes.len() {
+            assert!(Program::decode(&bytes[..n]).is_err(), "{n} bytes");
+        }
+        let mut p = runtime_steps();
+        p.values[1].elem = Elem::F32;
+        assert!(p.check().is_err());
+        let mut p = runtime_steps();
+        if let OpKind::Quantize { scale, .. } = &mut p.ops[0].kind {
+            *scale = 0.0;
+        }
+        assert!(p.check().unwrap_err().0.contains("scale"));
+        let mut p = runtime_steps();
+        if let OpKind::QRequantize { lo, .. } = &mut p.ops[1].kind {
+            *lo = -129;
+        }
+        assert!(p.check().unwrap_err().0.contains("clamps to"));
+        let mut p = runtime_steps();
+        if let OpKind::QAdd { q } = &mut p.ops[2].kind {
+            // Right shifts of 30 and 95: more than 64 apart.
+            q.multipliers[0].1 = 1;
+            q.multipliers[1].1 = -64;
+        }
+        assert!(p.check().unwrap_err().0.contains("multiplier"));
+        let mut p = runtime_steps();
+        p.ops[2].inputs[1].dims = vec![3, 2];
+        assert!(p.check().unwrap_err().0.contains("adds"));
     }
 
     #[test]
@@ -1420,8 +1952,8 @@ mod tests {
         }
         v1.extend_from_slice(&v2[at..]);
         assert_eq!(Program::decode(&v1), Ok(p));
-        let mut v3 = v2.clone();
-        v3[4..8].copy_from_slice(&3u32.to_le_bytes());
-        assert!(Program::decode(&v3).unwrap_err().0.contains("version 3"));
+        let mut v4 = v2.clone();
+        v4[4..8].copy_from_slice(&4u32.to_le_bytes());
+        assert!(Program::decode(&v4).unwrap_err().0.contains("version 4"));
     }
 }

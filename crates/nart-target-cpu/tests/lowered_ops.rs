@@ -522,27 +522,28 @@ fn reshapes_of_empty_tensors() {
 }
 
 /// Found by scripts/conformance/cpu_key_ops.py: the target accepted a LayerNormalization whose
-/// Mean the model reads (lowered since) and a MaxPool whose Indices it reads, then failed to
-/// lower it; the trial lowering now returns the results the model uses, so such an op is
-/// refused with the reason and falls back.
+/// Mean the model reads and a MaxPool whose Indices it reads (both lowered since), then failed
+/// to lower it; the trial lowering now returns the results the model uses, so such an op (here
+/// an inference-mode BatchNormalization whose running mean is read) is refused with the reason
+/// and falls back.
 #[test]
 fn used_optional_results_that_are_not_lowered_are_refused() {
     if !cpu_here() {
         return;
     }
     let mut ctx = lowering_context();
-    let text = r#"func.func @main(%x: tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) {
-  %0, %i = "graph.MaxPool"(%x) <{kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}> : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
-  return %0, %i : tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>
+    let text = r#"func.func @main(%x: tensor<1x2x4x4xf32>, %p: tensor<2xf32>) -> (tensor<1x2x4x4xf32>, tensor<2xf32>) {
+  %0, %m, %v = "graph.BatchNormalization"(%x, %p, %p, %p, %p) : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>)
+  return %0, %m : tensor<1x2x4x4xf32>, tensor<2xf32>
 }
 "#;
     let m = nart_ir::parser::parse_source(&mut ctx, "case.mlir", text).unwrap();
-    let pool = ctx
+    let norm = ctx
         .collect_ops(m, nart_ir::WalkOrder::PreOrder)
         .into_iter()
-        .find(|&op| ctx.op_name_str(op) == "graph.MaxPool")
+        .find(|&op| ctx.op_name_str(op) == "graph.BatchNormalization")
         .unwrap();
-    match CpuTarget::host().supports(&ctx, pool) {
+    match CpuTarget::host().supports(&ctx, norm) {
         nart_target::Support::Refused(r) => {
             let why = r.to_string();
             assert!(why.contains("optional result"), "{why}");

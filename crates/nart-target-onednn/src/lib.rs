@@ -25,6 +25,7 @@ use nart_target::{value_bytes, Level, Refusal, Support, Target, TargetRegistry, 
 
 pub mod int8;
 pub mod lower;
+pub mod quant_views;
 pub mod transpose;
 
 /// The `onednn` target.
@@ -86,8 +87,9 @@ impl Target for OnednnTarget {
 
     fn description(&self) -> &str {
         "the system's oneDNN (libdnnl.so.2), op by op: conv, matmul/gemm, pooling, eltwise, \
-         softmax, batch/layer norm, binary ops, transposes; f32; qnn.conv and qnn.matmul in \
-         int8, bit-exact with the interpreter"
+         softmax, batch/layer norm, binary ops, transposes; f32; qnn.conv, qnn.matmul, \
+         qnn.max_pool, qnn.avg_pool, qnn.add, qnn.requantize and quant.qcast/dcast in int8, \
+         bit-exact with the interpreter"
     }
 
     fn availability(&self) -> Result<(), String> {
@@ -97,13 +99,15 @@ impl Target for OnednnTarget {
     /// Recognizes decomposed GELUs (`x·0.5·(1+erf(x/√2))` and the tanh form) as `Gelu`,
     /// which oneDNN computes in one element-wise step (fused into the matmul before it),
     /// where the decomposed form has an `Erf` that oneDNN 2.6 lacks and that would split the
-    /// segment around an `interp` one; and decomposed layer normalizations (`ReduceMean`,
-    /// `Sub`, `Pow`, ...) as `LayerNormalization`, one primitive instead of seven ops.
+    /// segment around an `interp` one; decomposed layer normalizations (`ReduceMean`,
+    /// `Sub`, `Pow`, ...) as `LayerNormalization`, one primitive instead of seven ops; and
+    /// reshapes between integer ops left in QDQ form (`dcast → Flatten → qcast`, one
+    /// quantized type) as views of the stored integers ([`quant_views`]).
     fn rewrite(&self, ctx: &mut Context, func: Op) -> usize {
         if self.sdk.is_err() {
             return 0;
         }
-        recognize(ctx, func)
+        recognize(ctx, func) + quant_views::fold(ctx, func)
     }
 
     fn supports(&self, ctx: &Context, op: Op) -> Support {
@@ -143,7 +147,9 @@ impl Target for OnednnTarget {
             if l.kind != OpKind::View {
                 bytes += value_bytes(ctx, ctx.results(op)[0])?;
             }
-            if let OpKind::QConv { q, .. } | OpKind::QMatMul { q } = &l.kind {
+            if let OpKind::QConv { q, .. } | OpKind::QMatMul { q } | OpKind::QAvgPool { q, .. } =
+                &l.kind
+            {
                 bytes += q.weights.len() as f64;
             }
             if matches!(l.kind, OpKind::Conv { .. } | OpKind::MatMul) {

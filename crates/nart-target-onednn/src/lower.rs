@@ -224,6 +224,21 @@ pub fn lower(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
     if matches!(name, "qnn.conv" | "qnn.matmul") {
         return crate::int8::lower(ctx, op);
     }
+    if matches!(name, "qnn.max_pool" | "qnn.avg_pool") {
+        return crate::int8::lower_pool(ctx, op);
+    }
+    if name == "qnn.add" {
+        return crate::int8::lower_add(ctx, op);
+    }
+    if name == "qnn.requantize" {
+        return crate::int8::lower_requantize(ctx, op);
+    }
+    if matches!(name, "quant.qcast" | "quant.dcast") {
+        return crate::int8::lower_cast(ctx, op);
+    }
+    if name == "quant.scast" && !crate::int8::is_constant_cast(ctx, op) {
+        return crate::int8::lower_storage_cast(ctx, op);
+    }
     if crate::int8::is_constant_cast(ctx, op) {
         // Held by its integer users; nothing runs.
         return Ok(Lowered {
@@ -307,7 +322,7 @@ pub fn lower(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
             let hi = bound(2, "max", f64::from(f32::MAX))?;
             eltwise(Eltwise::Clip, lo, hi)?
         }
-        "Identity" => view(dims_of(0)?, ctx, op)?,
+        "Identity" => view(ctx, op)?,
         "Dropout" => {
             only_first_result(ctx, op)?;
             if present(2) {
@@ -320,9 +335,9 @@ pub fn lower(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
                     ));
                 }
             }
-            view(dims_of(0)?, ctx, op)?
+            view(ctx, op)?
         }
-        "Reshape" | "Flatten" | "Squeeze" | "Unsqueeze" => view(dims_of(0)?, ctx, op)?,
+        "Reshape" | "Flatten" | "Squeeze" | "Unsqueeze" => view(ctx, op)?,
         "Transpose" => {
             let x = dims_of(0)?;
             let r = x.len();
@@ -705,9 +720,13 @@ pub fn lower(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
         }
         _ => return Err(Refusal::UnknownOp),
     };
-    // The result must be an f32 tensor whose size is what the operation writes; with a
-    // dynamic dim, the same power of the one dynamic size.
-    let y = f32_dims(ctx, results[0], "result #0")?;
+    // The result must be an f32 tensor (or, for a view, 8-bit integers) whose size is what
+    // the operation writes; with a dynamic dim, the same power of the one dynamic size.
+    let y = if lowered.kind == OpKind::View {
+        crate::int8::value_dims(ctx, results[0], "result #0")?.0
+    } else {
+        f32_dims(ctx, results[0], "result #0")?
+    };
     if monomial(&y) != monomial(&lowered.out_dims)
         || (lowered.out_dims.len() == y.len()
             && lowered
@@ -729,8 +748,18 @@ pub fn lower(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
 }
 
 /// Result #0 is operand #0's memory with the result's dims.
-fn view(x: Vec<i64>, ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
-    let y = f32_dims(ctx, ctx.results(op)[0], "result #0")?;
+/// A view of operand #0's memory with result #0's dims: `f32`, or 8-bit integers (quantized
+/// or stored) of one size.
+fn view(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
+    let v = *ctx.operands(op).first().ok_or(Refusal::UnknownOp)?;
+    let (x, ex) = crate::int8::value_dims(ctx, v, "operand #0")?;
+    let (y, ey) = crate::int8::value_dims(ctx, ctx.results(op)[0], "result #0")?;
+    if ex.size() != ey.size() || ex.is_int8() != ey.is_int8() {
+        return Err(Refusal::DType {
+            value: "result #0".into(),
+            dtype: format!("{} from {}", ey.name(), ex.name()),
+        });
+    }
     let (px, py) = (monomial(&x), monomial(&y));
     if px != py || px.0 > 1 {
         return Err(Refusal::Shape {

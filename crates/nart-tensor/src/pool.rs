@@ -233,6 +233,11 @@ fn window_max_rows<T: Copy + PartialOrd>(
                 let ih = ih as usize;
                 let row0 = ih * w;
                 for &(lo, hi, first) in &cols {
+                    if lo == hi {
+                        // A kernel column outside the input for every output (in the padding
+                        // at either end): `first` may lie past the row.
+                        continue;
+                    }
                     let idx0 = (row0 + first) as u32;
                     let src = if sw > 1 {
                         let at = ((first % sw) * h + ih) * plen + first / sw;
@@ -759,6 +764,30 @@ mod tests {
             &[6., 8., 9., 16., 18., 19., 21., 23., 24.]
         );
         assert!(max_pool(&x, &PoolAttrs::default()).is_err());
+    }
+
+    /// A kernel column that lies in the end padding for every output (width 2, kernel 3 with
+    /// dilation 2 and 3 pads after: taps at 0, 2 and 4) is skipped; the row kernel and the
+    /// general one (taken by f64) agree.
+    #[test]
+    fn max_pool_kernel_columns_wholly_in_the_padding() {
+        for stride in [1, 2] {
+            let a = PoolAttrs {
+                kernel_shape: vec![3],
+                dilations: vec![2],
+                pads: vec![0, 3],
+                strides: vec![stride],
+                ..Default::default()
+            };
+            let x = f(&[1, 2, 2], vec![3., 1., -2., 5.]);
+            let (y, i) = max_pool(&x, &a).unwrap();
+            let (y64, i64) = max_pool(&x.cast(crate::DType::F64).unwrap(), &a).unwrap();
+            // One output per channel, reading the first element only.
+            assert_eq!(y.as_f32().unwrap(), &[3., -2.]);
+            assert_eq!(i.as_i64().unwrap(), &[0, 2]);
+            assert_eq!(y64.to_f64_vec().unwrap(), y.to_f64_vec().unwrap());
+            assert_eq!(i.as_i64().unwrap(), i64.as_i64().unwrap());
+        }
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //! | `Relu`, `LeakyRelu`, `Clip`, `Sigmoid`, `Tanh`, `Exp`, `Erf` | a parallel `linalg.generic` (the last four through `math` ops) |
 //! | `MatMul` (any ranks, 1-D operands and broadcast batches), `Gemm`, `graph.fused_matmul`/`fused_gemm` | `linalg.matmul`/`batch_matmul` (batches folded by reshapes) or a `linalg.generic` for broadcast batches, into a `linalg.fill`ed or broadcast bias; `linalg.transpose` for `transA`/`transB` (a constant operand is transposed at compile time instead), a generic for `alpha`, `beta` and the activation |
 //! | `Conv`, `graph.fused_conv` (2-D) | `tensor.pad`, then `linalg.conv_2d_nchw_fchw` (group 1), `linalg.depthwise_conv_2d_nchw_chw` (one filter per channel) or a grouped `linalg.generic` over expanded shapes; the bias is the broadcast init |
-//! | `MaxPool`, `AveragePool`, `GlobalAveragePool` | `tensor.pad`, `linalg.pooling_nchw_max`/`_sum`, a division by the window counts |
+//! | `MaxPool`, `AveragePool`, `GlobalAveragePool` (2-D) | `tensor.pad`, `linalg.pooling_nchw_max`/`_sum`, a division by the window counts |
+//! | pools on other spatial ranks, MaxPool's `Indices`, integer `Pow`, boolean `ReduceMax`/`ReduceMin`, axes from the shapes, training `BatchNormalization` | see [`crate::pools_ops`] |
 //! | `Softmax` | max, exp of the difference, sum and division as four generics, two of them reductions |
 //! | `Reshape`, `Flatten`, `Squeeze`, `Unsqueeze` | `tensor.collapse_shape`/`expand_shape` |
 //! | `Transpose`, `Concat` | `linalg.transpose`, `tensor.concat` |
@@ -38,7 +39,7 @@ use nart_rewrite::conversion::{
 };
 
 use crate::emit::*;
-use crate::{indexing, keya_ops, keyb_ops, pointwise, reduce};
+use crate::{indexing, keya_ops, keyb_ops, pointwise, pools_ops, reduce};
 
 /// A lowering of one graph op kind: returns the values replacing its results.
 type LowerFn = fn(&mut PatternRewriter<'_>, Op, Location) -> Lowered;
@@ -789,7 +790,7 @@ fn fit_high_pads(input: &[i64], out: &[i64], win: &Window) -> [i64; 2] {
     high
 }
 
-fn lower_max_pool(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
+pub(crate) fn lower_max_pool(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
     let (out, elem) = result_type(rw, op)?;
     let x = operand(rw, op, 0)?;
     let (sx, _) = static_type(rw, x)?;
@@ -875,7 +876,7 @@ fn average(
     })
 }
 
-fn lower_average_pool(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
+pub(crate) fn lower_average_pool(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
     let (out, elem) = result_type(rw, op)?;
     let x = operand(rw, op, 0)?;
     let (sx, _) = static_type(rw, x)?;
@@ -1077,7 +1078,7 @@ fn lower_concat(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered 
 /// eps)` and `b = B - mean * a`, folded at compile time when the parameters are constants.
 fn lower_batch_norm(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
     if int_attr(rw, op, "training_mode", 0) != 0 {
-        return Err("training_mode BatchNormalization is not lowered".to_string());
+        return pools_ops::lower_batch_norm_training(rw, op, loc);
     }
     let (s, elem) = result_type(rw, op)?;
     if s.len() < 2 || elem != rw.uniq().f32_type() {
@@ -1237,8 +1238,8 @@ lowerings! {
     "graph.fused_gemm" => "FusedGemmLowering", lower_gemm;
     "graph.Conv" => "ConvLowering", lower_conv;
     "graph.fused_conv" => "FusedConvLowering", lower_conv;
-    "graph.MaxPool" => "MaxPoolLowering", lower_max_pool;
-    "graph.AveragePool" => "AveragePoolLowering", lower_average_pool;
+    "graph.MaxPool" => "MaxPoolLowering", pools_ops::lower_max_pool;
+    "graph.AveragePool" => "AveragePoolLowering", pools_ops::lower_average_pool;
     "graph.GlobalAveragePool" => "GlobalAveragePoolLowering", lower_global_average_pool;
     "graph.Softmax" => "SoftmaxLowering", lower_softmax;
     "graph.LogSoftmax" => "LogSoftmaxLowering", keya_ops::lower_log_softmax;
@@ -1316,11 +1317,13 @@ nart_pass::declare_pass! {
         summary: "Lower graph ops on static shapes to linalg, tensor and arith ops",
         description: "Rewrites the graph ops of a function into structured ops on tensors: \
             elementwise ops (with ONNX broadcasting in the indexing maps), MatMul (with \
-            broadcast batches), Gemm, Conv (pads, strides, dilations, groups), pooling, Softmax, \
+            broadcast batches), Gemm, Conv (pads, strides, dilations, groups), pooling (any \
+            spatial rank, MaxPool indices), Softmax, \
             reductions, ArgMax/ArgMin, LayerNormalization, reshapes, Transpose, Concat, Gather, \
             Slice, Split, Pad (every mode), Expand, LogSoftmax, Mod, Resize (constant scales \
             or sizes), ConvTranspose (1-3 spatial dimensions), GatherElements, Shape, \
-            ConstantOfShape, Range, Einsum, TopK, inference BatchNormalization, the fused graph \
+            ConstantOfShape, Range, Einsum, TopK, BatchNormalization (inference and training), \
+            the fused graph \
             ops, and constants. It is a dialect \
             conversion with every graph op illegal: when an op cannot be lowered, each such op \
             is reported at its location with the reason and the function is left unchanged.",

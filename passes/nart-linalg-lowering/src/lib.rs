@@ -19,6 +19,7 @@ pub mod keyb_ops;
 pub mod linalg_to_loops;
 pub mod nms;
 pub mod pointwise;
+pub mod pools_ops;
 pub mod qnn_to_linalg;
 pub mod reduce;
 pub mod vectorize;

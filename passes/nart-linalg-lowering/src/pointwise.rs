@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `Sqrt`, `Floor`, `Ceil`, `Round`, `Log` | `math.sqrt`, `math.floor`, `math.ceil`, `math.roundeven` (halves to even, as ONNX), `math.log` |
 //! | `Reciprocal`, `Neg`, `Abs`, `Sign` | `1 / x`; `arith.negf` or `0 - x`; `math.absf` or `math.absi`; two compares and selects |
-//! | `Pow` | `math.powf` (an integer exponent converted first), `x * x` for a constant exponent 2 |
+//! | `Pow` | `math.powf` (an integer exponent converted first), `x * x` for a constant exponent 2; an integer base: see [`crate::pools_ops`] |
 //! | `Gelu`, `HardSigmoid`, `HardSwish` | `x/2 (1 + erf(x/√2))` or the tanh form; `max(0, min(1, αx + β))`; `x` times the latter with α = 1/6, β = 1/2 |
 //! | `Cast` among floats, signless integers and `i1` | `arith.extf`/`truncf`/`fptosi`/`sitofp`/`uitofp`/`extsi`/`extui`/`trunci`, or a compare with zero for a cast to bool |
 //! | `Equal`, `Less`, `LessOrEqual`, `Greater`, `GreaterOrEqual` | `arith.cmpf` (ordered) or `arith.cmpi` (signed) into `i1` |
@@ -124,7 +124,7 @@ pub(crate) fn lower_sign(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) ->
 pub(crate) fn lower_pow(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
     let (shape, elem) = result_type(rw, op)?;
     if !is_float(rw, elem) {
-        return Err("Pow of integers is not lowered".to_string());
+        return crate::pools_ops::lower_int_pow(rw, op, loc);
     }
     let (x, y) = (operand(rw, op, 0)?, operand(rw, op, 1)?);
     if constant_scalar(rw, y) == Some(2.0) {
@@ -168,7 +168,7 @@ fn convert_float(
 }
 
 /// A `math` op of two operands of the same type.
-fn binary_math(
+pub(crate) fn binary_math(
     rw: &mut PatternRewriter<'_>,
     name: &str,
     x: Value,

@@ -9,7 +9,8 @@
 //! | `ArgMax`, `ArgMin` | one reduction with two inits, the best value and its index (`linalg.index`); the first best index wins unless `select_last_index` |
 //! | `LayerNormalization` | the sum, the sum of squared deviations, and a parallel generic `(x - mean) / sqrt(var + eps) * scale + bias`; `Mean` and `InvStdDev`, when used, from the same sums (f32 `stash_type` of f32 inputs) |
 //!
-//! The axes come from the `axes` attribute or a constant second operand; with no axes every
+//! The axes come from the `axes` attribute or a constant second operand (or the shapes, see
+//! [`crate::pools_ops`]); with no axes every
 //! dimension is reduced, unless `noop_with_empty_axes`, where the input is the result.
 //! `keepdims` reshapes the reduced tensor (`tensor.expand_shape`).
 
@@ -40,7 +41,7 @@ fn kept(shape: &[i64], mask: &[bool]) -> Vec<i64> {
 /// A reduction of `x` over the dimensions `mask` sets into a tensor of the kept ones (of `x`'s
 /// element type), filled first with `init`: `body` gets `x`'s element, the elements of `extra`
 /// (tensors of the kept dimensions, read back along the reduced ones) and the accumulator.
-fn reduce_dims(
+pub(crate) fn reduce_dims(
     rw: &mut PatternRewriter<'_>,
     x: Value,
     extra: &[Value],
@@ -65,9 +66,16 @@ fn reduce_dims(
 }
 
 /// The reduced-dimension mask of a `Reduce*` op, or `None` for a no-op.
-fn reduce_mask(rw: &PatternRewriter<'_>, op: Op, rank: usize) -> Result<Option<Vec<bool>>, String> {
+pub(crate) fn reduce_mask(
+    rw: &PatternRewriter<'_>,
+    op: Op,
+    rank: usize,
+) -> Result<Option<Vec<bool>>, String> {
     let axes = match optional_operand(rw, op, 1) {
-        Some(v) => constant_ints(rw, v).ok_or("the axes are not a constant")?,
+        Some(v) => match constant_ints(rw, v) {
+            Some(axes) => axes,
+            None => return crate::pools_ops::mask_from_shapes(rw, op),
+        },
         None => ints_attr(rw, op, "axes").unwrap_or_default(),
     };
     if axes.is_empty() {
@@ -108,6 +116,9 @@ fn lower_reduce(rw: &mut PatternRewriter<'_>, op: Op, loc: Location, kind: Kind)
         Kind::Sum | Kind::Max | Kind::Min | Kind::Prod | Kind::L1 | Kind::SumSquare
     );
     let supported = float || (int_ok && signless_width(rw, elem).is_some_and(|w| w > 1));
+    if !supported && matches!(kind, Kind::Max | Kind::Min) && signless_width(rw, elem) == Some(1) {
+        return crate::pools_ops::lower_reduce_bool(rw, op, loc, kind == Kind::Max);
+    }
     if !supported {
         return Err(
             "expected a float tensor (or integers for Sum, Max, Min, Prod, L1, SumSquare)"

@@ -36,11 +36,13 @@ func.func @auto_pad(%x: tensor<1x1x?x4xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<
 
 // -----
 
-func.func @used_indices(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xi64> {
-  // expected-error @+2 {{failed to legalize operation 'graph.MaxPool'}}
+// MaxPool's Indices are lowered (pools_ops.rs); the running mean of an inference-mode
+// BatchNormalization is not.
+func.func @used_optional_result(%x: tensor<1x2x4x4xf32>, %p: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{failed to legalize operation 'graph.BatchNormalization'}}
   // expected-note @+1 {{an optional result that is used is not lowered}}
-  %y, %i = "graph.MaxPool"(%x) <{kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}> : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
-  return %i : tensor<1x1x2x2xi64>
+  %y, %m, %v = "graph.BatchNormalization"(%x, %p, %p, %p, %p) : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>)
+  return %m : tensor<2xf32>
 }
 
 // -----

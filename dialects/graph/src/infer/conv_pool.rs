@@ -124,13 +124,20 @@ pub(crate) fn window_out(w: &Window, input: &[i64]) -> Vec<i64> {
             if ek == DYNAMIC {
                 return DYNAMIC;
             }
-            let span = dadd(dadd(dadd(d, w.pads[k]), w.pads[k + input.len()]), -ek);
+            // VALID is the explicit form with no padding (ceil_mode still applies, as in ONNX's
+            // shape inference and ONNX Runtime).
+            let valid = w.auto_pad == "VALID";
+            let (begin, end) = if valid {
+                (0, 0)
+            } else {
+                (w.pads[k], w.pads[k + input.len()])
+            };
+            let span = dadd(dadd(dadd(d, begin), end), -ek);
             if span == DYNAMIC {
                 return DYNAMIC;
             }
             match w.auto_pad.as_str() {
                 "SAME_UPPER" | "SAME_LOWER" => div_ceil(d, s),
-                "VALID" => div_ceil(d.saturating_sub(ek).saturating_add(1), s).max(0),
                 _ => {
                     let mut o = (if w.ceil {
                         div_ceil(span, s)
@@ -139,7 +146,7 @@ pub(crate) fn window_out(w: &Window, input: &[i64]) -> Vec<i64> {
                     })
                     .saturating_add(1);
                     // The last window must start inside the input or its left padding.
-                    if w.ceil && dmul(o - 1, s) >= dadd(d, w.pads[k]) {
+                    if w.ceil && dmul(o - 1, s) >= dadd(d, begin) {
                         o -= 1;
                     }
                     o.max(0)
@@ -417,6 +424,10 @@ mod tests {
         ("MaxPool", &["tensor<1x64x112x112xf32>"], "{kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}", Ok(&["tensor<1x64x56x56xf32>", "tensor<1x64x56x56xi64>"])),
         ("MaxPool", &["tensor<1x1x6x6xf32>"], "{ceil_mode = 1 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>}", Ok(&["tensor<1x1x3x3xf32>", "tensor<1x1x3x3xi64>"])),
         ("MaxPool", &["tensor<1x1x5x5xf32>"], "{ceil_mode = 1 : i64, kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}", Ok(&["tensor<1x1x3x3xf32>", "tensor<1x1x3x3xi64>"])),
+        // VALID with ceil_mode: no padding, the last partial window kept (ONNX's shape
+        // inference and ONNX Runtime agree; the interpreter computes the same geometry).
+        ("MaxPool", &["tensor<1x1x7xf32>"], "{auto_pad = \"VALID\", ceil_mode = 1 : i64, kernel_shape = array<i64: 2>, strides = array<i64: 2>}", Ok(&["tensor<1x1x4xf32>", "tensor<1x1x4xi64>"])),
+        ("MaxPool", &["tensor<1x1x7xf32>"], "{auto_pad = \"VALID\", kernel_shape = array<i64: 2>, strides = array<i64: 2>}", Ok(&["tensor<1x1x3xf32>", "tensor<1x1x3xi64>"])),
         ("MaxPool", &["tensor<1x1x5xf32>"], "", Err("requires attribute 'kernel_shape'")),
         ("MaxPool", &["tensor<5x5xf32>"], "{kernel_shape = array<i64: 2>}", Err("input must have rank 3 or more, but got tensor<5x5xf32>")),
         ("AveragePool", &["tensor<1x3x7x7xf32>"], "{auto_pad = \"SAME_UPPER\", kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>}", Ok(&["tensor<1x3x4x4xf32>"])),
