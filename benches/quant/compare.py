@@ -74,6 +74,12 @@ def sqnr_db(ref, q):
     return float(10 * np.log10(np.sum(ref**2) / noise))
 
 
+def per_sample_sqnr(ref, q):
+    """The output SQNR (dB) of each evaluation sample: each row along the first axis."""
+    rows = [(r, x) for rb, qb in zip(ref, q) for r, x in zip(rb, qb)]
+    return np.array([sqnr_db([r], [x]) for r, x in rows])
+
+
 def save_samples(root, batches):
     """Writes each array as root/sample_NNN/input_0.npy (a folder of sample folders)."""
     os.makedirs(root, exist_ok=True)
@@ -205,6 +211,7 @@ def main():
     results = []  # (model, calibrator, metric, float, nart, ort)
     times = []  # (model, calibrator, n, nart_s, ort_s)
     ranges = {}  # (model, calibrator) -> (nart, ort)
+    spread = []  # (model, calibrator, per-sample SQNR nart integer form, per-sample ORT)
     try:
         for model_name in args.models.split(","):
             if model_name == "digits_cnn":
@@ -259,6 +266,8 @@ def main():
                                    os.path.join(cwork, "int-out"))
                 results.append((model_name, cal, "output SQNR dB, integer form", None,
                                 sqnr_db(float_out, int_out), sqnr_db(float_out, q_out)))
+                spread.append((model_name, cal, per_sample_sqnr(float_out, int_out),
+                               per_sample_sqnr(float_out, q_out)))
                 if labels is not None:
                     ort_f = float(np.mean(np.argmax(float_out[0], -1) == labels_arr)) * 100
                     ort_q = float(np.mean(np.argmax(q_out[0], -1) == labels_arr)) * 100
@@ -309,6 +318,21 @@ def main():
     print("|---|---|---|---|---|---|")
     for m, c, n, a, b in times:
         print(f"| {m} | {c} | {n} | {a:.2f} | {b:.2f} | {b / a:.1f}x |")
+    print()
+    print("per-sample output SQNR (dB; the integer form for nart; the mean of the samples' SQNRs,")
+    print("not the pooled SQNR of the first table), and the difference nart - ORT with its standard")
+    print("error (sd / sqrt(n)): differences within about two standard errors are what this many")
+    print("samples cannot resolve:")
+    print()
+    print("| model | calibrator | samples | nart mean (sd) | ORT mean (sd) | nart - ORT mean ± SE |")
+    print("|---|---|---|---|---|---|")
+    for m, c, a, b in spread:
+        fin = np.isfinite(a) & np.isfinite(b)
+        a, b = a[fin], b[fin]
+        d = a - b
+        se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
+        print(f"| {m} | {c} | {len(d)} | {a.mean():.2f} ({a.std(ddof=1):.2f}) | "
+              f"{b.mean():.2f} ({b.std(ddof=1):.2f}) | {d.mean():+.3f} ± {se:.3f} |")
     print()
     print("activation ranges (lo, hi) that the u8 scale and zero point stand for, minmax vs entropy:")
     for m in args.models.split(","):

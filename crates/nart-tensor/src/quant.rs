@@ -291,7 +291,7 @@ pub(crate) fn qlinear_output(acc: i32, mult: f32, zp: i128, lo: i128, hi: i128) 
 
 /// The multiplier `scale_a * scale_b / scale_y`, computed in the scales' float type `dt` as the
 /// reference does (`f32`, or a 16-bit float emulated through `f32`).
-pub(crate) fn qlinear_multiplier(sa: f64, sb: f64, sy: f64, dt: DType) -> f32 {
+pub fn qlinear_multiplier(sa: f64, sb: f64, sy: f64, dt: DType) -> f32 {
     let (a, b, y) = (
         to_half(dt, sa as f32),
         to_half(dt, sb as f32),

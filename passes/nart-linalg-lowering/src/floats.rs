@@ -48,7 +48,8 @@ use nart_ir::{Type, TypeData, Value};
 use crate::emit::*;
 
 /// The graph ops that do not compute in `f32` when they meet a 16-bit float: `Cast` converts
-/// between the types itself, and the attributes of the others name the result's element type.
+/// between the types itself, the attributes of the next ones name the result's element type,
+/// and the quantization ops keep their own refusal.
 const NOT_WIDENED: &[&str] = &[
     "graph.constant",
     "graph.none",
@@ -56,6 +57,15 @@ const NOT_WIDENED: &[&str] = &[
     "graph.CastLike",
     "graph.ConstantOfShape",
     "graph.EyeLike",
+    // The ONNX quantization ops are bit-exact with the interpreter's kernels for f32 scales
+    // and values; computing a 16-bit one's in f32 would not be the interpreter's arithmetic.
+    "graph.QuantizeLinear",
+    "graph.DequantizeLinear",
+    "graph.DynamicQuantizeLinear",
+    "graph.MatMulInteger",
+    "graph.ConvInteger",
+    "graph.QLinearMatMul",
+    "graph.QLinearConv",
 ];
 
 /// Graph ops that only move or select elements, whose lowerings are written for any element

@@ -25,7 +25,12 @@
 //! | `Gather`, `Expand`, `Slice`, `Split`, `Pad` | see [`crate::indexing`] |
 //! | `LogSoftmax`, `Mod`, `Pad` (reflect/edge/wrap), `Resize`, `ConvTranspose` | see [`crate::keya_ops`] |
 //! | `GatherElements`, `Shape`, `ConstantOfShape`, `Range`, `Einsum`, `TopK` | see [`crate::keyb_ops`] |
+//! | `QuantizeLinear`, `DequantizeLinear`, `DynamicQuantizeLinear`, `MatMulInteger`, `ConvInteger`, `QLinearMatMul`, `QLinearConv` | see [`crate::intq_ops`] |
 //! | any of these on `f16` or `bf16` tensors | the op in `f32` between `arith.extf` and `arith.truncf` generics; see [`crate::floats`] |
+//!
+//! Unsigned integer tensors (`uiN`) become signless ones (`iN`) through the pass's type
+//! converter, the function's signature included, and the lowerings pick the unsigned `arith`
+//! ops where the sign matters (see [`crate::intq_ops`]).
 
 use nart_dialect_graph::fused::Activation;
 use nart_dialect_linalg::builders::{create_generic, create_named};
@@ -40,7 +45,7 @@ use nart_rewrite::conversion::{
 };
 
 use crate::emit::*;
-use crate::{indexing, keya_ops, keyb_ops, pointwise, pools_ops, reduce};
+use crate::{indexing, intq_ops, keya_ops, keyb_ops, pointwise, pools_ops, reduce};
 
 /// A lowering of one graph op kind: returns the values replacing its results.
 type LowerFn = fn(&mut PatternRewriter<'_>, Op, Location) -> Lowered;
@@ -63,17 +68,28 @@ impl ConversionPattern for Lowering {
         &self,
         rw: &mut ConversionRewriter<'_, '_>,
         op: Op,
-        _: &OpAdaptor,
+        a: &OpAdaptor,
     ) -> bool {
         let loc = rw.op_loc(op);
         rw.set_insertion_point_before(op);
-        let lowered = if crate::floats::computes_in_f32(rw, op) {
-            crate::floats::lower_in_f32(rw, op, loc, self.lower)
+        // An op on unsigned integers is lowered as a signless clone (see `intq_ops`), and one
+        // on 16-bit floats in f32 (see `floats`).
+        let unsigned = intq_ops::has_unsigned(rw, op);
+        let target = if unsigned {
+            intq_ops::signless_clone(rw, op, a)
         } else {
-            (self.lower)(rw, op, loc)
+            op
+        };
+        let lowered = if crate::floats::computes_in_f32(rw, target) {
+            crate::floats::lower_in_f32(rw, target, loc, self.lower)
+        } else {
+            (self.lower)(rw, target, loc)
         };
         match lowered {
             Ok(values) => {
+                if unsigned {
+                    rw.erase_op(target);
+                }
                 rw.replace_op(op, &values);
                 true
             }
@@ -213,7 +229,16 @@ fn lower_mul(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
     binary(rw, op, loc, "arith.mulf", "arith.muli")
 }
 fn lower_div(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
-    binary(rw, op, loc, "arith.divf", "arith.divsi")
+    let (shape, elem) = result_type(rw, op)?;
+    if is_float(rw, elem) {
+        return binary(rw, op, loc, "arith.divf", "arith.divsi");
+    }
+    let unsigned = intq_ops::result_unsigned(rw, op, 0);
+    let inputs = rw.operands(op).to_vec();
+    let v = elementwise(rw, &inputs, &shape, elem, loc, |rw, a| {
+        Ok(intq_ops::int_div(rw, a[0], a[1], unsigned, elem, loc))
+    })?;
+    Ok(vec![v])
 }
 
 /// A float elementwise op of one input: `body(x)`.
@@ -258,7 +283,7 @@ fn lower_erf(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
 fn lower_clip(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
     let (shape, elem) = result_type(rw, op)?;
     if !is_float(rw, elem) {
-        return Err("expected a float tensor".to_string());
+        return intq_ops::int_clip(rw, op, loc);
     }
     let x = operand(rw, op, 0)?;
     let lo = optional_operand(rw, op, 1);
@@ -588,14 +613,14 @@ fn lower_gemm(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> Lowered {
 /// The 2-D window attributes of a conv or pool: kernel, strides, dilations, pads
 /// (`[top, left, bottom, right]`).
 #[derive(Clone, Copy)]
-struct Window {
-    kernel: [i64; 2],
-    strides: [i64; 2],
-    dilations: [i64; 2],
-    pads: [i64; 4],
+pub(crate) struct Window {
+    pub(crate) kernel: [i64; 2],
+    pub(crate) strides: [i64; 2],
+    pub(crate) dilations: [i64; 2],
+    pub(crate) pads: [i64; 4],
 }
 
-fn window(ctx: &Context, op: Op, kernel: Option<[i64; 2]>) -> Result<Window, String> {
+pub(crate) fn window(ctx: &Context, op: Op, kernel: Option<[i64; 2]>) -> Result<Window, String> {
     let same_lower = match string_attr(ctx, op, "auto_pad") {
         None | Some("NOTSET") | Some("VALID") => None,
         Some("SAME_UPPER") => Some(false),
@@ -1315,6 +1340,13 @@ lowerings! {
     "graph.Range" => "RangeLowering", keyb_ops::lower_range;
     "graph.Einsum" => "EinsumLowering", keyb_ops::lower_einsum;
     "graph.TopK" => "TopKLowering", keyb_ops::lower_top_k;
+    "graph.QuantizeLinear" => "QuantizeLinearLowering", intq_ops::lower_quantize_linear;
+    "graph.DequantizeLinear" => "DequantizeLinearLowering", intq_ops::lower_dequantize_linear;
+    "graph.DynamicQuantizeLinear" => "DynamicQuantizeLinearLowering", intq_ops::lower_dynamic_quantize_linear;
+    "graph.MatMulInteger" => "MatMulIntegerLowering", intq_ops::lower_matmul_integer;
+    "graph.QLinearMatMul" => "QLinearMatMulLowering", intq_ops::lower_qlinear_matmul;
+    "graph.ConvInteger" => "ConvIntegerLowering", intq_ops::lower_conv_integer;
+    "graph.QLinearConv" => "QLinearConvLowering", intq_ops::lower_qlinear_conv;
 }
 
 nart_pass::declare_pass! {
@@ -1331,8 +1363,11 @@ nart_pass::declare_pass! {
             Slice, Split, Pad (every mode), Expand, LogSoftmax, Mod, Resize (constant scales \
             or sizes), ConvTranspose (1-3 spatial dimensions), GatherElements, Shape, \
             ConstantOfShape, Range, Einsum, TopK, BatchNormalization (inference and training), \
-            the fused graph \
-            ops, and constants. It is a dialect \
+            the fused graph ops, constants, and ONNX's quantization ops (QuantizeLinear, \
+            DequantizeLinear, DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul, \
+            QLinearConv, bit for bit as the interpreter). Unsigned integer tensors become \
+            signless ones, the function's signature included, with the unsigned arith ops. It \
+            is a dialect \
             conversion with every graph op illegal: when an op cannot be lowered, each such op \
             is reported at its location with the reason and the function is left unchanged.",
         statistics: [
@@ -1358,10 +1393,12 @@ impl Pass for ConvertGraphToLinalgPass {
             .add_illegal_dialect("graph")
             .add_legal_op("graph.none");
         let patterns = patterns();
-        match apply_partial_conversion(ctx, op, &target, &patterns, None) {
+        let types = intq_ops::type_converter();
+        match apply_partial_conversion(ctx, op, &target, &patterns, Some(&types)) {
             Ok(res) => {
                 state.add_stat("LoweredOps", res.num_pattern_applications() as u64);
                 erase_unused_none(ctx, op);
+                intq_ops::signless_signature(ctx, op);
                 Ok(())
             }
             Err(e) => Err(PassFailure::with_diagnostics(e.diagnostics)),

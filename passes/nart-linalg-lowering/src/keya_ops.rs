@@ -4,7 +4,7 @@
 //! | graph ops | structured form |
 //! |---|---|
 //! | `LogSoftmax` | max, `exp(x - max)`, its sum, `max + log(sum)` and the difference `x - lse` as generics (two of them reductions) |
-//! | `Mod` (`fmod` 0 or 1; floats and signless integers) | a parallel `linalg.generic` with ONNX broadcasting: `arith.remf`/`remsi`, then for `fmod = 0` the divisor added where the remainder's sign differs from the divisor's |
+//! | `Mod` (`fmod` 0 or 1; floats, signed and unsigned integers) | a parallel `linalg.generic` with ONNX broadcasting: `arith.remf`/`remsi`/`remui`, then for `fmod = 0` the divisor added where the remainder's sign differs from the divisor's |
 //! | `Pad` (`reflect`, `edge`, `wrap`) | a parallel `linalg.generic` over the result reading the input with `tensor.extract` at source coordinates taken from constant per-axis tables |
 //! | `Resize` (`nearest`) | the same gather through per-axis tables of the nearest source index |
 //! | `Resize` (`linear`, `cubic`, `antialias`) | one `linalg.generic` per resized axis, in axis order as the interpreter does: a reduction over the taps of constant index and weight tables, with the extrapolation value (`tf_crop_and_resize`) as the init |
@@ -78,9 +78,17 @@ pub(crate) fn lower_mod(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> 
         return Err("expected two operands".to_string());
     }
     let i1 = rw.uniq().int_type(1);
+    let unsigned = crate::intq_ops::result_unsigned(rw, op, 0);
     let v = elementwise(rw, &inputs, &shape, elem, loc, |rw, v| {
         let (a, b) = (v[0], v[1]);
         let zero = scalar(rw, 0.0, elem, loc);
+        if unsigned {
+            // Both signs are positive: the remainder is the same for both rules.
+            let one = scalar(rw, 1.0, elem, loc);
+            let is_zero = cmpi(rw, cmpi_pred::EQ, b, zero, loc);
+            let safe = ar(rw, "arith.select", &[is_zero, one, b], elem, loc);
+            return Ok(ar(rw, "arith.remui", &[a, safe], elem, loc));
+        }
         let (r, b) = if float {
             (ar(rw, "arith.remf", &[a, b], elem, loc), b)
         } else {

@@ -522,12 +522,17 @@ fn before(
     a: Value,
     b: Value,
     largest: bool,
-    float: bool,
+    (float, unsigned): (bool, bool),
     loc: Location,
 ) -> Value {
     let (hi, lo) = if largest { (a, b) } else { (b, a) };
     if !float {
-        return cmpi(rw, cmpi_pred::SGT, hi, lo, loc);
+        let p = if unsigned {
+            cmpi_pred::UGT
+        } else {
+            cmpi_pred::SGT
+        };
+        return cmpi(rw, p, hi, lo, loc);
     }
     let i1 = rw.uniq().int_type(1);
     let gt = cmpf(rw, cmpf_pred::OGT, hi, lo, loc);
@@ -581,6 +586,7 @@ pub(crate) fn lower_top_k(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
         ));
     }
     let largest = int_attr(rw, op, "largest", 1) != 0;
+    let unsigned = crate::intq_ops::operand_unsigned(rw, op, 0);
     let mut out = sx.clone();
     out[axis] = k;
     let r1 = rw.result(op, 1);
@@ -622,7 +628,7 @@ pub(crate) fn lower_top_k(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -
         |rw, a| {
             let i = linalg_index(rw, axis, loc);
             let j = linalg_index(rw, rank, loc);
-            let b = before(rw, a[1], a[0], largest, float, loc);
+            let b = before(rw, a[1], a[0], largest, (float, unsigned), loc);
             let t = tie(rw, a[1], a[0], float, loc);
             let lower = cmpi(rw, cmpi_pred::ULT, j, i, loc);
             let i1 = rw.uniq().int_type(1);

@@ -3,7 +3,7 @@
 //!
 //! | pass | what it does |
 //! |---|---|
-//! | `convert-graph-to-linalg` | graph ops on static shapes → `linalg` (named ops and `linalg.generic`), `tensor` and `arith` ops on tensors |
+//! | `convert-graph-to-linalg` | graph ops on static shapes → `linalg` (named ops and `linalg.generic`), `tensor` and `arith` ops on tensors; unsigned tensors → signless ones, and ONNX's quantization ops bit-exact with the interpreter (the `intq_ops` module) |
 //! | `convert-qnn-to-linalg` | `quant` casts and `qnn` integer ops → `linalg.generic`s on the storage integers, bit-exact with the interpreter's kernels |
 //! | `linalg-vectorize` | parallel structured ops and matmuls on static memrefs → `scf.for` loops over 1-D `vector` ops (a register-blocked micro-kernel for matmuls) |
 //! | `convert-nms-to-loops` | `graph.NonMaxSuppression` returned by the function → `scf` loops on buffers, its result bounded and its row count an extra result (the `nms` module) |
@@ -15,6 +15,7 @@ pub mod emit;
 pub mod floats;
 pub mod graph_to_linalg;
 pub mod indexing;
+pub mod intq_ops;
 pub mod keya_ops;
 pub mod keyb_ops;
 pub mod linalg_to_loops;

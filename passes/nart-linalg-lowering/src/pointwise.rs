@@ -8,11 +8,11 @@
 //! | `Reciprocal`, `Neg`, `Abs`, `Sign` | `1 / x`; `arith.negf` or `0 - x`; `math.absf` or `math.absi`; two compares and selects |
 //! | `Pow` | `math.powf` (an integer exponent converted first), `x * x` for a constant exponent 2; an integer base: see [`crate::pools_ops`] |
 //! | `Gelu`, `HardSigmoid`, `HardSwish` | `x/2 (1 + erf(x/√2))` or the tanh form; `max(0, min(1, αx + β))`; `x` times the latter with α = 1/6, β = 1/2 |
-//! | `Cast` among floats, signless integers and `i1` | `arith.extf`/`truncf`/`fptosi`/`sitofp`/`uitofp`/`extsi`/`extui`/`trunci`, or a compare with zero for a cast to bool |
-//! | `Equal`, `Less`, `LessOrEqual`, `Greater`, `GreaterOrEqual` | `arith.cmpf` (ordered) or `arith.cmpi` (signed) into `i1` |
+//! | `Cast` among floats, signed and unsigned integers and `i1` | `arith.extf`/`truncf`/`fptosi`/`fptoui`/`sitofp`/`uitofp`/`extsi`/`extui`/`trunci` (a float to an integer narrower than 32 bits through `i64`, wrapping), or a compare with zero for a cast to bool |
+//! | `Equal`, `Less`, `LessOrEqual`, `Greater`, `GreaterOrEqual` | `arith.cmpf` (ordered) or `arith.cmpi` (signed or unsigned) into `i1` |
 //! | `Where` | `arith.select` |
 //! | `Not`, `And`, `Or`, `Xor` | `arith.xori` with true, `arith.andi`, `arith.ori`, `arith.xori` on `i1` |
-//! | `Max`, `Min`, `Sum`, `Mean` (variadic) | a chain of `maximumf`/`maxsi`, `minimumf`/`minsi`, `addf`/`addi`, then a division for `Mean` |
+//! | `Max`, `Min`, `Sum`, `Mean` (variadic) | a chain of `maximumf`/`maxsi`/`maxui`, `minimumf`/`minsi`/`minui`, `addf`/`addi`, then a division for `Mean` |
 //! | `Identity` | its operand: no op at all |
 
 use nart_dialect_arith::attrs::{cmpf, cmpi as cmpi_pred};
@@ -259,17 +259,19 @@ pub(crate) fn lower_hard_swish(rw: &mut PatternRewriter<'_>, op: Op, loc: Locati
     })
 }
 
-/// `x` of element type `from` as element type `to` (floats, signless integers, `i1`).
+/// `x` of element type `from` as element type `to` (floats, signless integers, `i1`), the
+/// integers of each side read as unsigned where its flag says so.
 fn cast_scalar(
     rw: &mut PatternRewriter<'_>,
     x: Value,
-    from: Type,
-    to: Type,
+    (from, from_u): (Type, bool),
+    (to, _to_u): (Type, bool),
     loc: Location,
 ) -> Result<Value, String> {
     if from == to {
         return Ok(x);
     }
+    let u = crate::intq_ops::unsigned_name;
     let (ff, tf) = (float_width(rw, from), float_width(rw, to));
     let (fi, ti) = (signless_width(rw, from), signless_width(rw, to));
     Ok(match (ff, fi, tf, ti) {
@@ -279,15 +281,21 @@ fn cast_scalar(
             let z = scalar(rw, 0.0, from, loc);
             cmpf(rw, cmpf::UNE, x, z, loc)
         }
+        // Wrapped as the interpreter does (`x as i128`, then the width's bits), which is
+        // the same bits for an unsigned target; LLVM's direct conversion of an out-of-range
+        // value is poison.
         (Some(_), _, _, Some(_)) => crate::floats::float_to_int(rw, x, to, loc)?,
         (_, Some(1), Some(_), _) => ar(rw, "arith.uitofp", &[x], to, loc),
+        (_, Some(_), Some(_), _) if from_u => ar(rw, u("arith.sitofp"), &[x], to, loc),
         (_, Some(_), Some(_), _) => ar(rw, "arith.sitofp", &[x], to, loc),
         (_, Some(_), _, Some(1)) => {
             let z = scalar(rw, 0.0, from, loc);
             cmpi(rw, cmpi_pred::NE, x, z, loc)
         }
         (_, Some(1), _, Some(_)) => ar(rw, "arith.extui", &[x], to, loc),
+        (_, Some(a), _, Some(b)) if a < b && from_u => ar(rw, "arith.extui", &[x], to, loc),
         (_, Some(a), _, Some(b)) if a < b => ar(rw, "arith.extsi", &[x], to, loc),
+        (_, Some(a), _, Some(b)) if a == b => x,
         (_, Some(_), _, Some(_)) => ar(rw, "arith.trunci", &[x], to, loc),
         _ => {
             return Err(format!(
@@ -307,7 +315,13 @@ pub(crate) fn lower_cast(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) ->
     if from == to {
         return Ok(vec![x]);
     }
-    map_one(rw, op, loc, |rw, x, to| cast_scalar(rw, x, from, to, loc))
+    let (fu, tu) = (
+        crate::intq_ops::operand_unsigned(rw, op, 0),
+        crate::intq_ops::result_unsigned(rw, op, 0),
+    );
+    map_one(rw, op, loc, |rw, x, to| {
+        cast_scalar(rw, x, (from, fu), (to, tu), loc)
+    })
 }
 
 /// A comparison into `i1`: `float` (an ordered `cmpf` predicate) or `int` (a signed `cmpi`
@@ -320,11 +334,12 @@ fn compare(rw: &mut PatternRewriter<'_>, op: Op, loc: Location, float: i128, int
     if !is_f && signless_width(rw, ty).is_none() {
         return Err("expected float or signless integer operands".to_string());
     }
+    let unsigned = crate::intq_ops::operand_unsigned(rw, op, 0);
     let v = elementwise(rw, &[a, b], &shape, elem, loc, |rw, v| {
         Ok(if is_f {
             cmpf(rw, float, v[0], v[1], loc)
         } else {
-            cmpi(rw, int, v[0], v[1], loc)
+            crate::intq_ops::cmpi_signed(rw, int, unsigned, v[0], v[1], loc)
         })
     })?;
     Ok(vec![v])
@@ -405,7 +420,7 @@ fn variadic(
     op: Op,
     loc: Location,
     float: &str,
-    int: &str,
+    int: &'static str,
     mean: bool,
 ) -> Lowered {
     let (shape, elem) = result_type(rw, op)?;
@@ -417,7 +432,11 @@ fn variadic(
     if inputs.is_empty() {
         return Err("expected at least one operand".to_string());
     }
-    let name = if is_f { float } else { int };
+    let name = match is_f {
+        true => float,
+        false if crate::intq_ops::result_unsigned(rw, op, 0) => crate::intq_ops::unsigned_name(int),
+        false => int,
+    };
     let n = inputs.len();
     let v = elementwise(rw, &inputs, &shape, elem, loc, |rw, a| {
         let mut acc = a[0];

@@ -260,8 +260,12 @@ pub(crate) fn lower_max_pool(rw: &mut PatternRewriter<'_>, op: Op, loc: Location
     let in_bounds = win.counts(&out[2..], |i| (0, sx[2 + i]));
     let empty_windows = in_bounds.iter().flatten().any(|&c| c == 0);
     let need_indices = indices_used || (!float && empty_windows);
+    // Unsigned integers (lowered as signless ones, see `intq_ops`) start at 0.
+    let unsigned = crate::intq_ops::operand_unsigned(rw, op, 0);
     let lowest = if float {
         f64::NEG_INFINITY
+    } else if unsigned {
+        0.0
     } else {
         -(2f64.powi(width.unwrap_or(64) as i32 - 1))
     };
@@ -302,7 +306,7 @@ pub(crate) fn lower_max_pool(rw: &mut PatternRewriter<'_>, op: Op, loc: Location
         let gt = if float {
             cmpf(rw, cmpf_pred::OGT, v, acc, loc)
         } else {
-            cmpi(rw, cmpi_pred::SGT, v, acc, loc)
+            crate::intq_ops::cmpi_signed(rw, cmpi_pred::SGT, unsigned, v, acc, loc)
         };
         let value = ar(rw, "arith.select", &[gt, v, acc], elem, loc);
         if !need_indices {
@@ -452,8 +456,17 @@ pub(crate) fn lower_int_pow(rw: &mut PatternRewriter<'_>, op: Op, loc: Location)
     let (shape, elem) = result_type(rw, op)?;
     let w = signless_width(rw, elem)
         .filter(|&w| (2..=64).contains(&w))
+        .filter(|_| !crate::intq_ops::result_unsigned(rw, op, 0))
         .ok_or("Pow of integers is lowered for signless integers of 2 to 64 bits")?;
     let (x, y) = (operand(rw, op, 0)?, operand(rw, op, 1)?);
+    // Unsigned tensors are lowered as signless ones (`intq_ops`), but the kernels here read
+    // them signed.
+    if crate::intq_ops::operand_unsigned(rw, op, 1) {
+        return Err(
+            "the exponent of Pow is neither a float nor a signless integer of 2 to 64 bits"
+                .to_string(),
+        );
+    }
     let (_, xe) = static_type(rw, x)?;
     let (_, ye) = static_type(rw, y)?;
     if xe != elem {

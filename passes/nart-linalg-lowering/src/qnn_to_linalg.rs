@@ -367,7 +367,7 @@ fn int_bytes(vals: &[i64], width: u32) -> Vec<u8> {
 }
 
 /// A scalar operand of a generic's body: one constant, or a constant tensor read through a map.
-enum Param {
+pub(crate) enum Param {
     /// The same value everywhere.
     Scalar(ParamValue),
     /// A tensor of `shape`, read at `map` of the loops.
@@ -379,7 +379,7 @@ enum Param {
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum ParamValue {
+pub(crate) enum ParamValue {
     I64(i64),
     F32(f32),
 }
@@ -394,15 +394,15 @@ impl Param {
         }
     }
 
-    fn ints(vals: Vec<i64>, shape: Vec<i64>, map: AffineMap) -> Param {
+    pub(crate) fn ints(vals: Vec<i64>, shape: Vec<i64>, map: AffineMap) -> Param {
         Param::new(vals.into_iter().map(ParamValue::I64).collect(), shape, map)
     }
 
-    fn floats(vals: Vec<f32>, shape: Vec<i64>, map: AffineMap) -> Param {
+    pub(crate) fn floats(vals: Vec<f32>, shape: Vec<i64>, map: AffineMap) -> Param {
         Param::new(vals.into_iter().map(ParamValue::F32).collect(), shape, map)
     }
 
-    fn int(v: i64) -> Param {
+    pub(crate) fn int(v: i64) -> Param {
         Param::Scalar(ParamValue::I64(v))
     }
 }
@@ -411,7 +411,7 @@ impl Param {
 /// over the result's dimensions, the first of `iters`): `body` gets the input elements, the
 /// parameters (`i64` or `f32` scalars) and the init element.
 #[allow(clippy::too_many_arguments)]
-fn generic(
+pub(crate) fn generic(
     rw: &mut PatternRewriter<'_>,
     inputs: &[(Value, AffineMap)],
     params: &[Param],

@@ -148,7 +148,22 @@ fn lower_reduce(rw: &mut PatternRewriter<'_>, op: Op, loc: Location, kind: Kind)
     } else {
         None
     };
+    let unsigned = crate::intq_ops::result_unsigned(rw, op, 0);
+    if unsigned && kind == Kind::L1 {
+        return Err("ReduceL1 of unsigned integers is not lowered".to_string());
+    }
+    let (max, min) = if unsigned {
+        ("arith.maxui", "arith.minui")
+    } else {
+        ("arith.maxsi", "arith.minsi")
+    };
     let init = match kind {
+        Kind::Max if unsigned => {
+            crate::intq_ops::unsigned_extreme(rw, elem, true).ok_or("no lowest value")?
+        }
+        Kind::Min if unsigned => {
+            crate::intq_ops::unsigned_extreme(rw, elem, false).ok_or("no highest value")?
+        }
         Kind::Max => extreme(rw, elem, true).ok_or("no lowest value")?,
         Kind::Min => extreme(rw, elem, false).ok_or("no highest value")?,
         Kind::Prod => scalar_attr(rw, 1.0, elem),
@@ -160,9 +175,9 @@ fn lower_reduce(rw: &mut PatternRewriter<'_>, op: Op, loc: Location, kind: Kind)
         let acc = a[a.len() - 1];
         Ok(match kind {
             Kind::Max if float => ar(rw, "arith.maximumf", &[acc, v], elem, loc),
-            Kind::Max => ar(rw, "arith.maxsi", &[acc, v], elem, loc),
+            Kind::Max => ar(rw, max, &[acc, v], elem, loc),
             Kind::Min if float => ar(rw, "arith.minimumf", &[acc, v], elem, loc),
-            Kind::Min => ar(rw, "arith.minsi", &[acc, v], elem, loc),
+            Kind::Min => ar(rw, min, &[acc, v], elem, loc),
             Kind::Prod => ar(rw, mul, &[acc, v], elem, loc),
             Kind::L1 => {
                 let m = if float {
@@ -245,7 +260,13 @@ fn lower_arg(rw: &mut PatternRewriter<'_>, op: Op, loc: Location, max: bool) -> 
     let last = int_attr(rw, op, "select_last_index", 0) != 0;
     let mask: Vec<bool> = (0..sx.len()).map(|i| i == axis).collect();
     let ks = kept(&sx, &mask);
-    let start = extreme(rw, elem, max).ok_or("no extreme value")?;
+    let unsigned = crate::intq_ops::operand_unsigned(rw, op, 0);
+    let start = if unsigned {
+        crate::intq_ops::unsigned_extreme(rw, elem, max)
+    } else {
+        extreme(rw, elem, max)
+    }
+    .ok_or("no extreme value")?;
     let best = filled_with(rw, start, &ks, elem, loc);
     let zero = rw.uniq().int_attr(oelem, 0);
     let at = filled_with(rw, zero, &ks, oelem, loc);
@@ -256,6 +277,11 @@ fn lower_arg(rw: &mut PatternRewriter<'_>, op: Op, loc: Location, max: bool) -> 
         (true, true) => (cmpf::OGE, cmpi_pred::SGE),
         (false, false) => (cmpf::OLT, cmpi_pred::SLT),
         (false, true) => (cmpf::OLE, cmpi_pred::SLE),
+    };
+    let ip = if unsigned {
+        crate::intq_ops::unsigned_pred(ip)
+    } else {
+        ip
     };
     let r = try_generic(
         rw,

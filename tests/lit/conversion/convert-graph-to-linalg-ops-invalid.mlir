@@ -67,9 +67,9 @@ func.func @pow_of_integers_to_unsigned(%x: tensor<4xi64>, %y: tensor<4xui32>) ->
 
 // -----
 
-func.func @cast_to_unsigned(%x: tensor<2xf32>) -> tensor<2xui8> {
+func.func @cast_to_float8(%x: tensor<2xf32>) -> tensor<2xf8E4M3FN> {
   // expected-error @+2 {{failed to legalize operation 'graph.Cast'}}
-  // expected-note @+1 {{a cast from 'f32' to 'ui8' is not lowered}}
-  %0 = "graph.Cast"(%x) <{to = 2 : i64}> : (tensor<2xf32>) -> tensor<2xui8>
-  return %0 : tensor<2xui8>
+  // expected-note @+1 {{a cast from 'f32' to 'f8E4M3FN' is not lowered}}
+  %0 = "graph.Cast"(%x) <{to = 17 : i64}> : (tensor<2xf32>) -> tensor<2xf8E4M3FN>
+  return %0 : tensor<2xf8E4M3FN>
 }

@@ -151,3 +151,16 @@ func.func @transpose_where_f16(%a: tensor<2x3xf16>, %c: tensor<3x2xi1>, %b: tens
   %1 = "graph.Where"(%c, %0, %b) : (tensor<3x2xi1>, tensor<3x2xf16>, tensor<3x2xf16>) -> tensor<3x2xf16>
   return %1 : tensor<3x2xf16>
 }
+
+// -----
+
+// An f64 Einsum sums in f64 (every element type the verifier allows now lowers; the refusal
+// of f64 in graph-to-linalg-keyb-invalid.mlir is gone).
+// CHECK-LABEL: func.func @einsum_f64
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<2x3xf64>, tensor<3x4xf64>) outs(%{{.*}} : tensor<2x4xf64>)
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f64
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f64
+func.func @einsum_f64(%a: tensor<2x3xf64>, %b: tensor<3x4xf64>) -> tensor<2x4xf64> {
+  %0 = "graph.Einsum"(%a, %b) <{equation = "ij,jk->ik"}> : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %0 : tensor<2x4xf64>
+}

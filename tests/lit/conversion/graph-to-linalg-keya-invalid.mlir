@@ -35,15 +35,6 @@ func.func @pad_reflect_pads_at_run_time(%x: tensor<2x3xf32>, %p: tensor<4xi64>) 
 
 // -----
 
-func.func @mod_on_unsigned(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
-  // expected-error @+2 {{failed to legalize operation 'graph.Mod'}}
-  // expected-note @+1 {{Mod is lowered for floats and signless integers only}}
-  %0 = "graph.Mod"(%a, %b) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
-  return %0 : tensor<4xui8>
-}
-
-// -----
-
 func.func @conv_transpose_4d(%x: tensor<1x1x2x2x2x2xf32>, %w: tensor<1x1x1x1x1x1xf32>) -> tensor<1x1x2x2x2x2xf32> {
   %n = "graph.none"() : () -> none
   // expected-error @+2 {{failed to legalize operation 'graph.ConvTranspose'}}

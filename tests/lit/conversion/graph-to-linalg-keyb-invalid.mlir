@@ -48,16 +48,6 @@ func.func @range_i16(%a: tensor<i16>, %l: tensor<i16>, %d: tensor<i16>) -> tenso
 
 // -----
 
-// Floats and signless integers only.
-func.func @einsum_ui8(%a: tensor<2x3xui8>, %b: tensor<3x4xui8>) -> tensor<2x4xui8> {
-  // expected-error @+2 {{failed to legalize operation 'graph.Einsum'}}
-  // expected-note @+1 {{expected float or integer operands}}
-  %0 = "graph.Einsum"(%a, %b) <{equation = "ij,jk->ik"}> : (tensor<2x3xui8>, tensor<3x4xui8>) -> tensor<2x4xui8>
-  return %0 : tensor<2x4xui8>
-}
-
-// -----
-
 // A K computed at run time: the static result type is only the model's promise, and a K that
 // broke it would give silently wrong results, so TopK stays with another target.
 func.func @top_k_run_time_k(%x: tensor<6xf32>, %k: tensor<1xi64>) -> (tensor<4xf32>, tensor<4xi64>) {

@@ -13,16 +13,6 @@ func.func @average_pool_f64(%x: tensor<1x1x6xf64>) -> tensor<1x1x3xf64> {
 
 // -----
 
-// MaxPool of unsigned integers (ONNX uint8) is not lowered here.
-func.func @max_pool_unsigned(%x: tensor<1x1x6xui8>) -> tensor<1x1x3xui8> {
-  // expected-error @+2 {{failed to legalize operation 'graph.MaxPool'}}
-  // expected-note @+1 {{expected a float or signless integer tensor}}
-  %0, %i = "graph.MaxPool"(%x) <{kernel_shape = array<i64: 2>, strides = array<i64: 2>}> : (tensor<1x1x6xui8>) -> (tensor<1x1x3xui8>, none)
-  return %0 : tensor<1x1x3xui8>
-}
-
-// -----
-
 // Without keepdims, the shapes do not tell which axes a run-time axes operand names.
 func.func @reduce_axes_at_run_time_without_keepdims(%x: tensor<3x3xf32>, %a: tensor<1xi64>) -> tensor<3xf32> {
   // expected-error @+2 {{failed to legalize operation 'graph.ReduceMax'}}
