@@ -204,7 +204,8 @@ pub fn parse_named(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PRes
             .collect();
         st.result_types.extend(results);
     } else if p.parse_optional_arrow() {
-        let tys = p.parse_type_list()?;
+        // `-> t` or `-> (t1, t2)`, as upstream's `parseOptionalArrowTypeList`.
+        let tys = p.parse_function_result_types()?;
         st.result_types.extend(tys);
     }
     let props = st.props.clone();
@@ -306,10 +307,9 @@ pub fn print_named(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
             p.print_region(region, false, false);
         }
     }
-    if !infers && !ctx.results(op).is_empty() {
+    if !infers {
         let tys: Vec<Type> = ctx.results(op).iter().map(|&r| ctx.value_type(r)).collect();
-        p.write_str(" -> ");
-        p.print_types(&tys);
+        p.print_arrow_type_list(&tys);
     }
     Ok(())
 }
@@ -371,7 +371,8 @@ pub fn parse_generic(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PR
     let region = p.parse_region(&[])?;
     st.regions.push(region);
     if p.parse_optional_arrow() {
-        let tys = p.parse_type_list()?;
+        // `-> t` or `-> (t1, t2)`, as upstream's `parseOptionalArrowTypeList`.
+        let tys = p.parse_function_result_types()?;
         st.result_types.extend(tys);
     }
     let seg = segment_sizes(p.ctx(), &[ins.len(), outs.len()]);
@@ -418,11 +419,9 @@ pub fn print_generic(p: &mut OpAsmPrinter<'_>, op: Op) -> std::fmt::Result {
     }
     p.write_str(" ");
     p.print_region(ctx.region(op, 0), true, true);
-    if !ctx.results(op).is_empty() {
-        let tys: Vec<Type> = ctx.results(op).iter().map(|&r| ctx.value_type(r)).collect();
-        p.write_str(" -> ");
-        p.print_types(&tys);
-    }
+    // ` -> t` or ` -> (t1, t2)`, as upstream's `printOptionalArrowTypeList`.
+    let tys: Vec<Type> = ctx.results(op).iter().map(|&r| ctx.value_type(r)).collect();
+    p.print_arrow_type_list(&tys);
     Ok(())
 }
 

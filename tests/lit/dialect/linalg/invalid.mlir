@@ -175,3 +175,15 @@ func.func @conv_strides(%i: tensor<1x1x4x4xf32>, %w: tensor<1x1x3x3xf32>, %o: te
   %0 = linalg.conv_2d_nchw_fchw {strides = dense<[0, 1]> : tensor<2xi64>} ins(%i, %w : tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>) outs(%o : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
   return
 }
+
+// -----
+
+// Several results need parentheses after the arrow (upstream reads only one type without them).
+func.func @two_results_without_parentheses(%a: tensor<4xf32>, %i0: tensor<f32>, %i1: tensor<f32>) {
+  // expected-error@+1 {{operation defines 1 results but was provided 2 to bind}}
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%a : tensor<4xf32>) outs(%i0, %i1 : tensor<f32>, tensor<f32>) {
+  ^bb0(%x: f32, %o0: f32, %o1: f32):
+    linalg.yield %x, %x : f32, f32
+  } -> tensor<f32>, tensor<f32>
+  return
+}

@@ -121,3 +121,19 @@ func.func @short_forms(%a: tensor<4x8xf32>, %r: tensor<4xf32>) {
   %1 = linalg.reduce { arith.addf } ins(%a : tensor<4x8xf32>) outs(%r : tensor<4xf32>) dimensions = [1]
   return
 }
+
+// Several results are written in parentheses after the arrow, as upstream prints and reads them.
+// CHECK-LABEL: func.func @two_results
+// CHECK: %[[R:.*]]:2 = linalg.generic
+// CHECK: linalg.yield %{{.*}}, %{{.*}} : f32, f32
+// CHECK-NEXT: } -> (tensor<f32>, tensor<f32>)
+// CHECK: return %[[R]]#0, %[[R]]#1
+func.func @two_results(%a: tensor<4xf32>, %i0: tensor<f32>, %i1: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%a : tensor<4xf32>) outs(%i0, %i1 : tensor<f32>, tensor<f32>) {
+  ^bb0(%x: f32, %o0: f32, %o1: f32):
+    %s = arith.addf %x, %o0 : f32
+    %m = arith.maximumf %x, %o1 : f32
+    linalg.yield %s, %m : f32, f32
+  } -> (tensor<f32>, tensor<f32>)
+  return %r#0, %r#1 : tensor<f32>, tensor<f32>
+}
