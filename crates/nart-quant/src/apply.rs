@@ -315,9 +315,12 @@ fn onnx_code(f: FloatFormat) -> i64 {
 /// Rounds to the float format, flushing subnormals to zero when asked.
 fn to_format(x: f64, format: FloatFormat, subnormals: bool) -> f64 {
     let (v, min_normal) = match format {
-        FloatFormat::F16 => (half::f16::from_f64(x).to_f64(), 6.103515625e-5),
+        FloatFormat::F16 => (
+            nart_tensor::halfround::f16_from_f64(x).to_f64(),
+            6.103515625e-5,
+        ),
         FloatFormat::BF16 => (
-            half::bf16::from_f64(x).to_f64(),
+            nart_tensor::halfround::bf16_from_f64(x).to_f64(),
             f64::from(f32::MIN_POSITIVE),
         ),
     };

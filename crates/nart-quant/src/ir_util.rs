@@ -128,12 +128,12 @@ pub fn dense_attr(
         }
         TypeData::Float(FloatKind::F16) => {
             for &v in values {
-                bytes.extend_from_slice(&half::f16::from_f64(v).to_le_bytes());
+                bytes.extend_from_slice(&nart_tensor::halfround::f16_from_f64(v).to_le_bytes());
             }
         }
         TypeData::Float(FloatKind::BF16) => {
             for &v in values {
-                bytes.extend_from_slice(&half::bf16::from_f64(v).to_le_bytes());
+                bytes.extend_from_slice(&nart_tensor::halfround::bf16_from_f64(v).to_le_bytes());
             }
         }
         TypeData::Float(FloatKind::F64) => {

@@ -290,8 +290,8 @@ impl DType {
     pub(crate) fn round(self, x: f64) -> f64 {
         match self {
             DType::F32 => x as f32 as f64,
-            DType::F16 => half::f16::from_f64(x).to_f64(),
-            DType::BF16 => half::bf16::from_f64(x).to_f64(),
+            DType::F16 => crate::halfround::f16_from_f64(x).to_f64(),
+            DType::BF16 => crate::halfround::bf16_from_f64(x).to_f64(),
             _ => x,
         }
     }

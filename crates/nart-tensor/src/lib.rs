@@ -66,6 +66,7 @@ pub mod conv;
 pub mod einsum;
 pub mod elementwise;
 pub mod grid_sample;
+pub mod halfround;
 pub mod index;
 pub mod loss;
 pub mod matmul;

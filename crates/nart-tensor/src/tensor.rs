@@ -697,7 +697,7 @@ impl Tensor {
                     fmt_float(
                         x.to_f64(),
                         4,
-                        shortest(x.to_f64(), |t| f16::from_f64(t) == *x),
+                        shortest(x.to_f64(), |t| crate::halfround::f16_from_f64(t) == *x),
                     )
                 })
                 .collect(),
@@ -707,7 +707,7 @@ impl Tensor {
                     fmt_float(
                         x.to_f64(),
                         3,
-                        shortest(x.to_f64(), |t| bf16::from_f64(t) == *x),
+                        shortest(x.to_f64(), |t| crate::halfround::bf16_from_f64(t) == *x),
                     )
                 })
                 .collect(),
@@ -819,8 +819,16 @@ pub(crate) fn f64_to_data(dtype: DType, v: &[f64], opts: CastOptions) -> Result<
     Ok(match dtype {
         DType::F32 => Data::F32(v.iter().map(|&x| x as f32).collect()),
         DType::F64 => Data::F64(v.to_vec()),
-        DType::F16 => Data::F16(v.iter().map(|&x| f16::from_f64(x)).collect()),
-        DType::BF16 => Data::BF16(v.iter().map(|&x| bf16::from_f64(x)).collect()),
+        DType::F16 => Data::F16(
+            v.iter()
+                .map(|&x| crate::halfround::f16_from_f64(x))
+                .collect(),
+        ),
+        DType::BF16 => Data::BF16(
+            v.iter()
+                .map(|&x| crate::halfround::bf16_from_f64(x))
+                .collect(),
+        ),
         DType::Bool => Data::Bool(v.iter().map(|&x| x != 0.0).collect()),
         DType::String => Data::Str(v.iter().map(|&x| fmt_float(x, 16, x.to_string())).collect()),
         DType::Complex64 => Data::C64(v.iter().map(|&x| Complex32::new(x as f32, 0.0)).collect()),

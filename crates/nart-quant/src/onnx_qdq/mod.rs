@@ -43,8 +43,12 @@ pub fn round_scales_to_expressed(ctx: &mut Context, root: Op) {
             let s = f64::from_bits(bits);
             match kind {
                 Some(nart_ir::FloatKind::F32) => f64::from(s as f32).to_bits(),
-                Some(nart_ir::FloatKind::F16) => half::f16::from_f64(s).to_f64().to_bits(),
-                Some(nart_ir::FloatKind::BF16) => half::bf16::from_f64(s).to_f64().to_bits(),
+                Some(nart_ir::FloatKind::F16) => {
+                    nart_tensor::halfround::f16_from_f64(s).to_f64().to_bits()
+                }
+                Some(nart_ir::FloatKind::BF16) => {
+                    nart_tensor::halfround::bf16_from_f64(s).to_f64().to_bits()
+                }
                 _ => bits,
             }
         };
