@@ -6,78 +6,10 @@
 
 mod common;
 
+use common::int8::{interpret, on_onednn, qty};
 use common::{onednn_here, Rng};
-use nart_interp::Interpreter;
-use nart_ir::Context;
-use nart_onednn_rt::program::{OpKind, PoolAlg, Program};
-use nart_target::{Setup, Target, TargetRegistry};
-use nart_target_onednn::OnednnTarget;
+use nart_onednn_rt::program::{OpKind, PoolAlg};
 use nart_tensor::Tensor;
-
-fn qcontext() -> Context {
-    let mut ctx = common::context();
-    nart_dialect_quant::register(&mut ctx);
-    nart_dialect_qnn::register(&mut ctx);
-    ctx
-}
-
-fn interpret(text: &str, inputs: &[Tensor]) -> Vec<Tensor> {
-    let mut ctx = qcontext();
-    let m = nart_ir::parser::parse_source(&mut ctx, "case.mlir", text)
-        .unwrap_or_else(|d| panic!("{text}\n{d:?}"));
-    nart_ir::verify::verify(&ctx, m).unwrap_or_else(|d| panic!("{text}\n{d:?}"));
-    let interp = Interpreter::from_module(&ctx, m, Some("main")).unwrap();
-    interp.run(inputs.to_vec()).unwrap()
-}
-
-/// `@main` of `text` partitioned onto onednn alone: `Err` with the reasons when an op went
-/// elsewhere, else the one segment compiled twice (equal bytes), loaded, run twice (equal
-/// results), with its op list.
-fn on_onednn(text: &str, inputs: &[Tensor]) -> Result<(Vec<Tensor>, Program), String> {
-    let mut ctx = qcontext();
-    let m = nart_ir::parser::parse_source(&mut ctx, "case.mlir", text)
-        .unwrap_or_else(|d| panic!("{text}\n{d:?}"));
-    let func = nart_target::harness::main_func(&ctx, m);
-    let mut registry = TargetRegistry::builtin();
-    nart_target_onednn::register(&mut registry);
-    let setup = Setup::resolve(&registry, &["onednn".to_string()], &[]).unwrap();
-    let parts = nart_target::partition_function(&mut ctx, func, &setup)
-        .unwrap_or_else(|d| panic!("{text}\n{d:?}"));
-    let refused: Vec<String> = parts
-        .plan
-        .ops
-        .iter()
-        .filter(|p| p.target != "onednn")
-        .map(|p| format!("{}: {}", p.op_type, p.reason))
-        .collect();
-    if !refused.is_empty() {
-        return Err(refused.join("; "));
-    }
-    assert_eq!(parts.segment_ops.len(), 1, "{text}");
-    let seg = parts.segment_ops[0];
-    let target = OnednnTarget::new();
-    let artifact = target
-        .compile(&mut ctx, seg)
-        .map_err(|d| d.message.clone())?;
-    assert_eq!(
-        artifact,
-        target.compile(&mut ctx, seg).unwrap(),
-        "compiling is deterministic"
-    );
-    let exe = target
-        .runtime()
-        .load(&artifact)
-        .map_err(|e| e.to_string())?;
-    let out = exe.run(inputs).map_err(|e| e.to_string())?;
-    assert_eq!(out, exe.run(inputs).unwrap(), "a second run agrees");
-    Ok((out, Program::decode(&artifact.bytes).unwrap()))
-}
-
-/// `tensor<2x3x!quant.uniform<u8:f32, 0.02:128>>`.
-fn qty(dims: &[i64], storage: &str, scale: f64, zp: i64) -> String {
-    let d: String = dims.iter().map(|d| format!("{d}x")).collect();
-    format!("tensor<{d}!quant.uniform<{storage}:f32, {scale:?}:{zp}>>")
-}
 
 /// A random 8-bit tensor of `dims`: `u8` or `i8`.
 fn int8_tensor(rng: &mut Rng, dims: &[i64], unsigned: bool) -> Tensor {

@@ -137,34 +137,13 @@ pub(crate) fn lower_pow(rw: &mut PatternRewriter<'_>, op: Op, loc: Location) -> 
     let y_float = numeric(rw, ye)?;
     let v = elementwise(rw, &[x, y], &shape, elem, loc, |rw, a| {
         let e = if y_float {
-            convert_float(rw, a[1], elem, loc)?
+            crate::floats::float_to_float(rw, a[1], elem, loc)?
         } else {
             ar(rw, "arith.sitofp", &[a[1]], elem, loc)
         };
         binary_math(rw, "math.powf", a[0], e, loc)
     })?;
     Ok(vec![v])
-}
-
-/// `x` (a float) as float type `to`.
-fn convert_float(
-    rw: &mut PatternRewriter<'_>,
-    x: Value,
-    to: Type,
-    loc: Location,
-) -> Result<Value, String> {
-    let from = rw.value_type(x);
-    if from == to {
-        return Ok(x);
-    }
-    let (Some(wf), Some(wt)) = (float_width(rw, from), float_width(rw, to)) else {
-        return Err("unsupported float types".to_string());
-    };
-    Ok(if wf < wt {
-        ar(rw, "arith.extf", &[x], to, loc)
-    } else {
-        ar(rw, "arith.truncf", &[x], to, loc)
-    })
 }
 
 /// A `math` op of two operands of the same type.

@@ -5,6 +5,8 @@
 
 #![allow(dead_code, unused_imports)]
 
+pub mod int8;
+
 pub use nart_target::harness::{constant, context, interpret, ty};
 use nart_target_onednn::OnednnTarget;
 use nart_tensor::Tensor;
