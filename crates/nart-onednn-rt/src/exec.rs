@@ -286,6 +286,36 @@ impl Drop for Loaded {
     }
 }
 
+/// Waits until the primitives queued on `stream` have finished.
+///
+/// # Safety
+/// `stream` must be a live stream of `api`.
+unsafe fn wait(api: &Api, stream: H) -> Result<(), RtError> {
+    // SAFETY: the caller guarantees the stream is live.
+    let st = unsafe { (api.stream_wait)(stream) };
+    if st != ffi::SUCCESS {
+        return Err(RtError::run(format!(
+            "onednn: stream failed: {}",
+            ffi::status_name(st)
+        )));
+    }
+    Ok(())
+}
+
+/// Adds the time since `started` to step `k`'s profile (total, count, least), when profiling.
+fn record(
+    profile: &mut Option<Vec<(std::time::Duration, u64, std::time::Duration)>>,
+    k: usize,
+    started: Option<std::time::Instant>,
+) {
+    if let (Some(t0), Some(p)) = (started, profile.as_mut()) {
+        let t = t0.elapsed();
+        p[k].0 += t;
+        p[k].1 += 1;
+        p[k].2 = p[k].2.min(t);
+    }
+}
+
 /// Turns a failed oneDNN call into an error about `what`.
 fn check(status: ffi::Status, what: impl FnOnce() -> String) -> Result<(), RtError> {
     if status == ffi::SUCCESS {
@@ -1565,14 +1595,10 @@ impl Loaded {
                 let started = self.profile.is_some().then(std::time::Instant::now);
                 let (prim, args) = match s {
                     Step::Prim { prim, args } => (*prim, args),
+                    // A step the runtime computes itself: the primitives before it have
+                    // finished writing its operands.
                     Step::Cast(c) => {
-                        let st = (self.api.stream_wait)(self.stream);
-                        if st != ffi::SUCCESS {
-                            return Err(RtError::run(format!(
-                                "onednn: stream failed: {}",
-                                ffi::status_name(st)
-                            )));
-                        }
+                        wait(self.api, self.stream)?;
                         if c.input == c.out {
                             return Err(RtError::run("onednn: a cast in place"));
                         }
@@ -1586,58 +1612,29 @@ impl Loaded {
                             }
                         }
                         self.buffers[c.out] = y;
-                        if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {
-                            let t = t0.elapsed();
-                            p[k].0 += t;
-                            p[k].1 += 1;
-                            p[k].2 = p[k].2.min(t);
-                        }
+                        record(&mut self.profile, k, started);
                         continue;
                     }
                     Step::Add(a) => {
-                        // The primitives before it have finished writing its operands.
-                        let st = (self.api.stream_wait)(self.stream);
-                        if st != ffi::SUCCESS {
-                            return Err(RtError::run(format!(
-                                "onednn: stream failed: {}",
-                                ffi::status_name(st)
-                            )));
-                        }
+                        wait(self.api, self.stream)?;
                         let mut y = std::mem::take(&mut self.buffers[a.out]);
                         {
                             let (x0, x1) = (&self.buffers[a.inputs[0]], &self.buffers[a.inputs[1]]);
                             a.apply(bytes_of(x0), bytes_of(x1), bytes_mut(&mut y));
                         }
                         self.buffers[a.out] = y;
-                        if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {
-                            let t = t0.elapsed();
-                            p[k].0 += t;
-                            p[k].1 += 1;
-                            p[k].2 = p[k].2.min(t);
-                        }
+                        record(&mut self.profile, k, started);
                         continue;
                     }
                     Step::Requant(r) => {
-                        // The primitives before it have finished writing its sums.
-                        let st = (self.api.stream_wait)(self.stream);
-                        if st != ffi::SUCCESS {
-                            return Err(RtError::run(format!(
-                                "onednn: stream failed: {}",
-                                ffi::status_name(st)
-                            )));
-                        }
+                        wait(self.api, self.stream)?;
                         if r.acc == r.out {
                             return Err(RtError::run("onednn: a requantization in place"));
                         }
                         let acc = std::mem::take(&mut self.buffers[r.acc]);
                         r.apply(as_i32(&acc), bytes_mut(&mut self.buffers[r.out]));
                         self.buffers[r.acc] = acc;
-                        if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {
-                            let t = t0.elapsed();
-                            p[k].0 += t;
-                            p[k].1 += 1;
-                            p[k].2 = p[k].2.min(t);
-                        }
+                        record(&mut self.profile, k, started);
                         continue;
                     }
                 };
@@ -1653,28 +1650,13 @@ impl Loaded {
                         ffi::status_name(st)
                     )));
                 }
-                if let (Some(t0), Some(p)) = (started, self.profile.as_mut()) {
+                if started.is_some() {
                     // Waiting for each step puts its time on it, not on a later one.
-                    let st = (self.api.stream_wait)(self.stream);
-                    if st != ffi::SUCCESS {
-                        return Err(RtError::run(format!(
-                            "onednn: stream failed: {}",
-                            ffi::status_name(st)
-                        )));
-                    }
-                    let t = t0.elapsed();
-                    p[k].0 += t;
-                    p[k].1 += 1;
-                    p[k].2 = p[k].2.min(t);
+                    wait(self.api, self.stream)?;
+                    record(&mut self.profile, k, started);
                 }
             }
-            let st = (self.api.stream_wait)(self.stream);
-            if st != ffi::SUCCESS {
-                return Err(RtError::run(format!(
-                    "onednn: stream failed: {}",
-                    ffi::status_name(st)
-                )));
-            }
+            wait(self.api, self.stream)?;
         }
         self.outputs
             .iter_mut()
