@@ -3,7 +3,7 @@
 //! divisions and the extended operations are expanded as upstream's `arith-expand` does.
 //! Every op applies to scalars and to 1-D vectors alike.
 
-use inkwell::builder::BuilderError;
+use inkwell::builder::{Builder, BuilderError};
 use inkwell::types::{BasicTypeEnum, IntType};
 use inkwell::values::{BasicValue, BasicValueEnum, InstructionOpcode as Opc, IntValue};
 use inkwell::{FloatPredicate, IntPredicate};
@@ -233,6 +233,53 @@ fn float_pred(p: i128) -> Option<FloatPredicate> {
     })
 }
 
+/// `icmp p, a, b` on scalars or vectors alike.
+pub(crate) fn build_icmp<'ll>(
+    builder: &Builder<'ll>,
+    p: IntPredicate,
+    a: BasicValueEnum<'ll>,
+    b: BasicValueEnum<'ll>,
+) -> Result<BasicValueEnum<'ll>, BuilderError> {
+    Ok(match a {
+        BasicValueEnum::VectorValue(v) => builder
+            .build_int_compare(p, v, b.into_vector_value(), "")?
+            .into(),
+        other => builder
+            .build_int_compare(p, other.into_int_value(), b.into_int_value(), "")?
+            .into(),
+    })
+}
+
+/// `fcmp p, a, b` on scalars or vectors alike.
+pub(crate) fn build_fcmp<'ll>(
+    builder: &Builder<'ll>,
+    p: FloatPredicate,
+    a: BasicValueEnum<'ll>,
+    b: BasicValueEnum<'ll>,
+) -> Result<BasicValueEnum<'ll>, BuilderError> {
+    Ok(match a {
+        BasicValueEnum::VectorValue(v) => builder
+            .build_float_compare(p, v, b.into_vector_value(), "")?
+            .into(),
+        other => builder
+            .build_float_compare(p, other.into_float_value(), b.into_float_value(), "")?
+            .into(),
+    })
+}
+
+/// `select c, a, b` with a scalar or vector condition.
+pub(crate) fn build_select<'ll>(
+    builder: &Builder<'ll>,
+    c: BasicValueEnum<'ll>,
+    a: BasicValueEnum<'ll>,
+    b: BasicValueEnum<'ll>,
+) -> Result<BasicValueEnum<'ll>, BuilderError> {
+    match c {
+        BasicValueEnum::VectorValue(v) => builder.build_select(v, a, b, ""),
+        other => builder.build_select(other.into_int_value(), a, b, ""),
+    }
+}
+
 impl<'ll> FnTranslator<'_, '_, 'll> {
     fn binop(
         &self,
@@ -249,16 +296,7 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
         a: BasicValueEnum<'ll>,
         b: BasicValueEnum<'ll>,
     ) -> Result<BasicValueEnum<'ll>, BuilderError> {
-        Ok(match a {
-            BasicValueEnum::VectorValue(v) => self
-                .builder
-                .build_int_compare(p, v, b.into_vector_value(), "")?
-                .into(),
-            other => self
-                .builder
-                .build_int_compare(p, other.into_int_value(), b.into_int_value(), "")?
-                .into(),
-        })
+        build_icmp(&self.builder, p, a, b)
     }
 
     fn select(
@@ -267,10 +305,7 @@ impl<'ll> FnTranslator<'_, '_, 'll> {
         a: BasicValueEnum<'ll>,
         b: BasicValueEnum<'ll>,
     ) -> Result<BasicValueEnum<'ll>, BuilderError> {
-        match c {
-            BasicValueEnum::VectorValue(v) => self.builder.build_select(v, a, b, ""),
-            other => self.builder.build_select(other.into_int_value(), a, b, ""),
-        }
+        build_select(&self.builder, c, a, b)
     }
 
     /// An integer constant of the op's result type from its `value` attribute.

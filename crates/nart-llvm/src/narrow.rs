@@ -113,16 +113,7 @@ impl<'ll> Narrow<'_, 'll> {
         x: BasicValueEnum<'ll>,
         y: BasicValueEnum<'ll>,
     ) -> Result<BasicValueEnum<'ll>, BuilderError> {
-        Ok(match x {
-            BasicValueEnum::VectorValue(v) => self
-                .b
-                .build_float_compare(p, v, y.into_vector_value(), "")?
-                .into(),
-            other => self
-                .b
-                .build_float_compare(p, other.into_float_value(), y.into_float_value(), "")?
-                .into(),
-        })
+        crate::arith::build_fcmp(self.b, p, x, y)
     }
 
     fn icmp(
@@ -131,16 +122,7 @@ impl<'ll> Narrow<'_, 'll> {
         x: BasicValueEnum<'ll>,
         y: BasicValueEnum<'ll>,
     ) -> Result<BasicValueEnum<'ll>, BuilderError> {
-        Ok(match x {
-            BasicValueEnum::VectorValue(v) => self
-                .b
-                .build_int_compare(p, v, y.into_vector_value(), "")?
-                .into(),
-            other => self
-                .b
-                .build_int_compare(p, other.into_int_value(), y.into_int_value(), "")?
-                .into(),
-        })
+        crate::arith::build_icmp(self.b, p, x, y)
     }
 
     fn select(
@@ -149,10 +131,7 @@ impl<'ll> Narrow<'_, 'll> {
         x: BasicValueEnum<'ll>,
         y: BasicValueEnum<'ll>,
     ) -> Result<BasicValueEnum<'ll>, BuilderError> {
-        match c {
-            BasicValueEnum::VectorValue(v) => self.b.build_select(v, x, y, ""),
-            other => self.b.build_select(other.into_int_value(), x, y, ""),
-        }
+        crate::arith::build_select(self.b, c, x, y)
     }
 
     /// `x` (`float`) rounded to `bfloat`, to nearest even.
