@@ -29,6 +29,9 @@
 
 use crate::errors::QuantError;
 
+#[cfg(test)]
+mod kl_reference;
+
 /// The default number of histogram bins.
 pub const DEFAULT_BINS: usize = 2048;
 
@@ -319,50 +322,127 @@ pub fn percentile_threshold(h: &Histogram, p: f64) -> f64 {
     h.amax
 }
 
-/// Replaces zeros by `eps` and takes the same mass from the non-zero entries, so that
-/// `KL(p || q)` stays finite (MXNet's `_smooth_distribution`); `None` when all are zero.
-fn smooth(p: &mut [f64], eps: f64) -> Option<()> {
-    let zeros = p.iter().filter(|&&x| x == 0.0).count();
-    let nonzeros = p.len() - zeros;
-    if nonzeros == 0 {
-        return None;
-    }
-    let eps1 = eps * zeros as f64 / nonzeros as f64;
-    for x in p.iter_mut() {
-        *x = if *x == 0.0 { eps } else { *x - eps1 };
-    }
-    Some(())
-}
+/// The smoothing constant: a zero of `P` or `Q` becomes this much (MXNet's and TVM's `eps`).
+const KL_EPS: f64 = 1e-4;
 
-/// `KL(p || q)` of two unnormalized distributions (normalized here, as `scipy.stats.entropy`).
-fn kl_divergence(p: &[f64], q: &[f64]) -> f64 {
-    let (sp, sq): (f64, f64) = (p.iter().sum(), q.iter().sum());
-    if sp <= 0.0 || sq <= 0.0 {
-        return f64::INFINITY;
-    }
-    let mut kl = 0.0;
-    for (&a, &b) in p.iter().zip(q) {
-        if a > 0.0 {
-            if b <= 0.0 {
-                return f64::INFINITY;
-            }
-            let (a, b) = (a / sp, b / sq);
-            kl += a * (a / b).ln();
-        }
-    }
-    kl
-}
+/// The powers of `e / b` that [`entropy_divergence`] sums for `(b - e) ln(b - e)`: with
+/// `e / b <= 2^-BIG_SHIFT`, the first term left out is below `2^-56 / 42` of `b`.
+const SERIES_TERMS: usize = 6;
+/// A bin is "big" when its count is at least `2^BIG_SHIFT` times the largest smoothing offset
+/// of any candidate.
+const BIG_SHIFT: i32 = 8;
 
-/// Buffers for [`entropy_divergence`], reused by every candidate of a search.
-#[derive(Default)]
+/// What [`entropy_divergence`] reads about the counts of one search, computed once, and the
+/// per-level buffers that every candidate reuses.
+///
+/// The divergence of a candidate takes one pass over its levels, not over its bins: all
+/// per-bin sums are differences of prefix sums. Smoothing subtracts the same offset `e` from
+/// every non-empty bin of `P`, and `e` changes with the candidate (it is `1e-4` times the
+/// empty bins over the non-empty ones), so `Σ (b - e) ln(b - e)` cannot be a prefix sum
+/// itself. For a "big" bin (`b >= 256 e` for every candidate's `e`) it is the series
+/// `b ln b - e (1 + ln b) + Σ_{n >= 2} e^n / (n (n - 1) b^(n - 1))`, whose terms are prefix
+/// sums of `b ln b`, `ln b` and `b^-m`; the few "small" non-empty bins are taken one by one.
+/// Prefix sums are compensated (Neumaier), so that a difference is as exact as the counts:
+/// the integer counts of a histogram and the multiples of 1/2048 that [`rebin`] gives are
+/// summed without rounding.
 struct KlScratch {
-    p: Vec<f64>,
-    q: Vec<f64>,
-    level_mass: Vec<f64>,
+    /// `nonzero[k]`: the non-empty bins among the first `k`.
+    nonzero: Vec<usize>,
+    /// `mass[k]`: the counts of the first `k` bins.
+    mass: Vec<f64>,
+    /// `big[k]`, `big_mass[k]`: the big bins among the first `k`, and their counts.
+    big: Vec<usize>,
+    big_mass: Vec<f64>,
+    /// `big_plogp[k]`, `big_logp[k]`: `Σ b ln b` and `Σ ln b` over the big bins among the
+    /// first `k`.
+    big_plogp: Vec<f64>,
+    big_logp: Vec<f64>,
+    /// `big_inv[m - 1][k]`: `Σ b^-m` over the big bins among the first `k`, `m` from 1 to
+    /// `SERIES_TERMS - 1`.
+    big_inv: Vec<Vec<f64>>,
+    /// The non-empty bins that are not big, in order.
+    small: Vec<usize>,
+    /// The candidate's levels: non-empty bins of `P`, the smoothed `Q` of each of them, and the
+    /// boundaries (level `l` is bins `edges[l]..edges[l + 1]`).
     level_nonzero: Vec<usize>,
+    level_q: Vec<f64>,
+    edges: Vec<usize>,
+}
+
+/// Running sums of `values`, compensated (Neumaier's summation): `out[k]` is the sum of the
+/// first `k`, correctly rounded for any practical count of bins.
+fn prefix_sums(values: impl Iterator<Item = f64>) -> Vec<f64> {
+    let (mut sum, mut carry) = (0.0f64, 0.0f64);
+    let mut out = vec![0.0];
+    for v in values {
+        let t = sum + v;
+        carry += if sum.abs() >= v.abs() {
+            (sum - t) + v
+        } else {
+            (v - t) + sum
+        };
+        sum = t;
+        out.push(sum + carry);
+    }
+    out
+}
+
+/// The smoothing of one candidate: `P`'s `zeros_p` zeros become `KL_EPS` and its other bins
+/// lose `e` (`last_p` is its last bin, with the outliers); `sp` and `sq` are the sums of the
+/// smoothed `P` and `Q` (`Q` smoothed per level in [`KlScratch::level_q`]).
+struct Candidate {
+    last_p: f64,
+    zeros_p: usize,
+    e: f64,
+    sp: f64,
+    sq: f64,
 }
 
 impl KlScratch {
+    /// The tables for the searches over `bins` (non-negative counts).
+    fn new(bins: &[f64]) -> KlScratch {
+        let n = bins.len();
+        let mut nonzero = vec![0usize; n + 1];
+        for (k, &b) in bins.iter().enumerate() {
+            nonzero[k + 1] = nonzero[k] + usize::from(b != 0.0);
+        }
+        // The largest offset `e` of any candidate `i`: its bins below `i - 1` as they are, the
+        // last one possibly filled by the outliers.
+        let e_max = (1..=n)
+            .map(|i| {
+                let nz = nonzero[i - 1];
+                KL_EPS * (i - 1 - nz + 1) as f64 / nz.max(1) as f64
+            })
+            .fold(0.0, f64::max);
+        let tau = e_max * 2f64.powi(BIG_SHIFT);
+        let is_big = |b: f64| b > 0.0 && b >= tau;
+        let big_bins = || bins.iter().map(move |&b| if is_big(b) { b } else { 0.0 });
+        let mut big = vec![0usize; n + 1];
+        for (k, &b) in bins.iter().enumerate() {
+            big[k + 1] = big[k] + usize::from(is_big(b));
+        }
+        let big_inv = (1..SERIES_TERMS)
+            .map(|m| {
+                prefix_sums(big_bins().map(|b| if b > 0.0 { b.powi(-(m as i32)) } else { 0.0 }))
+            })
+            .collect();
+        KlScratch {
+            mass: prefix_sums(bins.iter().copied()),
+            big_mass: prefix_sums(big_bins()),
+            big_plogp: prefix_sums(big_bins().map(|b| if b > 0.0 { b * b.ln() } else { 0.0 })),
+            big_logp: prefix_sums(big_bins().map(|b| if b > 0.0 { b.ln() } else { 0.0 })),
+            big_inv,
+            small: (0..n)
+                .filter(|&k| bins[k] != 0.0 && !is_big(bins[k]))
+                .collect(),
+            nonzero,
+            big,
+            level_nonzero: Vec::new(),
+            level_q: Vec::new(),
+            edges: Vec::new(),
+        }
+    }
+
     /// After [`entropy_divergence`]: the non-empty bins of `P` less the levels that hold
     /// them (the degrees of freedom that merging bins into levels takes away).
     fn degrees_of_freedom(&self) -> f64 {
@@ -370,11 +450,83 @@ impl KlScratch {
         let levels = self.level_nonzero.iter().filter(|&&c| c > 0).count();
         (bins - levels) as f64
     }
+
+    /// The levels of candidate `i` (see [`entropy_divergence`]) and its smoothing; `None` when
+    /// `P` or `Q` is all zeros.
+    fn candidate(
+        &mut self,
+        bins: &[f64],
+        outliers: f64,
+        i: usize,
+        levels: usize,
+    ) -> Option<Candidate> {
+        debug_assert_eq!(bins.len() + 1, self.mass.len(), "tables of other bins");
+        let m = i - 1;
+        let last_b = bins[m];
+        let last_p = last_b + outliers;
+        let zeros_p = (m - self.nonzero[m]) + usize::from(last_p == 0.0);
+        let nonzeros_p = i - zeros_p;
+        if nonzeros_p == 0 {
+            return None;
+        }
+        let e = KL_EPS * zeros_p as f64 / nonzeros_p as f64;
+        // Level `l` starts at the first bin `k` with `k * levels / i >= l`: `ceil(l * i /
+        // levels)`, stepped without a division per level.
+        self.edges.clear();
+        let (step, rem) = (i / levels, i % levels);
+        let (mut whole, mut frac) = (0usize, 0usize);
+        for _ in 0..levels {
+            self.edges.push(whole + usize::from(frac > 0));
+            whole += step;
+            frac += rem;
+            if frac >= levels {
+                frac -= levels;
+                whole += 1;
+            }
+        }
+        self.edges.push(i);
+        self.level_nonzero.clear();
+        self.level_q.clear();
+        let mut zeros_q = zeros_p;
+        for l in 0..levels {
+            let (start, end) = (self.edges[l], self.edges[l + 1].min(m));
+            let mut count = self.nonzero[end] - self.nonzero[start];
+            let mut mass = self.mass[end] - self.mass[start];
+            if l + 1 == levels {
+                count += usize::from(last_p != 0.0);
+                mass += last_b;
+            }
+            // Each level's mass spreads evenly over its bins where `P` is non-zero.
+            let q = if count > 0 { mass / count as f64 } else { 0.0 };
+            if q == 0.0 {
+                zeros_q += count;
+            }
+            self.level_nonzero.push(count);
+            self.level_q.push(q);
+        }
+        let nonzeros_q = i - zeros_q;
+        if nonzeros_q == 0 {
+            return None;
+        }
+        let eq = KL_EPS * zeros_q as f64 / nonzeros_q as f64;
+        for q in &mut self.level_q {
+            *q = if *q == 0.0 { KL_EPS } else { *q - eq };
+        }
+        let total = self.mass[m] + last_b;
+        Some(Candidate {
+            last_p,
+            zeros_p,
+            e,
+            sp: total + outliers - nonzeros_p as f64 * e + zeros_p as f64 * KL_EPS,
+            sq: total - nonzeros_q as f64 * eq + zeros_q as f64 * KL_EPS,
+        })
+    }
 }
 
 /// `KL(P || Q)` for the candidate threshold at the end of bin `i` of `bins` (with `outliers`,
 /// the mass of the bins from `i` on, folded into bin `i - 1` of `P`), for `levels` quantization
-/// steps over `[0, t]`; `None` when `P` or `Q` is all zeros.
+/// steps over `[0, t]`; `None` when `P` or `Q` is all zeros. `s` holds the tables of `bins`
+/// ([`KlScratch::new`]).
 ///
 /// Bin `k` belongs to level `k * levels / i`: the levels split `[0, t]` into equal widths, as
 /// the uniform grid that the scheme quantizes with does. (MXNet and TVM merge `i / levels` bins
@@ -382,6 +534,19 @@ impl KlScratch {
 /// grid whose last step is up to `levels` times wider than the others, makes the divergence
 /// jump at every multiple of `levels` bins and biases the search to thresholds just below one;
 /// see docs/quantization.md.)
+///
+/// `Q` spreads each level's mass evenly over the level's bins where `P` is non-zero. Both are
+/// then smoothed as MXNet's `_smooth_distribution` does: each zero becomes `1e-4` and the
+/// non-zero entries give up the same mass evenly; and the divergence is that of the normalized
+/// vectors, as `scipy.stats.entropy` takes it (a non-zero bin smoothed to or below zero is
+/// left out, an entry of `Q` smoothed to or below zero under one of `P` makes it infinite).
+///
+/// It is computed per level, exactly (up to rounding) as those steps would: with `p'`, `q'` the
+/// smoothed vectors and `sp`, `sq` their sums, `KL = (Σ p' ln p' - Σ p' ln q') / sp +
+/// (Σ p' / sp) ln(sq / sp)` over the bins where `p' > 0`. Every zero of `P` is a zero of `Q`
+/// (both smoothed to `1e-4`), so those bins add only to `Σ p'`. `q'` is one value over a
+/// level's non-zero bins, so `Σ p' ln q'` takes one logarithm per level; `Σ p' ln p'` is a
+/// prefix sum ([`KlScratch`]).
 fn entropy_divergence(
     bins: &[f64],
     outliers: f64,
@@ -389,36 +554,52 @@ fn entropy_divergence(
     levels: usize,
     s: &mut KlScratch,
 ) -> Option<f64> {
-    let sliced = &bins[..i];
-    s.p.clear();
-    s.p.extend_from_slice(sliced);
-    s.p[i - 1] += outliers;
-    s.level_mass.clear();
-    s.level_mass.resize(levels, 0.0);
-    s.level_nonzero.clear();
-    s.level_nonzero.resize(levels, 0);
-    for (k, (&x, &pk)) in sliced.iter().zip(&s.p).enumerate() {
-        let level = k * levels / i;
-        s.level_mass[level] += x;
-        if pk != 0.0 {
-            s.level_nonzero[level] += 1;
+    let c = s.candidate(bins, outliers, i, levels)?;
+    if c.sp <= 0.0 || c.sq <= 0.0 {
+        return Some(f64::INFINITY);
+    }
+    let (e, m) = (c.e, i - 1);
+    // The big bins below the last: `Σ (b - e) ln(b - e)` as its series in `e / b`.
+    let big = s.big[m] as f64;
+    let mut plogp = s.big_plogp[m] - e * (big + s.big_logp[m]);
+    let mut power = e;
+    for (n, inv) in (2..=SERIES_TERMS).zip(&s.big_inv) {
+        power *= e;
+        plogp += power / (n * (n - 1)) as f64 * inv[m];
+    }
+    let mut mass_p = s.big_mass[m] - big * e;
+    let mut plogq = 0.0;
+    let mut small = s.small.iter().copied().take_while(|&k| k < m).peekable();
+    for l in 0..levels {
+        let (start, end) = (s.edges[l], s.edges[l + 1].min(m));
+        let count = s.big[end] - s.big[start];
+        let mut weight = s.big_mass[end] - s.big_mass[start] - count as f64 * e;
+        let mut positive = count > 0;
+        let mut add = |p: f64| {
+            if p > 0.0 {
+                plogp += p * p.ln();
+                mass_p += p;
+                weight += p;
+                positive = true;
+            }
+        };
+        while let Some(k) = small.next_if(|&k| k < end) {
+            add(bins[k] - e);
+        }
+        if l + 1 == levels && c.last_p != 0.0 {
+            add(c.last_p - e);
+        }
+        if positive {
+            let q = s.level_q[l];
+            if q <= 0.0 {
+                return Some(f64::INFINITY);
+            }
+            plogq += weight * q.ln();
         }
     }
-    // Each level's mass spreads evenly over its bins where `P` is non-zero.
-    s.q.clear();
-    s.q.extend(s.p.iter().enumerate().map(|(k, &pk)| {
-        let level = k * levels / i;
-        if pk != 0.0 {
-            s.level_mass[level] / s.level_nonzero[level] as f64
-        } else {
-            0.0
-        }
-    }));
-    smooth(&mut s.p, 1e-4)?;
-    smooth(&mut s.q, 1e-4)?;
-    Some(kl_divergence(&s.p, &s.q))
+    mass_p += c.zeros_p as f64 * KL_EPS;
+    Some((plogp - plogq) / c.sp + mass_p / c.sp * (c.sq / c.sp).ln())
 }
-
 /// The bins TensorRT's entropy search runs over: `[0, max |x|]` cut in 2048 equal bins.
 pub const ENTROPY_BINS: usize = 2048;
 
@@ -500,7 +681,7 @@ fn entropy_search(bins: &[f64], levels: usize, estimate: Estimate) -> usize {
     let total = tails[0];
     let mut scores = vec![f64::INFINITY; n + 1];
     let mut best = (f64::INFINITY, n);
-    let mut scratch = KlScratch::default();
+    let mut scratch = KlScratch::new(bins);
     for (i, &tail) in tails.iter().enumerate().skip(levels) {
         let Some(kl) = entropy_divergence(bins, tail, i, levels, &mut scratch) else {
             continue;
@@ -558,22 +739,26 @@ fn log_ratios(
     levels: usize,
     s: &mut KlScratch,
 ) -> Option<Vec<f64>> {
-    entropy_divergence(bins, outliers, i, levels, s)?;
-    let (sp, sq): (f64, f64) = (s.p.iter().sum(), s.q.iter().sum());
-    Some(
-        s.p.iter()
-            .zip(&s.q)
-            .map(|(&p, &q)| {
-                if p > 0.0 && q > 0.0 {
-                    ((p / sp) / (q / sq)).ln()
-                } else {
-                    0.0
-                }
-            })
-            .collect(),
-    )
+    let c = s.candidate(bins, outliers, i, levels)?;
+    // A zero of `P` is a zero of `Q`: both are `KL_EPS`, and the ratio is that of the sums.
+    let at_zero = (c.sq / c.sp).ln();
+    let mut ratios = Vec::with_capacity(i);
+    for l in 0..levels {
+        let q = s.level_q[l];
+        let scale = c.sq / (c.sp * q);
+        for k in s.edges[l]..s.edges[l + 1] {
+            let p = if k + 1 == i { c.last_p } else { bins[k] };
+            ratios.push(if p == 0.0 {
+                at_zero
+            } else if p - c.e > 0.0 && q > 0.0 {
+                ((p - c.e) * scale).ln()
+            } else {
+                0.0
+            });
+        }
+    }
+    Some(ratios)
 }
-
 /// The counts of `h` in `n` equal bins over the same `[0, amax]` (`n` at most the bins of
 /// `h`), each fine bin's count split over the coarse bins in proportion to the overlap, as if
 /// its values were spread evenly over it. With `n` the bins of `h`, the counts themselves.
@@ -733,7 +918,7 @@ mod tests {
     fn divergence_at(h: &Histogram, i: usize, levels: usize) -> f64 {
         let bins = entropy_bins(h, h.bins.len());
         let outliers = bins[i..].iter().sum();
-        entropy_divergence(&bins, outliers, i, levels, &mut KlScratch::default()).unwrap()
+        entropy_divergence(&bins, outliers, i, levels, &mut KlScratch::new(&bins)).unwrap()
     }
 
     #[test]
@@ -862,10 +1047,10 @@ mod tests {
         let mut h = Histogram::new(0.0, 8.0, 8);
         h.bins = vec![5, 3, 0, 2, 7, 1, 1, 4];
         let bins = entropy_bins(&h, h.bins.len());
-        let kl = entropy_divergence(&bins, 0.0, 8, 8, &mut KlScratch::default()).unwrap();
+        let kl = entropy_divergence(&bins, 0.0, 8, 8, &mut KlScratch::new(&bins)).unwrap();
         assert!(kl.abs() < 1e-9, "{kl}");
         // Two bins per level: the non-empty bins of a level share its mass evenly.
-        let kl2 = entropy_divergence(&bins, 0.0, 8, 4, &mut KlScratch::default()).unwrap();
+        let kl2 = entropy_divergence(&bins, 0.0, 8, 4, &mut KlScratch::new(&bins)).unwrap();
         assert!(kl2 > 1e-3, "{kl2}");
     }
 
