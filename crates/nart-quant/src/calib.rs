@@ -362,8 +362,9 @@ struct KlScratch {
     big_inv: Vec<Vec<f64>>,
     /// The non-empty bins that are not big, in order.
     small: Vec<usize>,
-    /// The candidate's levels: non-empty bins of `P`, the smoothed `Q` of each of them, and the
-    /// boundaries (level `l` is bins `edges[l]..edges[l + 1]`).
+    /// The candidate's levels: non-empty bins of `P`, the smoothed `Q` of each of them (its mass
+    /// while [`KlScratch::candidate`] runs), and the boundaries (level `l` is bins
+    /// `edges[l]..edges[l + 1]`).
     level_nonzero: Vec<usize>,
     level_q: Vec<f64>,
     edges: Vec<usize>,
@@ -472,11 +473,11 @@ impl KlScratch {
         let e = KL_EPS * zeros_p as f64 / nonzeros_p as f64;
         // Level `l` starts at the first bin `k` with `k * levels / i >= l`: `ceil(l * i /
         // levels)`, stepped without a division per level.
-        self.edges.clear();
+        self.edges.resize(levels + 1, 0);
         let (step, rem) = (i / levels, i % levels);
         let (mut whole, mut frac) = (0usize, 0usize);
-        for _ in 0..levels {
-            self.edges.push(whole + usize::from(frac > 0));
+        for edge in &mut self.edges[..levels] {
+            *edge = whole + usize::from(frac > 0);
             whole += step;
             frac += rem;
             if frac >= levels {
@@ -484,33 +485,45 @@ impl KlScratch {
                 whole += 1;
             }
         }
-        self.edges.push(i);
-        self.level_nonzero.clear();
-        self.level_q.clear();
-        let mut zeros_q = zeros_p;
-        for l in 0..levels {
-            let (start, end) = (self.edges[l], self.edges[l + 1].min(m));
-            let mut count = self.nonzero[end] - self.nonzero[start];
-            let mut mass = self.mass[end] - self.mass[start];
-            if l + 1 == levels {
-                count += usize::from(last_p != 0.0);
-                mass += last_b;
-            }
-            // Each level's mass spreads evenly over its bins where `P` is non-zero.
-            let q = if count > 0 { mass / count as f64 } else { 0.0 };
-            if q == 0.0 {
-                zeros_q += count;
-            }
-            self.level_nonzero.push(count);
-            self.level_q.push(q);
+        self.edges[levels] = i;
+        // The levels' non-empty bins and mass (the last level's last bin apart), in a loop
+        // without a division, so that the loads of consecutive levels overlap.
+        self.level_nonzero.resize(levels, 0);
+        self.level_q.resize(levels, 0.0);
+        let (nonzero, mass) = (&self.nonzero[..=m], &self.mass[..=m]);
+        for ((w, count), q) in self
+            .edges
+            .windows(2)
+            .zip(&mut self.level_nonzero)
+            .zip(&mut self.level_q)
+        {
+            let (start, end) = (w[0], w[1].min(m));
+            *count = nonzero[end] - nonzero[start];
+            *q = mass[end] - mass[start];
         }
+        self.level_nonzero[levels - 1] += usize::from(last_p != 0.0);
+        self.level_q[levels - 1] += last_b;
+        // A level's `Q` is zero where its mass is (then all its bins are empty, but for the
+        // last one when the outliers alone fill it).
+        let zeros_q = zeros_p
+            + self
+                .level_nonzero
+                .iter()
+                .zip(&self.level_q)
+                .map(|(&count, &mass)| if mass == 0.0 { count } else { 0 })
+                .sum::<usize>();
         let nonzeros_q = i - zeros_q;
         if nonzeros_q == 0 {
             return None;
         }
         let eq = KL_EPS * zeros_q as f64 / nonzeros_q as f64;
-        for q in &mut self.level_q {
-            *q = if *q == 0.0 { KL_EPS } else { *q - eq };
+        // Each level's mass spreads evenly over its bins where `P` is non-zero; smoothed.
+        for (q, &count) in self.level_q.iter_mut().zip(&self.level_nonzero) {
+            *q = if *q == 0.0 {
+                KL_EPS
+            } else {
+                *q / count as f64 - eq
+            };
         }
         let total = self.mass[m] + last_b;
         Some(Candidate {
