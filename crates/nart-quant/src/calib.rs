@@ -341,7 +341,8 @@ const BIG_SHIFT: i32 = 8;
 /// empty bins over the non-empty ones), so `Σ (b - e) ln(b - e)` cannot be a prefix sum
 /// itself. For a "big" bin (`b >= 256 e` for every candidate's `e`) it is the series
 /// `b ln b - e (1 + ln b) + Σ_{n >= 2} e^n / (n (n - 1) b^(n - 1))`, whose terms are prefix
-/// sums of `b ln b`, `ln b` and `b^-m`; the few "small" non-empty bins are taken one by one.
+/// sums of `b ln b`, `ln b` and `b^-m` (up to `n = SERIES_TERMS`: with `e / b <= 2^-8` what
+/// is left out is below `1e-18 b`); the few "small" non-empty bins are taken one by one.
 /// Prefix sums are compensated (Neumaier), so that a difference is as exact as the counts:
 /// the integer counts of a histogram and the multiples of 1/2048 that [`rebin`] gives are
 /// summed without rounding.
@@ -371,7 +372,8 @@ struct KlScratch {
 }
 
 /// Running sums of `values`, compensated (Neumaier's summation): `out[k]` is the sum of the
-/// first `k`, correctly rounded for any practical count of bins.
+/// first `k`, within about one rounding of the exact sum (exact when the values and their sums
+/// are representable, as counts are).
 fn prefix_sums(values: impl Iterator<Item = f64>) -> Vec<f64> {
     let (mut sum, mut carry) = (0.0f64, 0.0f64);
     let mut out = vec![0.0];
