@@ -363,13 +363,21 @@ struct KlScratch {
     big_inv: Vec<Vec<f64>>,
     /// The non-empty bins that are not big, in order.
     small: Vec<usize>,
-    /// The candidate's levels: non-empty bins of `P`, the smoothed `Q` of each of them (its mass
-    /// while [`KlScratch::candidate`] runs), and the boundaries (level `l` is bins
-    /// `edges[l]..edges[l + 1]`).
+    /// `level_logs[w][a]`, made when a candidate first has levels of `w` bins (`w` at most
+    /// `LOG_WIDTHS`): for the level of bins `a..a + w`, `ln(mass / count)` of its `Q` before
+    /// smoothing and `count / mass` (infinite when it is empty), so that the smoothed `Q`'s
+    /// logarithm is `ln(mass / count) + ln(1 - eq count / mass)`, the latter a short series.
+    level_logs: Vec<Vec<[f64; 2]>>,
+    /// The candidate's levels: non-empty bins of `P`, their mass (without the outliers), and
+    /// the boundaries (level `l` is bins `edges[l]..edges[l + 1]`).
     level_nonzero: Vec<usize>,
-    level_q: Vec<f64>,
+    level_mass: Vec<f64>,
     edges: Vec<usize>,
 }
+
+/// The widest levels (in bins) whose logarithms [`KlScratch::level_logs`] keeps: levels of 2048
+/// bins split in 128 or more are at most 16 bins wide.
+const LOG_WIDTHS: usize = 16;
 
 /// Running sums of `values`, compensated (Neumaier's summation): `out[k]` is the sum of the
 /// first `k`, within about one rounding of the exact sum (exact when the values and their sums
@@ -392,11 +400,12 @@ fn prefix_sums(values: impl Iterator<Item = f64>) -> Vec<f64> {
 
 /// The smoothing of one candidate: `P`'s `zeros_p` zeros become `KL_EPS` and its other bins
 /// lose `e` (`last_p` is its last bin, with the outliers); `sp` and `sq` are the sums of the
-/// smoothed `P` and `Q` (`Q` smoothed per level in [`KlScratch::level_q`]).
+/// smoothed `P` and `Q` (each non-zero bin of `Q` loses `eq`, see [`KlScratch::smoothed_q`]).
 struct Candidate {
     last_p: f64,
     zeros_p: usize,
     e: f64,
+    eq: f64,
     sp: f64,
     sq: f64,
 }
@@ -440,8 +449,9 @@ impl KlScratch {
                 .collect(),
             nonzero,
             big,
+            level_logs: vec![Vec::new(); LOG_WIDTHS + 1],
             level_nonzero: Vec::new(),
-            level_q: Vec::new(),
+            level_mass: Vec::new(),
             edges: Vec::new(),
         }
     }
@@ -491,27 +501,27 @@ impl KlScratch {
         // The levels' non-empty bins and mass (the last level's last bin apart), in a loop
         // without a division, so that the loads of consecutive levels overlap.
         self.level_nonzero.resize(levels, 0);
-        self.level_q.resize(levels, 0.0);
+        self.level_mass.resize(levels, 0.0);
         let (nonzero, mass) = (&self.nonzero[..=m], &self.mass[..=m]);
         for ((w, count), q) in self
             .edges
             .windows(2)
             .zip(&mut self.level_nonzero)
-            .zip(&mut self.level_q)
+            .zip(&mut self.level_mass)
         {
             let (start, end) = (w[0], w[1].min(m));
             *count = nonzero[end] - nonzero[start];
             *q = mass[end] - mass[start];
         }
         self.level_nonzero[levels - 1] += usize::from(last_p != 0.0);
-        self.level_q[levels - 1] += last_b;
+        self.level_mass[levels - 1] += last_b;
         // A level's `Q` is zero where its mass is (then all its bins are empty, but for the
         // last one when the outliers alone fill it).
         let zeros_q = zeros_p
             + self
                 .level_nonzero
                 .iter()
-                .zip(&self.level_q)
+                .zip(&self.level_mass)
                 .map(|(&count, &mass)| if mass == 0.0 { count } else { 0 })
                 .sum::<usize>();
         let nonzeros_q = i - zeros_q;
@@ -519,22 +529,72 @@ impl KlScratch {
             return None;
         }
         let eq = KL_EPS * zeros_q as f64 / nonzeros_q as f64;
-        // Each level's mass spreads evenly over its bins where `P` is non-zero; smoothed.
-        for (q, &count) in self.level_q.iter_mut().zip(&self.level_nonzero) {
-            *q = if *q == 0.0 {
-                KL_EPS
-            } else {
-                *q / count as f64 - eq
-            };
+        for width in [step, step + 1] {
+            self.make_level_logs(width);
         }
         let total = self.mass[m] + last_b;
         Some(Candidate {
             last_p,
             zeros_p,
             e,
+            eq,
             sp: total + outliers - nonzeros_p as f64 * e + zeros_p as f64 * KL_EPS,
             sq: total - nonzeros_q as f64 * eq + zeros_q as f64 * KL_EPS,
         })
+    }
+
+    /// Level `l`'s `Q` smoothed (after [`KlScratch::candidate`], whose `Q` loses `eq`): its
+    /// mass spread evenly over its bins where `P` is non-zero, less `eq`; `KL_EPS` where the
+    /// mass is zero.
+    fn smoothed_q(&self, l: usize, eq: f64) -> f64 {
+        let mass = self.level_mass[l];
+        if mass == 0.0 {
+            KL_EPS
+        } else {
+            mass / self.level_nonzero[l] as f64 - eq
+        }
+    }
+
+    /// Makes `level_logs[width]` if it is kept and not made yet.
+    fn make_level_logs(&mut self, width: usize) {
+        if width == 0 || width > LOG_WIDTHS || !self.level_logs[width].is_empty() {
+            return;
+        }
+        let n = self.mass.len() - 1;
+        self.level_logs[width] = (0..=n.saturating_sub(width))
+            .map(|a| {
+                let count = (self.nonzero[a + width] - self.nonzero[a]) as f64;
+                let mass = self.mass[a + width] - self.mass[a];
+                if mass > 0.0 {
+                    [(mass / count).ln(), count / mass]
+                } else {
+                    [0.0, f64::INFINITY]
+                }
+            })
+            .collect();
+    }
+
+    /// `ln` of the smoothed `Q` of level `l`, a level before the last of `width` bins from bin
+    /// `start`, from [`KlScratch::level_logs`]: `ln(mass / count) + ln(1 - x)` with `x = eq count
+    /// / mass`, the latter as its series up to `x^7 / 7` where `x <= 2^-8` (what is left out is
+    /// below `2^-66`); `None` where the table does not serve.
+    fn log_q_from_table(&self, start: usize, width: usize, eq: f64) -> Option<f64> {
+        let [log, ratio] = *self.level_logs.get(width)?.get(start)?;
+        let x = eq * ratio;
+        // `x` is NaN for an empty level when `eq` is zero.
+        if x.is_nan() || x > 2f64.powi(-BIG_SHIFT) {
+            return None;
+        }
+        // Three terms where they suffice (`x^4 / 4 <= 2^-82`), as they mostly do.
+        let series = if x <= 2f64.powi(-20) {
+            x * (1.0 + x * (1.0 / 2.0 + x / 3.0))
+        } else {
+            x * (1.0
+                + x * (1.0 / 2.0
+                    + x * (1.0 / 3.0
+                        + x * (1.0 / 4.0 + x * (1.0 / 5.0 + x * (1.0 / 6.0 + x / 7.0))))))
+        };
+        Some(log - series)
     }
 }
 
@@ -582,39 +642,49 @@ fn entropy_divergence(
         power *= e;
         plogp += power / (n * (n - 1)) as f64 * inv[m];
     }
-    let mut mass_p = s.big_mass[m] - big * e;
+    // `Σ p'` over the bins where `p' > 0`: the zeros of `P` (`KL_EPS` each), and each level's.
+    let mut mass_p = c.zeros_p as f64 * KL_EPS;
     let mut plogq = 0.0;
     let mut small = s.small.iter().copied().take_while(|&k| k < m).peekable();
     for l in 0..levels {
         let (start, end) = (s.edges[l], s.edges[l + 1].min(m));
+        // The level's `Σ p'`: its big bins, then its small ones and the last bin where
+        // smoothing leaves them positive (taken one by one).
         let count = s.big[end] - s.big[start];
         let mut weight = s.big_mass[end] - s.big_mass[start] - count as f64 * e;
         let mut positive = count > 0;
-        let mut add = |p: f64| {
+        let last = (l + 1 == levels && c.last_p != 0.0).then_some(c.last_p);
+        let one_by_one = std::iter::from_fn(|| small.next_if(|&k| k < end).map(|k| bins[k]));
+        for p in one_by_one.chain(last).map(|p| p - e) {
             if p > 0.0 {
                 plogp += p * p.ln();
-                mass_p += p;
                 weight += p;
                 positive = true;
             }
-        };
-        while let Some(k) = small.next_if(|&k| k < end) {
-            add(bins[k] - e);
-        }
-        if l + 1 == levels && c.last_p != 0.0 {
-            add(c.last_p - e);
         }
         if positive {
-            let q = s.level_q[l];
-            if q <= 0.0 {
-                return Some(f64::INFINITY);
-            }
-            plogq += weight * q.ln();
+            let from_table = if l + 1 < levels {
+                s.log_q_from_table(start, end - start, c.eq)
+            } else {
+                None
+            };
+            let log_q = match from_table {
+                Some(log_q) => log_q,
+                None => {
+                    let q = s.smoothed_q(l, c.eq);
+                    if q <= 0.0 {
+                        return Some(f64::INFINITY);
+                    }
+                    q.ln()
+                }
+            };
+            plogq += weight * log_q;
         }
+        mass_p += weight;
     }
-    mass_p += c.zeros_p as f64 * KL_EPS;
     Some((plogp - plogq) / c.sp + mass_p / c.sp * (c.sq / c.sp).ln())
 }
+
 /// The bins TensorRT's entropy search runs over: `[0, max |x|]` cut in 2048 equal bins.
 pub const ENTROPY_BINS: usize = 2048;
 
@@ -759,7 +829,7 @@ fn log_ratios(
     let at_zero = (c.sq / c.sp).ln();
     let mut ratios = Vec::with_capacity(i);
     for l in 0..levels {
-        let q = s.level_q[l];
+        let q = s.smoothed_q(l, c.eq);
         let scale = c.sq / (c.sp * q);
         for k in s.edges[l]..s.edges[l + 1] {
             let p = if k + 1 == i { c.last_p } else { bins[k] };
