@@ -831,8 +831,9 @@ fn log_ratios(
     for l in 0..levels {
         let q = s.smoothed_q(l, c.eq);
         let scale = c.sq / (c.sp * q);
-        for k in s.edges[l]..s.edges[l + 1] {
-            let p = if k + 1 == i { c.last_p } else { bins[k] };
+        let (start, end) = (s.edges[l], s.edges[l + 1]);
+        for (k, &b) in (start..end).zip(&bins[start..end]) {
+            let p = if k + 1 == i { c.last_p } else { b };
             ratios.push(if p == 0.0 {
                 at_zero
             } else if p - c.e > 0.0 && q > 0.0 {
@@ -844,6 +845,7 @@ fn log_ratios(
     }
     Some(ratios)
 }
+
 /// The counts of `h` in `n` equal bins over the same `[0, amax]` (`n` at most the bins of
 /// `h`), each fine bin's count split over the coarse bins in proportion to the overlap, as if
 /// its values were spread evenly over it. With `n` the bins of `h`, the counts themselves.
