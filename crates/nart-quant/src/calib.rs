@@ -620,8 +620,8 @@ impl KlScratch {
 /// smoothed vectors and `sp`, `sq` their sums, `KL = (Σ p' ln p' - Σ p' ln q') / sp +
 /// (Σ p' / sp) ln(sq / sp)` over the bins where `p' > 0`. Every zero of `P` is a zero of `Q`
 /// (both smoothed to `1e-4`), so those bins add only to `Σ p'`. `q'` is one value over a
-/// level's non-zero bins, so `Σ p' ln q'` takes one logarithm per level; `Σ p' ln p'` is a
-/// prefix sum ([`KlScratch`]).
+/// level's non-zero bins, so `Σ p' ln q'` takes one logarithm per level, read from a table
+/// where it can ([`KlScratch::level_logs`]); `Σ p' ln p'` is a prefix sum ([`KlScratch`]).
 fn entropy_divergence(
     bins: &[f64],
     outliers: f64,
