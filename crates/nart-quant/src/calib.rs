@@ -812,7 +812,11 @@ mod tests {
         // chance): the heavy tail of `tailed`.
         let ht = tailed();
         let levels = levels_for(8, &ht);
-        assert!(!clipping_costs_squared_error(&ht, entropy_threshold(&ht, levels), levels));
+        assert!(!clipping_costs_squared_error(
+            &ht,
+            entropy_threshold(&ht, levels),
+            levels
+        ));
     }
 
     #[test]
