@@ -374,32 +374,44 @@ fn quantize_weight(
     Ok(Some((name, p)))
 }
 
-/// Index of the parameters of each element of a row-major tensor of `shape`.
-fn param_index(p: &QParams, shape: &[usize]) -> Vec<usize> {
-    let n: usize = shape.iter().product();
+/// The stored integers of `data`, a row-major tensor of `shape`, each element quantized with
+/// its own parameter set: the block's, the channel's, or the one per-tensor set.
+fn quantized_values(
+    data: &[f64],
+    shape: &[usize],
+    p: &QParams,
+    rounding: crate::scheme::Rounding,
+) -> Vec<f64> {
+    let q = |k: usize, x: f64| p.quantize(k, x, rounding) as f64;
     match (p.axis, p.block) {
         (_, Some((dim, size))) => {
-            let dim = dim as usize;
-            let size = size as usize;
-            (0..n)
-                .map(|i| {
-                    // Rank-2 blocks: the only case params_for_weight makes.
-                    let (r, c) = (i / shape[1], i % shape[1]);
-                    let cols = if dim == 1 { shape[1] / size } else { shape[1] };
-                    if dim == 0 {
+            // Rank-2 blocks: the only case params_for_weight makes.
+            let (dim, size) = (dim as usize, size as usize);
+            let width = shape[1];
+            let cols = if dim == 1 { width / size } else { width };
+            data.iter()
+                .enumerate()
+                .map(|(i, &x)| {
+                    let (r, c) = (i / width, i % width);
+                    let k = if dim == 0 {
                         (r / size) * cols + c
                     } else {
                         r * cols + c / size
-                    }
+                    };
+                    q(k, x)
                 })
                 .collect()
         }
         (Some(axis), None) => {
+            // Runs of `inner` values share a channel, the channels cycling.
             let c = shape[axis as usize];
             let inner: usize = shape[axis as usize + 1..].iter().product::<usize>().max(1);
-            (0..n).map(|i| (i / inner) % c).collect()
+            data.chunks(inner)
+                .enumerate()
+                .flat_map(|(run, xs)| xs.iter().map(move |&x| q(run % c, x)))
+                .collect()
         }
-        _ => vec![0; n],
+        _ => data.iter().map(|&x| q(0, x)).collect(),
     }
 }
 
@@ -415,12 +427,7 @@ fn replace_with_storage(
     let v = ctx.operand(op, idx);
     let loc = ctx.value_loc(v);
     let expressed = ctx.element_type(ctx.value_type(v));
-    let pidx = param_index(p, shape);
-    let q: Vec<f64> = data
-        .iter()
-        .zip(&pidx)
-        .map(|(&x, &k)| p.quantize(k, x, rounding) as f64)
-        .collect();
+    let q = quantized_values(data, shape, p, rounding);
     let width = storage_width(p.bits);
     let storage_elem = ctx.int_type(width);
     let storage = ir_util::constant_before(ctx, op, loc, shape, storage_elem, &q);

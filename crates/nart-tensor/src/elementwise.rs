@@ -770,10 +770,17 @@ pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     }
     if dt.is_float() {
         if let Data::F32(v) = x.data() {
-            let out = v
-                .iter()
-                .map(|&a| float_unary(op, a as f64) as f32)
-                .collect();
+            // ReLU follows nearly every convolution: its own loop, which vectorizes, rather
+            // than the per-element dispatch below (the same values: f32 -> f64 is exact).
+            let out = if matches!(op, UnaryOp::Relu) {
+                v.iter()
+                    .map(|&a| if a > 0.0 || a.is_nan() { a } else { 0.0 })
+                    .collect()
+            } else {
+                v.iter()
+                    .map(|&a| float_unary(op, a as f64) as f32)
+                    .collect()
+            };
             return Tensor::new(dt, shape, Data::F32(out));
         }
         let v = x

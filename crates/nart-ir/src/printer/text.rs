@@ -104,6 +104,21 @@ pub(crate) fn write_float(out: &mut String, kind: FloatKind, v: f64) {
     write_float_hex(out, kind, v);
 }
 
+/// `"0x..."` with two upper-case hex digits a byte, as MLIR writes a dense blob. Weights are
+/// most of a model's text, so this goes through a table rather than `write!` a byte.
+fn write_hex_blob(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    out.reserve(bytes.len() * 2 + 3);
+    out.push_str("\"0x");
+    out.extend(
+        bytes
+            .iter()
+            .flat_map(|&b| [DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 15)]])
+            .map(char::from),
+    );
+    out.push('"');
+}
+
 fn write_float_hex(out: &mut String, kind: FloatKind, v: f64) {
     let bits = float_to_bits(kind, v);
     let digits = (kind.width() as usize).div_ceil(4);
@@ -831,21 +846,13 @@ fn write_dense(
                 .unwrap_or(1)
                 .max(1);
             if n > HEX_THRESHOLD && !bytes.is_empty() {
-                out.push_str("\"0x");
-                for b in bytes {
-                    let _ = write!(out, "{b:02X}");
-                }
-                out.push('"');
+                write_hex_blob(out, bytes);
             } else if n > 0 && bytes.len() == n * esize {
                 write_nested(out, &shape, 0, &mut 0, &mut |out, i| {
                     write_elem(ctx, out, elem, &bytes[i * esize..(i + 1) * esize])
                 });
             } else if !bytes.is_empty() {
-                out.push_str("\"0x");
-                for b in bytes {
-                    let _ = write!(out, "{b:02X}");
-                }
-                out.push('"');
+                write_hex_blob(out, bytes);
             }
         }
         DenseData::Strings { splat, values } => {
