@@ -628,7 +628,7 @@ fn entropy_bins(h: &Histogram, n: usize) -> Vec<f64> {
 /// Whether quantizing with `levels` steps over `[0, t]` has a larger expected squared error
 /// than over the whole range `[0, max |x|]`, by more than one standard error of the
 /// difference: the entropy calibrator then keeps the whole range (see docs/quantization.md,
-/// "Entropy clips that cost squared error").
+/// "MobileNetV2: entropy clips that cost squared error").
 ///
 /// The divergence that [`entropy_threshold`] minimizes compares the shapes of the histograms:
 /// the values above `t` count only as mass folded into the last bin, however far above `t`
