@@ -20,7 +20,10 @@
 //!   are estimates from a sample: each is taken less its bias (Miller and Madow's
 //!   `(non-empty bins - non-empty levels) / 2N`), and of the candidates within one standard
 //!   error of the least, the widest wins (see [`entropy_search`]); on histograms of millions
-//!   of values both corrections are negligible.
+//!   of values both corrections are negligible. The whole range is kept instead where the
+//!   winning clip raises the expected squared error (as `mse` models it) by more than one
+//!   standard error ([`clipping_costs_squared_error`]): the divergence does not see how far
+//!   the clipped values lie.
 //! - `mse`: the `t` minimizing the expected squared error of quantizing with `levels` steps over
 //!   `[0, t]`: clipping error `(|x| - t)^2` above `t`, rounding noise `step^2 / 12` below.
 //!
@@ -291,7 +294,14 @@ impl Calibrator {
         let t = match self {
             Calibrator::MinMax => return (h.min, h.max),
             Calibrator::Percentile(p) => percentile_threshold(h, *p),
-            Calibrator::Entropy => entropy_threshold(h, levels),
+            Calibrator::Entropy => {
+                let t = entropy_threshold(h, levels);
+                if clipping_costs_squared_error(h, t, levels) {
+                    h.amax
+                } else {
+                    t
+                }
+            }
             Calibrator::Mse => mse_threshold(h, levels),
         };
         h.clip(t)
@@ -887,6 +897,51 @@ fn entropy_bins(h: &Histogram, n: usize) -> Vec<f64> {
     bins
 }
 
+/// Whether quantizing with `levels` steps over `[0, t]` has a larger expected squared error
+/// than over the whole range `[0, max |x|]`, by more than one standard error of the
+/// difference: the entropy calibrator then keeps the whole range (see docs/quantization.md,
+/// "MobileNetV2: entropy clips that cost squared error").
+///
+/// The divergence that [`entropy_threshold`] minimizes compares the shapes of the histograms:
+/// the values above `t` count only as mass folded into the last bin, however far above `t`
+/// they lie, so a threshold can save a little rounding noise on the bulk while clipping a long
+/// tail by many steps. Each value's squared error is modelled as in [`mse_threshold`] (its
+/// bin's centre less `t`, squared, above `t`; `step^2 / 12` below); the difference between the
+/// two ranges is a mean over the values, and, as in [`entropy_search`], it counts only where
+/// the sample can tell it from zero: a single outlier far out is clipped (its squared error is
+/// about one standard error of the mean: one value cannot show that the tail recurs), a tail
+/// of many values that clipping moves by many steps is kept.
+pub fn clipping_costs_squared_error(h: &Histogram, t: f64, levels: usize) -> bool {
+    let a = h.min.abs().max(h.max.abs());
+    let w = h.bin_width();
+    let total: u64 = h.bins.iter().sum();
+    if levels == 0 || total == 0 || t.is_nan() || t >= a || w <= 0.0 {
+        return false;
+    }
+    let levels = levels as f64;
+    let noise = |range: f64| (range / levels) * (range / levels) / 12.0;
+    let (kept, clipped) = (noise(a), noise(t));
+    let (mut mean, mut square) = (0.0, 0.0);
+    for (k, &c) in h.bins.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        let centre = (k as f64 + 0.5) * w;
+        let error = if centre > t {
+            (centre - t) * (centre - t)
+        } else {
+            clipped
+        };
+        let d = error - kept;
+        mean += c as f64 * d;
+        square += c as f64 * d * d;
+    }
+    let n = total as f64;
+    let (mean, square) = (mean / n, square / n);
+    let se = ((square - mean * mean).max(0.0) / n).sqrt();
+    mean > se
+}
+
 /// The threshold of least expected squared error for `levels` steps over `[0, t]`.
 pub fn mse_threshold(h: &Histogram, levels: usize) -> f64 {
     let n = h.bins.len();
@@ -982,6 +1037,58 @@ mod tests {
         // range only a little (a real difference from entropy, which optimizes the shape).
         let mse = Calibrator::Mse.range(&h, levels);
         assert!(mse.1 <= mm.1 && mse.1 > ent.1, "{mse:?} vs {ent:?}");
+    }
+
+    /// A bulk of 200000 magnitudes near 0 (`|normal| * 0.02`) and a smooth tail of 4000
+    /// exponential quantiles (scale 0.5) reaching 4.49: the shape MobileNetV2's depthwise
+    /// ReLU6 outputs have (random weights), where the least divergence clips about 1 value in
+    /// 1700 by up to 2.7.
+    fn long_tail() -> Histogram {
+        let mut v: Vec<f64> = normal(200_000, 11).iter().map(|x| x.abs() * 0.02).collect();
+        let n = 4000;
+        v.extend((0..n).map(|k| -(1.0 - (k as f64 + 0.5) / n as f64).ln() * 0.5));
+        Histogram::of(&v, DEFAULT_BINS)
+    }
+
+    #[test]
+    fn entropy_keeps_a_tail_whose_clipping_costs_squared_error() {
+        let h = long_tail();
+        let levels = levels_for(8, &h);
+        assert_eq!(levels, 256);
+        // The search alone clips at less than half the range, ...
+        let t = entropy_threshold(&h, levels);
+        assert!(t < 0.5 * h.max, "{t} of {}", h.max);
+        // ... which multiplies the expected squared error ...
+        let sq_error = |t: f64| {
+            let w = h.bin_width();
+            let step = t / levels as f64;
+            h.bins
+                .iter()
+                .enumerate()
+                .map(|(k, &c)| {
+                    let centre = (k as f64 + 0.5) * w;
+                    let e = if centre > t {
+                        (centre - t) * (centre - t)
+                    } else {
+                        step * step / 12.0
+                    };
+                    c as f64 * e
+                })
+                .sum::<f64>()
+        };
+        assert!(sq_error(t) > 2.0 * sq_error(h.max));
+        assert!(clipping_costs_squared_error(&h, t, levels));
+        // ... so the entropy calibrator keeps the whole range.
+        assert_eq!(Calibrator::Entropy.range(&h, levels), (h.min, h.max));
+        // A single outlier is still clipped (it cannot show that clipping costs more than
+        // chance): the heavy tail of `tailed`.
+        let ht = tailed();
+        let levels = levels_for(8, &ht);
+        assert!(!clipping_costs_squared_error(
+            &ht,
+            entropy_threshold(&ht, levels),
+            levels
+        ));
     }
 
     #[test]
