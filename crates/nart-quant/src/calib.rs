@@ -38,6 +38,9 @@ mod kl_reference;
 /// The default number of histogram bins.
 pub const DEFAULT_BINS: usize = 2048;
 
+/// Count tables [`Histogram::add`] interleaves on large inputs.
+const COUNTERS: usize = 4;
+
 /// Statistics of one tensor (or one channel of it).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Histogram {
@@ -78,19 +81,49 @@ impl Histogram {
     }
 
     /// Counts the magnitudes of `values` (values beyond `amax` go to the last bin).
+    ///
+    /// The bin of `x` is `|x| / width`. Where the width is a power of two (always for the
+    /// one-pass histograms: a power-of-two upper end over a power-of-two number of bins),
+    /// multiplying by its reciprocal is exact and gives the same bins without a division.
+    /// Large inputs are counted into [`COUNTERS`] interleaved tables summed at the end: a
+    /// ReLU's output is half zeros, and one table would make every other increment wait for
+    /// the previous one to bin 0.
     pub fn add(&mut self, values: impl Iterator<Item = f64>) {
         let n = self.bins.len();
         if n == 0 {
             return;
         }
         let width = self.amax / n as f64;
-        for x in values {
-            let i = if width > 0.0 {
+        let bin = |x: f64| -> usize {
+            if width > 0.0 {
                 ((x.abs() / width) as usize).min(n - 1)
             } else {
                 0
-            };
-            self.bins[i] += 1;
+            }
+        };
+        let exact_reciprocal = width > 0.0 && width.is_normal() && (1.0 / width).is_normal() && {
+            const MANTISSA: u64 = (1 << 52) - 1;
+            width.to_bits() & MANTISSA == 0
+        };
+        let (lower, _) = values.size_hint();
+        if !exact_reciprocal || lower < COUNTERS * n {
+            for x in values {
+                self.bins[bin(x)] += 1;
+            }
+            return;
+        }
+        let inv = 1.0 / width;
+        let mut tables = vec![0u64; COUNTERS * n];
+        let mut k = 0;
+        for x in values {
+            let i = ((x.abs() * inv) as usize).min(n - 1);
+            tables[k * n + i] += 1;
+            k = (k + 1) % COUNTERS;
+        }
+        for table in tables.chunks_exact(n) {
+            for (b, &c) in self.bins.iter_mut().zip(table) {
+                *b += c;
+            }
         }
     }
 
@@ -1286,6 +1319,39 @@ mod tests {
         assert_eq!(one.bins.len(), 39);
         assert_eq!(one.amax, 39.0 * 0.25);
         assert_eq!(one.bins.iter().sum::<u64>(), 9001);
+    }
+
+    #[test]
+    fn interleaved_counting_gives_the_bins_of_a_division() {
+        // Power-of-two widths take the interleaved tables and the reciprocal; others divide.
+        let mut data: Vec<f64> = normal(20_000, 7).into_iter().map(|x| x * 3.0).collect();
+        data.extend([
+            0.0,
+            -0.0,
+            8.0,
+            -8.0,
+            1e-310,
+            f64::INFINITY,
+            f64::NAN,
+            7.999_999_999,
+        ]);
+        data.extend((0..4000).map(|_| 0.0)); // a ReLU's spike at zero
+        for (amax, n) in [
+            (8.0, 4096),
+            (8.0, 64),
+            (0.5, 1024),
+            (6.0, 4096),
+            (3.7, 1000),
+        ] {
+            let mut h = Histogram::new(-amax, amax, n);
+            h.add(data.iter().copied());
+            let width = amax / n as f64;
+            let mut want = vec![0u64; n];
+            for &x in &data {
+                want[((x.abs() / width) as usize).min(n - 1)] += 1;
+            }
+            assert_eq!(h.bins, want, "amax {amax}, {n} bins");
+        }
     }
 
     #[test]
