@@ -268,7 +268,7 @@ impl PrefixMatcher {
             .chain(req.comment_prefixes.iter())
             .map(|p| (p.clone(), memchr::memmem::find(text, p.as_bytes())))
             .collect();
-        prefixes.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        prefixes.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
         PrefixMatcher { prefixes }
     }
 

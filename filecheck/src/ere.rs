@@ -79,9 +79,7 @@ pub fn push_literal(out: &mut Vec<u8>, c: u8, dialect: Dialect) {
     if b"\\.+*?()|[]{}^$#&-~".contains(&c) {
         out.push(b'\\');
         out.push(c);
-    } else if c.is_ascii_graphic() || c == b' ' {
-        out.push(c);
-    } else if c >= 0x80 && dialect == Dialect::Fancy {
+    } else if c.is_ascii_graphic() || c == b' ' || (c >= 0x80 && dialect == Dialect::Fancy) {
         out.push(c);
     } else {
         out.extend_from_slice(format!("\\x{:02X}", c).as_bytes());

@@ -125,11 +125,15 @@ impl PatDiag {
     }
 }
 
+/// A string variable's value, and the input range it was captured from (`None` when defined
+/// on the command line).
+pub type Captured = (Vec<u8>, Option<(usize, usize)>);
+
 /// The variables shared by all patterns.
 #[derive(Debug, Default)]
 pub struct Context {
     /// String variables and their values (with the input range they were captured from).
-    pub strings: HashMap<String, (Vec<u8>, Option<(usize, usize)>)>,
+    pub strings: HashMap<String, Captured>,
     /// Names ever defined as string variables (to catch clashes with numeric ones).
     pub defined_strings: HashSet<String>,
     /// Numeric variable name to index in `nums`.
@@ -197,7 +201,7 @@ impl Subst {
             Subst::Str { at, .. } | Subst::Num { at, .. } => *at,
         }
     }
-    fn from_loc(&self) -> (Loc, usize) {
+    fn source_loc(&self) -> (Loc, usize) {
         match self {
             Subst::Str { name, loc, .. } => (*loc, name.len()),
             Subst::Num { loc, len, .. } => (*loc, *len),
@@ -1315,7 +1319,7 @@ impl Pattern {
     ) -> Vec<String> {
         let mut v = Vec::new();
         for sub in &self.substs {
-            let (l, n) = sub.from_loc();
+            let (l, n) = sub.source_loc();
             let from = check_text(l, n);
             let val = match sub {
                 Subst::Str { name, .. } => match ctx.strings.get(name) {

@@ -215,7 +215,7 @@ pub fn render(
                 src_out.push(' ');
                 caret_out.push(cc as char);
                 out_col += 1;
-                if out_col % 8 == 0 {
+                if out_col.is_multiple_of(8) {
                     break;
                 }
             }

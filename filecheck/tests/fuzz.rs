@@ -142,12 +142,14 @@ fn random_check_files_never_panic() {
         } else {
             input.into_bytes()
         };
-        let mut req = Request::default();
-        req.match_full_lines = rng.below(5) == 0;
-        req.strict_whitespace = rng.below(5) == 0;
-        req.enable_var_scope = rng.below(3) == 0;
-        req.allow_empty = rng.below(3) == 0;
-        req.verbose = rng.below(6) == 0;
+        let mut req = Request {
+            match_full_lines: rng.below(5) == 0,
+            strict_whitespace: rng.below(5) == 0,
+            enable_var_scope: rng.below(3) == 0,
+            allow_empty: rng.below(3) == 0,
+            verbose: rng.below(6) == 0,
+            ..Request::default()
+        };
         if rng.below(6) == 0 {
             req.implicit_check_not
                 .push(random_text(&mut rng, PIECES, 2));

@@ -741,7 +741,7 @@ fn invalid_models() {
             vec![info("y", F32, None)],
             inits,
         );
-        let case = Case::new(&root, &format!("w{i}"), &model(g), &[x.clone()]);
+        let case = Case::new(&root, &format!("w{i}"), &model(g), std::slice::from_ref(&x));
         r.case(
             &format!("{op} {attr} {bad:?}"),
             &case.run_args(&[]),

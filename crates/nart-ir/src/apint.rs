@@ -274,13 +274,13 @@ impl ApInt {
         let (ws, bs) = ((n / 64) as usize, n % 64);
         let len = self.words.len();
         let mut out = vec![0u64; len];
-        for i in ws..len {
+        for (i, o) in out.iter_mut().enumerate().skip(ws) {
             let src = i - ws;
             let mut w = self.words[src] << bs;
             if bs != 0 && src > 0 {
                 w |= self.words[src - 1] >> (64 - bs);
             }
-            out[i] = w;
+            *o = w;
         }
         ApInt::from_words(self.width, out)
     }

@@ -329,7 +329,7 @@ fn sample(rng: &mut Rng, t: Ty) -> Val {
                 w as u64 - 1,
                 w as u64,
             ];
-            let v = if r % 3 == 0 {
+            let v = if r.is_multiple_of(3) {
                 edges[(r >> 8) as usize % edges.len()]
             } else if r % 3 == 1 {
                 rng.next() % 17
@@ -356,7 +356,7 @@ fn sample(rng: &mut Rng, t: Ty) -> Val {
                 4294967296.0,
                 -2147483648.0,
             ];
-            let v = if r % 3 == 0 {
+            let v = if r.is_multiple_of(3) {
                 specials[(r >> 8) as usize % specials.len()]
             } else if r % 3 == 1 {
                 ((rng.next() % 2001) as f64 - 1000.0) / 8.0

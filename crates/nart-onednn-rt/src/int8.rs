@@ -34,7 +34,7 @@ const MAX_WEIGHT_WITHOUT_VNNI: i8 = 64;
 /// (`vnni`) or without VNNI; the reason when they are not.
 pub fn exactness(q: &Requant, src: Elem, columns: bool, vnni: bool) -> Result<(), String> {
     let c = q.channels();
-    if c == 0 || q.weights.len() % c != 0 {
+    if c == 0 || !q.weights.len().is_multiple_of(c) {
         return Err("the weights do not split into output channels".into());
     }
     let mut bound = vec![0i64; c];

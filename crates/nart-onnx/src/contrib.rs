@@ -187,7 +187,7 @@ impl Expander<'_> {
     fn concat(&mut self) -> Result<(), String> {
         let (ys, yz) = (self.required(0, "Y_scale")?, self.input(1));
         let rest = self.node.input.len().saturating_sub(2);
-        if rest == 0 || rest % 3 != 0 {
+        if rest == 0 || !rest.is_multiple_of(3) {
             return Err(format!(
                 "QLinearConcat takes its inputs as (tensor, scale, zero point) triples after Y_scale and Y_zero_point; it has {rest} inputs after them"
             ));

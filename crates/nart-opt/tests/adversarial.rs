@@ -529,7 +529,7 @@ fn hostile_command_lines() {
     std::fs::write(&bad_path, "func.func @g() {\n  return\n}\n").expect("writes");
     r.case(
         "non-UTF-8 input path",
-        &[bad_path.clone()],
+        std::slice::from_ref(&bad_path),
         b"",
         Out::Pipe,
         Expect::Ok,

@@ -126,7 +126,7 @@ fn calibration_is_the_same_on_any_number_of_threads() {
         Calibrator::Entropy,
         Calibrator::Percentile(99.9),
     ] {
-        let printed: Vec<(String, Vec<(String, (f64, f64))>)> = [1, 2, 3]
+        let printed: Vec<(String, NamedRanges)> = [1, 2, 3]
             .into_iter()
             .map(|threads| {
                 let (mut ctx, func) = load();
@@ -179,3 +179,6 @@ fn entropy_does_not_clip_what_a_small_calibration_set_cannot_judge() {
         "entropy {entropy:.2} dB vs minmax {minmax:.2} dB"
     );
 }
+
+/// Each calibrated value's name and range.
+type NamedRanges = Vec<(String, (f64, f64))>;

@@ -84,13 +84,15 @@ fn to_bhsd(
     match s.len() {
         4 => Ok(([s[0], s[1], s[2], s[3]], v)),
         3 => {
-            let h = heads.filter(|&h| h > 0 && s[2] % h == 0).ok_or_else(|| {
-                KernelError::attr(
-                    op,
-                    attr,
-                    "3-D inputs need a head count dividing the hidden size",
-                )
-            })?;
+            let h = heads
+                .filter(|&h| h > 0 && s[2].is_multiple_of(h))
+                .ok_or_else(|| {
+                    KernelError::attr(
+                        op,
+                        attr,
+                        "3-D inputs need a head count dividing the hidden size",
+                    )
+                })?;
             let (b, n, d) = (s[0], s[1], s[2] / h);
             let mut out = vec![0.0; v.len()];
             for bi in 0..b {
@@ -625,7 +627,7 @@ pub fn rotary_embedding(
     let (b, n, h, d, four_d) = match s.len() {
         4 => (s[0], s[2], s[1], s[3], true),
         3 => {
-            let Some(h) = a.num_heads.filter(|&h| h > 0 && s[2] % h == 0) else {
+            let Some(h) = a.num_heads.filter(|&h| h > 0 && s[2].is_multiple_of(h)) else {
                 return Err(KernelError::attr(
                     OP,
                     "num_heads",

@@ -231,7 +231,7 @@ impl DType {
     /// Size of one element in bytes in ONNX `raw_data` for byte-aligned types, `None` for sub-byte types and strings.
     pub fn byte_size(self) -> Option<usize> {
         let bits = self.bit_width();
-        (bits >= 8 && bits % 8 == 0).then_some(bits / 8)
+        (bits >= 8 && bits.is_multiple_of(8)).then_some(bits / 8)
     }
 
     /// How [`crate::Tensor`] stores elements of this type.

@@ -404,7 +404,7 @@ mod tests {
     fn npy_from_numpy() {
         // np.save(f, np.array([[1, 2]], dtype=np.int16)); f.getvalue()
         let mut h = "{'descr': '<i2', 'fortran_order': False, 'shape': (1, 2), }".to_string();
-        while (10 + h.len() + 1) % 64 != 0 {
+        while !(10 + h.len() + 1).is_multiple_of(64) {
             h.push(' ');
         }
         h.push('\n');

@@ -234,7 +234,7 @@ pub fn group_norm(
         return Err(KernelError::shape(OP, "input must have rank >= 3"));
     }
     let c = s[1];
-    if num_groups == 0 || c % num_groups != 0 {
+    if num_groups == 0 || !c.is_multiple_of(num_groups) {
         return Err(KernelError::attr(
             OP,
             "num_groups",

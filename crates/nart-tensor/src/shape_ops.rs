@@ -82,7 +82,7 @@ pub fn reshape(x: &Tensor, shape: &[i64], allowzero: bool) -> Result<Tensor> {
     checked_numel(OP, &out)?;
     if let Some(i) = infer {
         let known = numel(&out);
-        if known == 0 || x.len() % known != 0 {
+        if known == 0 || !x.len().is_multiple_of(known) {
             return Err(KernelError::shape(
                 OP,
                 format!("cannot infer -1 reshaping {:?} to {shape:?}", x.shape()),
@@ -478,7 +478,7 @@ pub fn pad(
 /// ONNX DepthToSpace; `crd` selects mode CRD instead of DCR.
 pub fn depth_to_space(x: &Tensor, blocksize: usize, crd: bool) -> Result<Tensor> {
     let s = x.shape();
-    if s.len() != 4 || blocksize == 0 || s[1] % (blocksize * blocksize) != 0 {
+    if s.len() != 4 || blocksize == 0 || !s[1].is_multiple_of(blocksize * blocksize) {
         return Err(KernelError::shape(
             "DepthToSpace",
             format!("input {s:?} with blocksize {blocksize}"),
@@ -500,7 +500,7 @@ pub fn depth_to_space(x: &Tensor, blocksize: usize, crd: bool) -> Result<Tensor>
 pub fn space_to_depth(x: &Tensor, blocksize: usize, crd: bool) -> Result<Tensor> {
     let s = x.shape();
     let b = blocksize;
-    if s.len() != 4 || b == 0 || s[2] % b != 0 || s[3] % b != 0 {
+    if s.len() != 4 || b == 0 || !s[2].is_multiple_of(b) || !s[3].is_multiple_of(b) {
         return Err(KernelError::shape(
             "SpaceToDepth",
             format!("input {s:?} with blocksize {b}"),

@@ -110,7 +110,7 @@ fn irfft(dt: DType, s: &[usize], xv: &[f64], ax: usize, nfft: usize) -> Result<T
                     let xr = xv[base];
                     let xi = if complex_in { xv[base + 1] } else { 0.0 };
                     let ang = 2.0 * PI * (f * t) as f64 / nfft as f64;
-                    let edge = f == 0 || (nfft % 2 == 0 && f == half);
+                    let edge = f == 0 || (nfft.is_multiple_of(2) && f == half);
                     acc += if edge {
                         xr * ang.cos()
                     } else {

@@ -331,7 +331,7 @@ impl BranchOpInterface for SwitchBranch {
             return None;
         }
         let mut start = 1 + nd;
-        let mut ranges = vec![1..start];
+        let mut ranges: Vec<std::ops::Range<usize>> = std::iter::once(1..start).collect();
         for &n in &cases {
             let n = usize::try_from(n).ok()?;
             ranges.push(start..start + n);

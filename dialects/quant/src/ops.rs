@@ -86,12 +86,11 @@ fn verify_float_cast(
     float: Type,
 ) -> Result<(), Diagnostic> {
     verify_cast(ctx, op, quantized, float)?;
-    let expressed = match ctx.type_data(element(ctx, quantized)) {
-        d => d
-            .downcast::<UniformQuantizedType>()
-            .map(|q| q.expressed)
-            .or_else(|| d.downcast::<AnyQuantizedType>().map(|q| q.expressed)),
-    };
+    let d = ctx.type_data(element(ctx, quantized));
+    let expressed = d
+        .downcast::<UniformQuantizedType>()
+        .map(|q| q.expressed)
+        .or_else(|| d.downcast::<AnyQuantizedType>().map(|q| q.expressed));
     if expressed != Some(element(ctx, float)) {
         return Err(ctx.op_error(
             op,

@@ -658,7 +658,11 @@ impl DialectType for CalibratedQuantizedType {
     }
     fn verify(&self, _: &Context) -> Result<(), String> {
         let (lo, hi) = (f64::from_bits(self.min), f64::from_bits(self.max));
-        if !(lo <= hi) {
+        // NaN bounds are illegal too: only an ordered `lo <= hi` passes.
+        if !matches!(
+            lo.partial_cmp(&hi),
+            Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+        ) {
             return Err(format!(
                 "illegal min and max: ({}:{})",
                 mlir_e(lo),

@@ -175,7 +175,7 @@ fn tool_table(cfg: &Config, bin_dir: &Path) -> Vec<(String, String)> {
         }
     }
     // Longest names first, so that `nart-opt` wins over a tool called `nart`.
-    v.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+    v.sort_by_key(|t| std::cmp::Reverse(t.0.len()));
     v
 }
 

@@ -563,6 +563,43 @@ pub fn pad(
     Ok(rw.result(op, 0))
 }
 
+/// The body [`build_parallel`] builds from the loop's induction variables.
+pub type ParallelBody<'a> =
+    dyn FnMut(&mut PatternRewriter<'_>, &[Value]) -> Result<(), String> + 'a;
+
+/// `scf.parallel (ivs) = (lbs) to (ubs) step (steps)` without reductions at the insertion point,
+/// its body built by `body` from the induction variables (the `scf.reduce` terminator is added
+/// after it); the insertion point is left after the loop.
+pub fn build_parallel(
+    rw: &mut PatternRewriter<'_>,
+    (lbs, ubs, steps): (&[Value], &[Value], &[Value]),
+    loc: Location,
+    body: &mut ParallelBody<'_>,
+) -> Result<(), String> {
+    let n = lbs.len();
+    let outer = rw.insertion_point();
+    let region = rw.create_region();
+    let index = rw.uniq().index_type();
+    let block = rw.create_block(region, None, &vec![index; n], loc);
+    let ivs = rw.block_args(block).to_vec();
+    body(rw, &ivs)?;
+    let st = OperationState::new(rw.uniq(), "scf.reduce", loc);
+    rw.create(st);
+    rw.set_insertion_point(outer);
+    let i32t = rw.uniq().i32_type();
+    let seg = rw.uniq().intern_attr(nart_ir::AttrData::DenseArray {
+        elem: i32t,
+        data: nart_ir::DenseArrayData::Int(vec![n as i64, ubs.len() as i64, steps.len() as i64, 0]),
+    });
+    let operands: Vec<Value> = lbs.iter().chain(ubs).chain(steps).copied().collect();
+    let st = OperationState::new(rw.uniq(), "scf.parallel", loc)
+        .operands(&operands)
+        .regions(&[region])
+        .prop(rw.uniq(), "operandSegmentSizes", seg);
+    rw.create(st);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::group_dims;
@@ -588,37 +625,4 @@ mod tests {
         assert_eq!(g(&[2, 60], &[8, 15]), None);
         assert_eq!(g(&[6, 4], &[4, 6]), None);
     }
-}
-
-/// `scf.parallel (ivs) = (lbs) to (ubs) step (steps)` without reductions at the insertion point,
-/// its body built by `body` from the induction variables (the `scf.reduce` terminator is added
-/// after it); the insertion point is left after the loop.
-pub fn build_parallel(
-    rw: &mut PatternRewriter<'_>,
-    (lbs, ubs, steps): (&[Value], &[Value], &[Value]),
-    loc: Location,
-    body: &mut dyn FnMut(&mut PatternRewriter<'_>, &[Value]) -> Result<(), String>,
-) -> Result<(), String> {
-    let n = lbs.len();
-    let outer = rw.insertion_point();
-    let region = rw.create_region();
-    let index = rw.uniq().index_type();
-    let block = rw.create_block(region, None, &vec![index; n], loc);
-    let ivs = rw.block_args(block).to_vec();
-    body(rw, &ivs)?;
-    let st = OperationState::new(rw.uniq(), "scf.reduce", loc);
-    rw.create(st);
-    rw.set_insertion_point(outer);
-    let i32t = rw.uniq().i32_type();
-    let seg = rw.uniq().intern_attr(nart_ir::AttrData::DenseArray {
-        elem: i32t,
-        data: nart_ir::DenseArrayData::Int(vec![n as i64, ubs.len() as i64, steps.len() as i64, 0]),
-    });
-    let operands: Vec<Value> = lbs.iter().chain(ubs).chain(steps).copied().collect();
-    let st = OperationState::new(rw.uniq(), "scf.parallel", loc)
-        .operands(&operands)
-        .regions(&[region])
-        .prop(rw.uniq(), "operandSegmentSizes", seg);
-    rw.create(st);
-    Ok(())
 }

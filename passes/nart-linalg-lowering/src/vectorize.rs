@@ -1001,7 +1001,7 @@ fn reduction_loops(
     accs: &[Value],
     rows_ivs: &mut Vec<Vec<Value>>,
     loc: Location,
-    body: &mut dyn FnMut(&mut PatternRewriter<'_>, &[Vec<Value>], &[Value]) -> Vec<Value>,
+    body: &mut RowsBody<'_>,
 ) -> Vec<Value> {
     let Some((&d, rest)) = dims.split_first() else {
         return body(rw, rows_ivs, accs);
@@ -1271,3 +1271,7 @@ impl Pass for LinalgVectorizePass {
         }
     }
 }
+
+/// The body of the nested row loops: the rows' induction variables and the accumulators in,
+/// the new accumulators out.
+type RowsBody<'a> = dyn FnMut(&mut PatternRewriter<'_>, &[Vec<Value>], &[Value]) -> Vec<Value> + 'a;

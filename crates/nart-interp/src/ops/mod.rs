@@ -44,7 +44,11 @@ pub type ValueKernel = fn(&Node, &[Option<&Val>]) -> KResult<Vec<Val>>;
 
 /// An op with regions, run through the interpreter (only this crate's control flow has them).
 #[derive(Clone, Copy)]
-pub struct RegionKernel(pub(crate) fn(&Step, &mut Env, Vec<Option<Arc<Val>>>) -> Result<Vec<Val>>);
+pub struct RegionKernel(pub(crate) RegionFn);
+
+/// A kernel of an op with regions: the step, the environment, and the operands (`None` where
+/// an optional operand is absent).
+pub(crate) type RegionFn = fn(&Step, &mut Env, Vec<Option<Arc<Val>>>) -> Result<Vec<Val>>;
 
 /// How an op runs.
 #[derive(Clone, Copy)]
@@ -88,7 +92,7 @@ pub fn register(ctx: &mut nart_ir::Context) {
     }
 }
 
-const fn region(f: fn(&Step, &mut Env, Vec<Option<Arc<Val>>>) -> Result<Vec<Val>>) -> Kernel {
+const fn region(f: RegionFn) -> Kernel {
     Kernel::Region(RegionKernel(f))
 }
 

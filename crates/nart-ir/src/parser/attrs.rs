@@ -1153,18 +1153,17 @@ impl<'c> Parser<'c> {
     fn affine_term(&mut self, names: &[(&'c str, AffineExpr)]) -> PResult<(AffineExpr, u32)> {
         let mut lhs = self.affine_unary(names)?;
         loop {
-            let (make, op): (fn(Box<AffineExpr>, Box<AffineExpr>) -> AffineExpr, &str) =
-                if self.is(Tok::Star) {
-                    (AffineExpr::Mul, "*")
-                } else if self.is_keyword("floordiv") {
-                    (AffineExpr::FloorDiv, "floordiv")
-                } else if self.is_keyword("ceildiv") {
-                    (AffineExpr::CeilDiv, "ceildiv")
-                } else if self.is_keyword("mod") {
-                    (AffineExpr::Mod, "mod")
-                } else {
-                    break;
-                };
+            let (make, op): (AffineCtor, &str) = if self.is(Tok::Star) {
+                (AffineExpr::Mul, "*")
+            } else if self.is_keyword("floordiv") {
+                (AffineExpr::FloorDiv, "floordiv")
+            } else if self.is_keyword("ceildiv") {
+                (AffineExpr::CeilDiv, "ceildiv")
+            } else if self.is_keyword("mod") {
+                (AffineExpr::Mod, "mod")
+            } else {
+                break;
+            };
             let op_pos = self.tok.start;
             self.advance();
             let rhs = self.affine_unary(names)?;
@@ -1370,3 +1369,6 @@ pub(crate) fn elem_storage_bytes(ctx: &crate::Context, elem: Type) -> Option<usi
         _ => None,
     }
 }
+
+/// The constructor of a binary affine expression (`AffineExpr::Mul` and its kind).
+type AffineCtor = fn(Box<AffineExpr>, Box<AffineExpr>) -> AffineExpr;

@@ -59,7 +59,7 @@ fn i64s(k: &mut Case, v: &[i64]) -> Val {
 fn factor(g: &mut Gen, mut n: usize, rank: usize) -> Vec<usize> {
     let mut dims = Vec::with_capacity(rank);
     for _ in 1..rank {
-        let divisors: Vec<usize> = (1..=n).filter(|d| n % d == 0).collect();
+        let divisors: Vec<usize> = (1..=n).filter(|d| n.is_multiple_of(*d)).collect();
         let d = g.pick(&divisors);
         dims.push(d);
         n /= d;

@@ -17,7 +17,7 @@ pub fn col2im(
     const OP: &str = "Col2Im";
     let s = x.shape();
     let kprod = numel(block_shape);
-    if s.len() != 3 || kprod == 0 || s[1] % kprod != 0 {
+    if s.len() != 3 || kprod == 0 || !s[1].is_multiple_of(kprod) {
         return Err(KernelError::shape(
             OP,
             format!("input {s:?} does not fit block {block_shape:?}"),
