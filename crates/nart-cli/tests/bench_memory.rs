@@ -3,14 +3,14 @@
 //! itself counts: for an onednn package of 4 MiB of weights the peak is above the weights'
 //! size, and both measures are reported.
 
+mod common;
+use common::float_info;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use nart_cli::tensor_io::tensor_to_proto;
-use nart_onnx_proto::{
-    tensor_shape_proto, type_proto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
-    TensorShapeProto, TypeProto, ValueInfoProto,
-};
+use nart_onnx_proto::{GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
 use nart_target::Target;
 use nart_tensor::Tensor;
 
@@ -18,28 +18,6 @@ fn tmp(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-memory-tests");
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
-}
-
-fn float_info(name: &str, dims: &[i64]) -> ValueInfoProto {
-    ValueInfoProto {
-        name: Some(name.into()),
-        r#type: Some(TypeProto {
-            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
-                elem_type: Some(1),
-                shape: Some(TensorShapeProto {
-                    dim: dims
-                        .iter()
-                        .map(|&d| tensor_shape_proto::Dimension {
-                            value: Some(tensor_shape_proto::dimension::Value::DimValue(d)),
-                            denotation: None,
-                        })
-                        .collect(),
-                }),
-            })),
-            denotation: None,
-        }),
-        ..Default::default()
-    }
 }
 
 /// `y = relu(x @ w)` with `w` a `[k, k]` `f32` initializer of varied values.

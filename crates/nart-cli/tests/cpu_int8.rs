@@ -6,10 +6,8 @@
 
 mod common;
 
-use common::{committed, read_pb, tmp};
-use nart_cli::package::{compile, load_package, read_package_inputs, CompileRequest};
-use nart_rt::manifest::Step;
-use nart_tensor::Tensor;
+use common::{assert_cpu_matches_interp, committed, tmp, DIGITS_BATCH};
+use nart_cli::package::{compile, CompileRequest};
 
 fn package(targets: &str) -> (std::path::PathBuf, nart_rt::Package) {
     let dir = committed("digits_cnn");
@@ -23,29 +21,12 @@ fn package(targets: &str) -> (std::path::PathBuf, nart_rt::Package) {
         quant: Some("onnx-qdq".into()),
         calib: Some(dir.join("calib_inputs.pb")),
         output: out.clone(),
-        dims: vec![format!("N={BATCH}")],
+        dims: vec![format!("N={DIGITS_BATCH}")],
         ..CompileRequest::default()
     };
     let pkg = compile(&req, &nart_cli::partition::registry(), &mut Vec::new())
         .unwrap_or_else(|e| panic!("digits_cnn int8 on {targets}: {e:#}"));
     (out, pkg)
-}
-
-/// The batch the model is compiled for (that of its `test_data_set_0`).
-const BATCH: usize = 16;
-
-/// The first `n` batches of the committed held-out inputs.
-fn heldout(n: usize) -> Vec<Tensor> {
-    let all = read_pb(&committed("digits_cnn").join("heldout_inputs.pb"));
-    let shape = all.shape().to_vec();
-    let per: usize = shape[1..].iter().product();
-    let v = all.to_f32_vec().unwrap();
-    let mut one = shape.clone();
-    one[0] = BATCH;
-    let per = per * BATCH;
-    (0..n.min(shape[0] / BATCH))
-        .map(|i| Tensor::from_vec(one.clone(), v[i * per..(i + 1) * per].to_vec()).unwrap())
-        .collect()
 }
 
 #[test]
@@ -59,33 +40,12 @@ fn quantized_digits_cnn_runs_entirely_on_cpu_bit_exact_with_the_interpreter() {
         return;
     }
     let (cpu_path, cpu_pkg) = package("cpu");
-    let steps = &cpu_pkg.manifest().steps;
-    assert!(!steps.is_empty());
-    for (i, s) in steps.iter().enumerate() {
-        assert!(
-            matches!(s, Step::Segment(seg) if seg.target == "cpu"),
-            "{} is not generated code",
-            s.describe(i)
-        );
-    }
     let (interp_path, _) = package("interp");
-    let runtimes = nart_rt_std::runtimes();
-    let on_cpu = load_package(&cpu_path, &runtimes).unwrap();
-    let on_interp = load_package(&interp_path, &runtimes).unwrap();
-    let mut inputs =
-        vec![
-            read_package_inputs(&on_cpu, &committed("digits_cnn").join("test_data_set_0")).unwrap(),
-        ];
-    inputs.extend(heldout(8).into_iter().map(|t| vec![t]));
-    for (k, xs) in inputs.into_iter().enumerate() {
-        let got = on_cpu.run(xs.clone()).unwrap();
-        let want = on_interp.run(xs).unwrap();
-        assert_eq!(got.len(), want.len());
-        for (g, w) in got.iter().zip(&want) {
-            assert_eq!(g.shape(), w.shape(), "sample {k}");
-            let (gv, wv) = (g.to_f32_vec().unwrap(), w.to_f32_vec().unwrap());
-            let same = gv.iter().zip(&wv).all(|(a, b)| a.to_bits() == b.to_bits());
-            assert!(same, "sample {k}: cpu {gv:?}, interp {wv:?}");
-        }
-    }
+    assert_cpu_matches_interp(
+        "digits_cnn int8",
+        &cpu_path,
+        &cpu_pkg,
+        &interp_path,
+        |a, b| a.to_bits() == b.to_bits(),
+    );
 }

@@ -11,14 +11,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{committed, read_pb, tmp};
-use nart_cli::package::{compile, load_package, read_package_inputs, CompileRequest};
+use common::{assert_cpu_matches_interp, committed, tmp, DIGITS_BATCH};
+use nart_cli::package::{compile, CompileRequest};
 use nart_onnx_proto::{type_proto, TypeProto, ValueInfoProto};
-use nart_rt::manifest::Step;
-use nart_tensor::Tensor;
-
-/// The batch the model is compiled for (that of digits_cnn's `test_data_set_0`).
-const BATCH: usize = 16;
 
 fn package(model: &Path, targets: &str) -> (PathBuf, nart_rt::Package) {
     let stem = model.file_stem().unwrap().to_string_lossy();
@@ -27,7 +22,7 @@ fn package(model: &Path, targets: &str) -> (PathBuf, nart_rt::Package) {
         model: model.to_path_buf(),
         targets: vec![targets.into()],
         output: out.clone(),
-        dims: vec![format!("N={BATCH}")],
+        dims: vec![format!("N={DIGITS_BATCH}")],
         ..CompileRequest::default()
     };
     let pkg = compile(&req, &nart_cli::partition::registry(), &mut Vec::new())
@@ -59,59 +54,13 @@ fn without_the_gemm() -> PathBuf {
     path
 }
 
-/// The first `n` batches of the committed held-out inputs.
-fn heldout(n: usize) -> Vec<Tensor> {
-    let all = read_pb(&committed("digits_cnn").join("heldout_inputs.pb"));
-    let shape = all.shape().to_vec();
-    let per: usize = shape[1..].iter().product::<usize>() * BATCH;
-    let v = all.to_f32_vec().unwrap();
-    let mut one = shape.clone();
-    one[0] = BATCH;
-    (0..n.min(shape[0] / BATCH))
-        .map(|i| Tensor::from_vec(one.clone(), v[i * per..(i + 1) * per].to_vec()).unwrap())
-        .collect()
-}
-
 /// Compiles `model` for `cpu` (asserting every step is generated code) and for `interp`, runs
 /// both on the committed inputs, and checks each output element with `same(got, want)`.
 fn compare(model: &Path, same: impl Fn(f32, f32) -> bool) {
     let (cpu_path, cpu_pkg) = package(model, "cpu");
-    let steps = &cpu_pkg.manifest().steps;
-    assert!(!steps.is_empty());
-    for (i, s) in steps.iter().enumerate() {
-        assert!(
-            matches!(s, Step::Segment(seg) if seg.target == "cpu"),
-            "{} is not generated code",
-            s.describe(i)
-        );
-    }
     let (interp_path, _) = package(model, "interp");
-    let runtimes = nart_rt_std::runtimes();
-    let on_cpu = load_package(&cpu_path, &runtimes).unwrap();
-    let on_interp = load_package(&interp_path, &runtimes).unwrap();
-    let mut inputs =
-        vec![
-            read_package_inputs(&on_cpu, &committed("digits_cnn").join("test_data_set_0")).unwrap(),
-        ];
-    inputs.extend(heldout(8).into_iter().map(|t| vec![t]));
-    for (k, xs) in inputs.into_iter().enumerate() {
-        let got = on_cpu.run(xs.clone()).unwrap();
-        let want = on_interp.run(xs).unwrap();
-        assert_eq!(got.len(), want.len());
-        for (g, w) in got.iter().zip(&want) {
-            assert_eq!(g.shape(), w.shape(), "sample {k}");
-            let (gv, wv) = (g.to_f32_vec().unwrap(), w.to_f32_vec().unwrap());
-            let bad = gv.iter().zip(&wv).position(|(&a, &b)| !same(a, b));
-            if let Some(i) = bad {
-                panic!(
-                    "{} sample {k}: element {i}: cpu {}, interp {}",
-                    model.display(),
-                    gv[i],
-                    wv[i]
-                );
-            }
-        }
-    }
+    let what = model.display().to_string();
+    assert_cpu_matches_interp(&what, &cpu_path, &cpu_pkg, &interp_path, same);
 }
 
 #[test]

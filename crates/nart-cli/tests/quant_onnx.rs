@@ -6,14 +6,14 @@
 //!   onnxruntime, fails instead under `NART_REQUIRE_PYTHON_ORACLES=1`);
 //! - a QDQ model with invalid parameters is an error naming the node, exit 1, never a panic.
 
+mod common;
+use common::float_info;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use nart_cli::tensor_io::tensor_to_proto;
-use nart_onnx_proto::{
-    tensor_shape_proto, type_proto, AttributeProto, GraphProto, ModelProto, NodeProto,
-    OperatorSetIdProto, TensorShapeProto, TypeProto, ValueInfoProto,
-};
+use nart_onnx_proto::{AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
 use nart_tensor::Tensor;
 
 fn cnn_dir() -> PathBuf {
@@ -188,28 +188,6 @@ fn onnxruntime_runs_exported_qdq_and_agrees_with_nart_run() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn float_info(name: &str, dims: &[i64]) -> ValueInfoProto {
-    ValueInfoProto {
-        name: Some(name.into()),
-        r#type: Some(TypeProto {
-            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
-                elem_type: Some(1),
-                shape: Some(TensorShapeProto {
-                    dim: dims
-                        .iter()
-                        .map(|&d| tensor_shape_proto::Dimension {
-                            value: Some(tensor_shape_proto::dimension::Value::DimValue(d)),
-                            denotation: None,
-                        })
-                        .collect(),
-                }),
-            })),
-            denotation: None,
-        }),
-        ..Default::default()
-    }
 }
 
 /// `y = x @ DequantizeLinear(w, scale, zero_point)` with `w` an int8 2x3 initializer.

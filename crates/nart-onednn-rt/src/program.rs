@@ -1627,16 +1627,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn integer_ops_round_trip() {
-        let p = qconv();
+    /// `p` passes its checks, decodes to itself, and every truncation of its bytes is an error,
+    /// never a panic.
+    fn assert_round_trips(p: Program) {
         p.check().unwrap();
         let bytes = p.encode();
         assert_eq!(Program::decode(&bytes), Ok(p));
-        // Every truncation is an error, never a panic.
         for n in 0..bytes.len() {
             assert!(Program::decode(&bytes[..n]).is_err(), "{n} bytes");
         }
+    }
+
+    #[test]
+    fn integer_ops_round_trip() {
+        assert_round_trips(qconv());
     }
 
     #[test]
@@ -1702,13 +1706,7 @@ mod tests {
 
     #[test]
     fn average_poolings_round_trip_and_are_checked() {
-        let p = qavg();
-        p.check().unwrap();
-        let bytes = p.encode();
-        assert_eq!(Program::decode(&bytes), Ok(p));
-        for n in 0..bytes.len() {
-            assert!(Program::decode(&bytes[..n]).is_err(), "{n} bytes");
-        }
+        assert_round_trips(qavg());
         // One multiplier per window size, weights of 1 only.
         let mut p = qavg();
         if let OpKind::QAvgPool { q, .. } = &mut p.ops[0].kind {
@@ -1817,13 +1815,7 @@ mod tests {
 
     #[test]
     fn runtime_steps_round_trip_and_are_checked() {
-        let p = runtime_steps();
-        p.check().unwrap();
-        let bytes = p.encode();
-        assert_eq!(Program::decode(&bytes), Ok(p));
-        for n in 0..bytes.len() {
-            assert!(Program::decode(&bytes[..n]).is_err(), "{n} bytes");
-        }
+        assert_round_trips(runtime_steps());
         let mut p = runtime_steps();
         p.values[1].elem = Elem::F32;
         assert!(p.check().is_err());

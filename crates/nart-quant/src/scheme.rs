@@ -23,27 +23,11 @@ pub enum Rounding {
     HalfUp,
 }
 
-/// `x.round_ties_even()` without the call to libm's `rint` that it compiles to on an x86-64
-/// baseline without SSE4.1: adding and subtracting `1.5 · 2^52` rounds to the nearest integer,
-/// ties to even, in the default rounding mode, for `|x| < 2^51`; larger magnitudes (and NaN)
-/// are already integers or pass through. Quantizing a model's weights rounds every one.
-#[inline]
-pub fn round_ties_even(x: f64) -> f64 {
-    const SHIFT: f64 = 6_755_399_441_055_744.0; // 1.5 * 2^52
-    if x.abs() < 2_251_799_813_685_248.0 {
-        // 2^51: the sum stays in [2^52, 2^53), where the spacing of f64 is 1; `copysign`
-        // keeps the sign of a result of zero (-0.3 rounds to -0).
-        ((x + SHIFT) - SHIFT).copysign(x)
-    } else {
-        x.round_ties_even()
-    }
-}
-
 impl Rounding {
     /// Rounds `x`.
     pub fn round(self, x: f64) -> f64 {
         match self {
-            Rounding::NearestEven => round_ties_even(x),
+            Rounding::NearestEven => nart_tensor::smallfloat::round_half_even(x),
             Rounding::NearestAway => x.round(),
             Rounding::HalfUp => (x + 0.5).floor(),
         }
@@ -784,52 +768,6 @@ pub fn per_axis_ranges(data: &[f64], shape: &[usize], axis: usize) -> Vec<(f64, 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn round_ties_even_matches_std_everywhere() {
-        let mut xs = vec![
-            0.0,
-            -0.0,
-            0.5,
-            -0.5,
-            1.5,
-            -1.5,
-            2.5,
-            -2.5,
-            0.49999999999999994,
-            -0.3,
-            127.5,
-            -128.5,
-            1e300,
-            -1e300,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::MIN_POSITIVE,
-        ];
-        let edge = 2_251_799_813_685_248.0f64; // 2^51
-        for d in [-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5] {
-            xs.push(edge + d);
-            xs.push(-edge - d);
-            xs.push(2.0 * edge + d);
-        }
-        // Deterministic pseudo-random magnitudes over many scales.
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..100_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let mant = (state >> 11) as f64 / (1u64 << 53) as f64;
-            let exp = ((state >> 3) % 60) as i32 - 10;
-            let x = (mant - 0.5) * 2f64.powi(exp);
-            xs.push(x);
-            xs.push(x.trunc() + 0.5);
-        }
-        for x in xs {
-            let (got, want) = (round_ties_even(x), x.round_ties_even());
-            assert_eq!(got.to_bits(), want.to_bits(), "round_ties_even({x:e})");
-        }
-        assert!(round_ties_even(f64::NAN).is_nan());
-    }
 
     fn spec(bits: u32, signed: bool, symmetric: bool) -> IntSpec {
         IntSpec {

@@ -25,7 +25,7 @@ use nart_target::Refusal;
 use nart_tensor::qnn::{Activation, FixedMultiplier, Output, QParams, Rounding};
 use nart_tensor::{DType, Tensor};
 
-use crate::lower::{constant, show, In, Lowered};
+use crate::lower::{constant, input, show, Lowered};
 
 /// The dims and element type of `v` when it is an `f32` tensor, a per-tensor `u8`/`i8`
 /// quantized one or a tensor of 8-bit integers (the stored integers of a quantized one, as
@@ -103,11 +103,7 @@ pub fn lower_storage_cast(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
     }
     Ok(Lowered {
         kind: OpKind::View,
-        inputs: vec![In {
-            operand: 0,
-            dims: x,
-            strides: None,
-        }],
+        inputs: vec![input(0, x)],
         out_dims: y,
     })
 }
@@ -377,11 +373,7 @@ pub fn lower(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
                 pads_end: pads[sp..].to_vec(),
                 q,
             },
-            inputs: vec![In {
-                operand: 0,
-                dims: x,
-                strides: None,
-            }],
+            inputs: vec![input(0, x)],
             out_dims: y,
         });
     }
@@ -433,11 +425,7 @@ pub fn lower(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
     exact_here(&q, src, true)?;
     Ok(Lowered {
         kind: OpKind::QMatMul { q },
-        inputs: vec![In {
-            operand: 0,
-            dims: vec![rows, k],
-            strides: None,
-        }],
+        inputs: vec![input(0, vec![rows, k])],
         out_dims: vec![rows, cols],
     })
 }
@@ -523,11 +511,7 @@ pub fn lower_pool(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
             shape: show(&y),
         });
     }
-    let inputs = vec![In {
-        operand: 0,
-        dims: x.clone(),
-        strides: None,
-    }];
+    let inputs = vec![input(0, x.clone())];
     if name == "qnn.max_pool" {
         if src != out {
             return Err(other("the result's storage type differs from the input's"));
@@ -674,18 +658,7 @@ pub fn lower_add(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
     }
     Ok(Lowered {
         kind: OpKind::QAdd { q },
-        inputs: vec![
-            In {
-                operand: 0,
-                dims: a,
-                strides: None,
-            },
-            In {
-                operand: 1,
-                dims: b,
-                strides: None,
-            },
-        ],
+        inputs: vec![input(0, a), input(1, b)],
         out_dims: y,
     })
 }
@@ -753,11 +726,7 @@ pub fn lower_cast(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
     };
     Ok(Lowered {
         kind,
-        inputs: vec![In {
-            operand: 0,
-            dims: x,
-            strides: None,
-        }],
+        inputs: vec![input(0, x)],
         out_dims: y,
     })
 }
@@ -806,11 +775,7 @@ pub fn lower_requantize(ctx: &Context, op: Op) -> Result<Lowered, Refusal> {
             hi: to_i32(yq.max, "the storage range")?,
             rounding,
         },
-        inputs: vec![In {
-            operand: 0,
-            dims: x,
-            strides: None,
-        }],
+        inputs: vec![input(0, x)],
         out_dims: y,
     })
 }

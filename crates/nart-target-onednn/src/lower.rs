@@ -173,7 +173,8 @@ fn row_major(dims: &[i64]) -> Vec<i64> {
     s
 }
 
-fn input(operand: usize, dims: Vec<i64>) -> In {
+/// Operand `operand` seen with `dims`, row-major.
+pub(crate) fn input(operand: usize, dims: Vec<i64>) -> In {
     In {
         operand,
         dims,

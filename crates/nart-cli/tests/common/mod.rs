@@ -1,13 +1,17 @@
 //! Shared by the target tests of the `nart` crate (`onednn.rs`, `openvino.rs`): where the zoo
 //! models are, scratch paths, and the check that compiles a model for `TARGET,interp` into a
 //! package, runs it through `nart-rt` and compares it with ONNX Runtime's outputs (the model's
-//! `test_data_set_0`, which ONNX Runtime wrote).
+//! `test_data_set_0`, which ONNX Runtime wrote); also the value infos of models that tests build
+//! (`bench_memory.rs`, `quant_onnx.rs`).
 
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
 use nart_cli::package::{compile, load_package, read_package_inputs, CompileRequest};
+use nart_onnx_proto::{
+    tensor_shape_proto, type_proto, TensorShapeProto, TypeProto, ValueInfoProto,
+};
 use nart_target::TargetRegistry;
 use nart_tensor::Tensor;
 
@@ -191,4 +195,88 @@ pub fn read_pb(path: &Path) -> Tensor {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let p: nart_onnx_proto::onnx::TensorProto = prost::Message::decode(&bytes[..]).unwrap();
     nart_cli::tensor_io::tensor_from_proto(&p).unwrap()
+}
+
+/// The `ValueInfoProto` of an `f32` tensor `name` of static `dims`, for models built in tests.
+pub fn float_info(name: &str, dims: &[i64]) -> ValueInfoProto {
+    ValueInfoProto {
+        name: Some(name.into()),
+        r#type: Some(TypeProto {
+            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+                elem_type: Some(1),
+                shape: Some(TensorShapeProto {
+                    dim: dims
+                        .iter()
+                        .map(|&d| tensor_shape_proto::Dimension {
+                            value: Some(tensor_shape_proto::dimension::Value::DimValue(d)),
+                            denotation: None,
+                        })
+                        .collect(),
+                }),
+            })),
+            denotation: None,
+        }),
+        ..Default::default()
+    }
+}
+
+/// The batch the digits_cnn tests compile for (that of its `test_data_set_0`).
+pub const DIGITS_BATCH: usize = 16;
+
+/// The first `n` batches of [`DIGITS_BATCH`] rows of digits_cnn's committed held-out inputs.
+pub fn digits_heldout(n: usize) -> Vec<Tensor> {
+    let all = read_pb(&committed("digits_cnn").join("heldout_inputs.pb"));
+    let shape = all.shape().to_vec();
+    let per: usize = shape[1..].iter().product::<usize>() * DIGITS_BATCH;
+    let v = all.to_f32_vec().unwrap();
+    let mut one = shape.clone();
+    one[0] = DIGITS_BATCH;
+    (0..n.min(shape[0] / DIGITS_BATCH))
+        .map(|i| Tensor::from_vec(one.clone(), v[i * per..(i + 1) * per].to_vec()).unwrap())
+        .collect()
+}
+
+/// Checks that the package `cpu` (written to `cpu_path`) is generated code only, then runs it
+/// and the package at `interp_path` on digits_cnn's `test_data_set_0` and 8 held-out batches,
+/// and checks each output element with `same(got, want)`; `what` names the model in failures.
+pub fn assert_cpu_matches_interp(
+    what: &str,
+    cpu_path: &Path,
+    cpu: &nart_rt::Package,
+    interp_path: &Path,
+    same: impl Fn(f32, f32) -> bool,
+) {
+    let steps = &cpu.manifest().steps;
+    assert!(!steps.is_empty());
+    for (i, s) in steps.iter().enumerate() {
+        assert!(
+            matches!(s, nart_rt::manifest::Step::Segment(seg) if seg.target == "cpu"),
+            "{} is not generated code",
+            s.describe(i)
+        );
+    }
+    let runtimes = nart_rt_std::runtimes();
+    let on_cpu = load_package(cpu_path, &runtimes).unwrap();
+    let on_interp = load_package(interp_path, &runtimes).unwrap();
+    let mut inputs =
+        vec![
+            read_package_inputs(&on_cpu, &committed("digits_cnn").join("test_data_set_0")).unwrap(),
+        ];
+    inputs.extend(digits_heldout(8).into_iter().map(|t| vec![t]));
+    for (k, xs) in inputs.into_iter().enumerate() {
+        let got = on_cpu.run(xs.clone()).unwrap();
+        let want = on_interp.run(xs).unwrap();
+        assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(g.shape(), w.shape(), "sample {k}");
+            let (gv, wv) = (g.to_f32_vec().unwrap(), w.to_f32_vec().unwrap());
+            let bad = gv.iter().zip(&wv).position(|(&a, &b)| !same(a, b));
+            if let Some(i) = bad {
+                panic!(
+                    "{what} sample {k}: element {i}: cpu {}, interp {}",
+                    gv[i], wv[i]
+                );
+            }
+        }
+    }
 }
