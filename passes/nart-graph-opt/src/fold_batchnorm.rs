@@ -15,7 +15,10 @@
 //! the producer has no other user. This is the one implementation of BatchNorm folding:
 //! `nart-quant`'s `quant-apply` calls [`fold_into_producer`].
 
-use nart_ir::{Context, Op, PatternRewriter, RewritePattern, Value};
+use nart_ir::{
+    Attr, AttrData, Context, DenseData, FloatKind, Op, PatternRewriter, RewritePattern, Type,
+    TypeData, Value,
+};
 use nart_pass::{Pass, PassFailure, PassState};
 use nart_rewrite::{apply_patterns_greedily, FrozenPatternSet, GreedyConfig, RegionSimplification};
 use nart_tensor::{DType, Tensor};
@@ -143,8 +146,9 @@ fn fold(rw: &mut PatternRewriter<'_>, bn: Op, kinds: &[&str]) -> Result<Value, &
     let (s, t) = bn_factors(rw, bn)?;
     let c = s.len();
     let w_val = rw.operand(producer, 1);
-    let w = util::const_tensor(rw, w_val).ok_or("the weight is not a constant")?;
-    if !float_dtype(w.dtype()) {
+    let elem_ty = rw.element_type(rw.value_type(w_val));
+    let w = Weight::read(rw, w_val, elem_ty)?;
+    if !float_dtype(w.dtype) {
         return Err("the weight is not a float tensor");
     }
     let out_shape = rw
@@ -154,10 +158,8 @@ fn fold(rw: &mut PatternRewriter<'_>, bn: Op, kinds: &[&str]) -> Result<Value, &
     if out_shape.get(1).is_some_and(|&d| d >= 0 && d as usize != c) {
         return Err("the channel count differs from the parameters'");
     }
-    let wv = w.to_f64_vec().map_err(|_| "the weight cannot be read")?;
-    let shape = w.shape().to_vec();
+    let shape = w.shape.clone();
     let loc = rw.op_loc(bn);
-    let elem_ty = rw.element_type(rw.value_type(w_val));
     rw.set_insertion_point_before(producer);
     let out = rw.result(producer, 0);
     let new_out = match *kind {
@@ -172,16 +174,12 @@ fn fold(rw: &mut PatternRewriter<'_>, bn: Op, kinds: &[&str]) -> Result<Value, &
                     .ok_or("the bias is not a constant of one value per channel")?,
                 None => vec![0.0; c],
             };
-            let per = wv.len() / c.max(1);
-            let new_w: Vec<f64> = wv
-                .iter()
-                .enumerate()
-                .map(|(i, &v)| v * s[i / per])
-                .collect();
+            let per = w.len() / c.max(1);
             let new_b: Vec<f64> = (0..c).map(|i| bias[i] * s[i] + t[i]).collect();
-            let w2 = constant(rw, w.dtype(), &shape, new_w, elem_ty, rw.value_loc(w_val))?;
+            let wloc = rw.value_loc(w_val);
+            let w2 = w.scaled(rw, &s, Channels::Runs(per), elem_ty, wloc)?;
             let bloc = util::derived_loc(rw.uniq(), loc, "folded_bias");
-            let b2 = constant(rw, w.dtype(), &[c], new_b, elem_ty, bloc)?;
+            let b2 = constant(rw, w.dtype, &[c], new_b, elem_ty, bloc)?;
             let xin = rw.operand(producer, 0);
             rw.set_operands(producer, &[xin, w2, b2]);
             out
@@ -196,11 +194,11 @@ fn fold(rw: &mut PatternRewriter<'_>, bn: Op, kinds: &[&str]) -> Result<Value, &
             if n != c {
                 return Err("the Gemm's output columns differ from the parameters'");
             }
-            let new_w: Vec<f64> = wv
-                .iter()
-                .enumerate()
-                .map(|(i, &v)| v * s[if trans_b { i / cols } else { i % cols }])
-                .collect();
+            let layout = if trans_b {
+                Channels::Runs(cols)
+            } else {
+                Channels::Columns(cols)
+            };
             let beta = util::attr_float(rw, producer, "beta", 1.0);
             let bias = match util::opt_operand(rw, producer, 2) {
                 Some(b) => {
@@ -216,9 +214,10 @@ fn fold(rw: &mut PatternRewriter<'_>, bn: Op, kinds: &[&str]) -> Result<Value, &
                 None => vec![0.0; c],
             };
             let new_b: Vec<f64> = (0..c).map(|i| beta * bias[i] * s[i] + t[i]).collect();
-            let w2 = constant(rw, w.dtype(), &shape, new_w, elem_ty, rw.value_loc(w_val))?;
+            let wloc = rw.value_loc(w_val);
+            let w2 = w.scaled(rw, &s, layout, elem_ty, wloc)?;
             let bloc = util::derived_loc(rw.uniq(), loc, "folded_bias");
-            let b2 = constant(rw, w.dtype(), &[c], new_b, elem_ty, bloc)?;
+            let b2 = constant(rw, w.dtype, &[c], new_b, elem_ty, bloc)?;
             let a = rw.operand(producer, 0);
             rw.set_operands(producer, &[a, w2, b2]);
             let f32t = rw.uniq().f32_type();
@@ -230,15 +229,10 @@ fn fold(rw: &mut PatternRewriter<'_>, bn: Op, kinds: &[&str]) -> Result<Value, &
             if out_shape.len() != 2 || shape.len() != 2 || shape[1] != c {
                 return Err("the MatMul is not 2-D with one weight column per channel");
             }
-            let cols = shape[1];
-            let new_w: Vec<f64> = wv
-                .iter()
-                .enumerate()
-                .map(|(i, &v)| v * s[i % cols])
-                .collect();
-            let w2 = constant(rw, w.dtype(), &shape, new_w, elem_ty, rw.value_loc(w_val))?;
+            let wloc = rw.value_loc(w_val);
+            let w2 = w.scaled(rw, &s, Channels::Columns(shape[1]), elem_ty, wloc)?;
             let bloc = util::derived_loc(rw.uniq(), loc, "folded_shift");
-            let b2 = constant(rw, w.dtype(), &[c], t, elem_ty, bloc)?;
+            let b2 = constant(rw, w.dtype, &[c], t, elem_ty, bloc)?;
             let a = rw.operand(producer, 0);
             rw.set_operands(producer, &[a, w2]);
             rw.set_insertion_point_after(producer);
@@ -251,6 +245,129 @@ fn fold(rw: &mut PatternRewriter<'_>, bn: Op, kinds: &[&str]) -> Result<Value, &
     rw.replace_all_uses_with(y, new_out);
     rw.erase_op(bn);
     Ok(new_out)
+}
+
+/// Which factor of `s` scales each element of a weight.
+#[derive(Clone, Copy, Debug)]
+enum Channels {
+    /// Runs of this many consecutive elements share a channel, in channel order (a `Conv`'s
+    /// output channel, a row of a `Gemm`'s `B` with `transB`): element `i` has channel
+    /// `i / n`.
+    Runs(usize),
+    /// Rows of this many elements, one per channel (a column of `B`): element `i` has
+    /// channel `i % n`.
+    Columns(usize),
+}
+
+impl Channels {
+    /// The channel of element `i`.
+    fn of(self, i: usize) -> usize {
+        match self {
+            Channels::Runs(n) => i / n,
+            Channels::Columns(n) => i % n,
+        }
+    }
+}
+
+/// A producer's constant weight, read once.
+struct Weight {
+    attr: Attr,
+    dtype: DType,
+    shape: Vec<usize>,
+    /// The weight decoded; `None` when it is a dense `f32` constant of the weight's own
+    /// element type, whose bytes [`Weight::scaled`] reads straight from the attribute.
+    tensor: Option<Tensor>,
+}
+
+impl Weight {
+    fn read(rw: &PatternRewriter<'_>, v: Value, elem_ty: Type) -> Result<Weight, &'static str> {
+        const NOT_CONST: &str = "the weight is not a constant";
+        let attr = nart_ir::interfaces::constant_of(rw, v).ok_or(NOT_CONST)?;
+        let f32_elem = matches!(rw.type_data(elem_ty), TypeData::Float(FloatKind::F32));
+        if let Some((shape, _)) = util::f32_elements(rw, attr).filter(|_| f32_elem) {
+            return Ok(Weight {
+                attr,
+                dtype: DType::F32,
+                shape,
+                tensor: None,
+            });
+        }
+        let t = nart_interp::convert::tensor_from_attr(rw, attr).map_err(|_| NOT_CONST)?;
+        Ok(Weight {
+            attr,
+            dtype: t.dtype(),
+            shape: t.shape().to_vec(),
+            tensor: Some(t),
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// A new constant of the weight with every element times its channel's factor in `s`:
+    /// the product in `f64`, rounded to the weight's type. An `f32` weight goes from its
+    /// attribute's bytes to the new attribute's in one pass; the result is the same as
+    /// through [`Tensor::to_f64_vec`] and [`Tensor::from_f64`] (`f32` to `f64` is exact, and
+    /// both round the product with `as f32`), which the other types take.
+    fn scaled(
+        &self,
+        rw: &mut PatternRewriter<'_>,
+        s: &[f64],
+        channels: Channels,
+        elem_ty: Type,
+        loc: nart_ir::Location,
+    ) -> Result<Value, &'static str> {
+        let Some(t) = &self.tensor else {
+            let (_, bytes) =
+                util::f32_elements(rw, self.attr).ok_or("the weight cannot be read")?;
+            let out = scale_f32_bytes(bytes, s, channels);
+            let ty = rw
+                .uniq()
+                .tensor_type(self.shape.iter().map(|&d| d as i64).collect(), elem_ty);
+            let attr = rw.uniq().intern_attr(AttrData::DenseElements {
+                ty,
+                data: DenseData::Elements(out),
+            });
+            return Ok(util::build_constant_attr(rw, attr, ty, loc));
+        };
+        let wv = t.to_f64_vec().map_err(|_| "the weight cannot be read")?;
+        let new_w: Vec<f64> = wv
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| v * s[channels.of(i)])
+            .collect();
+        constant(rw, self.dtype, &self.shape, new_w, elem_ty, loc)
+    }
+}
+
+/// `f32` elements (little-endian bytes) times their channel's factor, each product taken in
+/// `f64` and rounded to `f32`.
+fn scale_f32_bytes(bytes: &[u8], s: &[f64], channels: Channels) -> Vec<u8> {
+    fn times(a: &[u8], f: f64) -> [u8; 4] {
+        let x = f32::from_le_bytes([a[0], a[1], a[2], a[3]]);
+        ((f64::from(x) * f) as f32).to_le_bytes()
+    }
+    let mut out = vec![0u8; bytes.len()];
+    match channels {
+        Channels::Runs(n) => {
+            let run = 4 * n.max(1);
+            for ((src, dst), &f) in bytes.chunks(run).zip(out.chunks_mut(run)).zip(s) {
+                for (a, b) in src.chunks_exact(4).zip(dst.chunks_exact_mut(4)) {
+                    b.copy_from_slice(&times(a, f));
+                }
+            }
+        }
+        Channels::Columns(n) => {
+            let row = 4 * n.max(1);
+            for (src, dst) in bytes.chunks(row).zip(out.chunks_mut(row)) {
+                for ((a, b), &f) in src.chunks_exact(4).zip(dst.chunks_exact_mut(4)).zip(s) {
+                    b.copy_from_slice(&times(a, f));
+                }
+            }
+        }
+    }
+    out
 }
 
 fn constant(
@@ -266,4 +383,88 @@ fn constant(
         .uniq()
         .tensor_type(shape.iter().map(|&d| d as i64).collect(), elem);
     util::build_constant(rw, &t, ty, loc).ok_or("cannot build a constant")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{scale_f32_bytes, Channels};
+    use nart_tensor::{DType, Tensor};
+
+    /// The weights through `Tensor`'s `f64` round trip, as the fold computes them for any
+    /// other float type.
+    fn through_f64(w: &[f32], s: &[f64], channels: Channels) -> Vec<u8> {
+        let t = Tensor::from_f64(
+            DType::F32,
+            vec![w.len()],
+            w.iter().map(|&x| f64::from(x)).collect(),
+        )
+        .unwrap();
+        let wv = t.to_f64_vec().unwrap();
+        let scaled: Vec<f64> = wv
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| v * s[channels.of(i)])
+            .collect();
+        Tensor::from_f64(DType::F32, vec![w.len()], scaled)
+            .unwrap()
+            .to_raw_bytes()
+            .unwrap()
+    }
+
+    fn check(w: &[f32], s: &[f64], channels: Channels) {
+        let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        assert_eq!(
+            scale_f32_bytes(&bytes, s, channels),
+            through_f64(w, s, channels),
+            "{channels:?}"
+        );
+    }
+
+    /// Weights with awkward values: signed zeros, subnormals, infinities, NaN, products that
+    /// round, overflow or underflow in f32.
+    fn weights(n: usize, seed: u64) -> Vec<f32> {
+        let special = [
+            0.0,
+            -0.0,
+            1.0e-45,
+            -3.0e-39,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            0.1,
+            -1.0 / 3.0,
+        ];
+        let mut x = seed;
+        (0..n)
+            .map(|i| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                if i % 7 == 3 {
+                    special[(x >> 33) as usize % special.len()]
+                } else {
+                    ((x >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 4.0
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn f32_bytes_match_the_f64_path() {
+        let s = [0.3, -1.7e-5, 12345.678, 0.0, 1.0 / 3.0, 1e30, -2.5, 1e-40];
+        for c in 1..=s.len() {
+            for per in [1, 2, 9] {
+                let w = weights(c * per, (c * 31 + per) as u64);
+                check(&w, &s[..c], Channels::Runs(per));
+            }
+            for rows in [1, 3, 5] {
+                let w = weights(rows * c, (c * 17 + rows) as u64);
+                check(&w, &s[..c], Channels::Columns(c));
+            }
+        }
+        check(&[], &s[..2], Channels::Runs(0));
+        check(&[], &s[..2], Channels::Columns(2));
+    }
 }

@@ -2,8 +2,8 @@
 //! array attributes, and building `graph.constant`s through the rewriter.
 
 use nart_ir::{
-    Attr, AttrData, Context, DenseArrayData, DenseData, LocData, Location, Op, OperationState,
-    PatternRewriter, Type, TypeData, Uniquer, Value, DYNAMIC,
+    Attr, AttrData, Context, DenseArrayData, DenseData, FloatKind, LocData, Location, Op,
+    OperationState, PatternRewriter, Type, TypeData, Uniquer, Value, DYNAMIC,
 };
 use nart_tensor::{DType, Tensor};
 
@@ -36,6 +36,32 @@ pub fn opt_operand(ctx: &Context, op: Op, i: usize) -> Option<Value> {
 pub fn const_tensor(ctx: &Context, v: Value) -> Option<Tensor> {
     let attr = nart_ir::interfaces::constant_of(ctx, v)?;
     nart_interp::convert::tensor_from_attr(ctx, attr).ok()
+}
+
+/// The shape and the little-endian bytes of `attr`, borrowed, when it is a dense `f32`
+/// constant of a static tensor shape stored element by element; `None` for anything else
+/// (a splat, a resource, another element type), which [`const_tensor`] reads. For code that
+/// rewrites every element of a large weight without decoding it into a [`Tensor`] first.
+pub fn f32_elements(u: &Uniquer, attr: Attr) -> Option<(Vec<usize>, &[u8])> {
+    let AttrData::DenseElements {
+        ty,
+        data: DenseData::Elements(bytes),
+    } = u.attr_data(attr)
+    else {
+        return None;
+    };
+    let TypeData::RankedTensor { shape, elem, .. } = u.type_data(*ty) else {
+        return None;
+    };
+    if !matches!(u.type_data(*elem), TypeData::Float(FloatKind::F32)) {
+        return None;
+    }
+    let shape = shape
+        .iter()
+        .map(|&d| usize::try_from(d).ok())
+        .collect::<Option<Vec<usize>>>()?;
+    let n = shape.iter().try_fold(4usize, |a, &d| a.checked_mul(d))?;
+    (n == bytes.len()).then_some((shape, bytes.as_slice()))
 }
 
 /// The constant behind `v` as integers.
@@ -166,11 +192,22 @@ pub fn build_constant(
     loc: Location,
 ) -> Option<Value> {
     let attr = tensor_attr(rw.uniq(), t, ty)?;
+    Some(build_constant_attr(rw, attr, ty, loc))
+}
+
+/// A `graph.constant` of type `ty` holding `attr` (a dense elements attribute of that type),
+/// created at the rewriter's insertion point.
+pub fn build_constant_attr(
+    rw: &mut PatternRewriter<'_>,
+    attr: Attr,
+    ty: Type,
+    loc: Location,
+) -> Value {
     let state = OperationState::new(rw.uniq(), "graph.constant", loc)
         .results(&[ty])
         .prop(rw.uniq(), "value", attr);
     let op = rw.create(state);
-    Some(rw.result(op, 0))
+    rw.result(op, 0)
 }
 
 /// Creates the graph op `graph.<onnx>` with `operands`, result types and properties.
