@@ -341,13 +341,9 @@ fn quantize_weight(
     user: Option<&QParamsFile>,
 ) -> Result<Option<(String, QParams)>, QuantError> {
     let v = ctx.operand(op, idx);
-    let Some(t) = ir_util::constant_tensor(ctx, v) else {
+    let Some((shape, data)) = ir_util::constant_f64(ctx, v) else {
         return Ok(None);
     };
-    let Ok(data) = t.to_f64_vec() else {
-        return Ok(None);
-    };
-    let shape = t.shape().to_vec();
     let (channel, reduce) = roles::weight_axes(ctx, op, shape.len());
     let mut spec = *spec;
     let is_weight =
@@ -375,44 +371,72 @@ fn quantize_weight(
 }
 
 /// The stored integers of `data`, a row-major tensor of `shape`, each element quantized with
-/// its own parameter set: the block's, the channel's, or the one per-tensor set.
-fn quantized_values(
+/// its own parameter set (the block's, the channel's, or the one per-tensor set), as the
+/// little-endian bytes of a dense attribute of `width`-bit integers.
+fn storage_bytes(
     data: &[f64],
     shape: &[usize],
     p: &QParams,
     rounding: crate::scheme::Rounding,
-) -> Vec<f64> {
-    let q = |k: usize, x: f64| p.quantize(k, x, rounding) as f64;
+    width: u32,
+) -> Vec<u8> {
+    match width.div_ceil(8) {
+        1 => store::<1>(data, shape, p, rounding),
+        2 => store::<2>(data, shape, p, rounding),
+        4 => store::<4>(data, shape, p, rounding),
+        _ => store::<8>(data, shape, p, rounding),
+    }
+}
+
+/// [`storage_bytes`] for `N` bytes per element: the low `N` bytes of each stored integer.
+fn store<const N: usize>(
+    data: &[f64],
+    shape: &[usize],
+    p: &QParams,
+    rounding: crate::scheme::Rounding,
+) -> Vec<u8> {
+    let mut out = vec![0u8; data.len() * N];
+    let put = |dst: &mut [u8], k: usize, x: f64| {
+        dst.copy_from_slice(&p.quantize(k, x, rounding).to_le_bytes()[..N]);
+    };
     match (p.axis, p.block) {
         (_, Some((dim, size))) => {
             // Rank-2 blocks: the only case params_for_weight makes.
             let (dim, size) = (dim as usize, size as usize);
             let width = shape[1];
             let cols = if dim == 1 { width / size } else { width };
-            data.iter()
-                .enumerate()
-                .map(|(i, &x)| {
-                    let (r, c) = (i / width, i % width);
-                    let k = if dim == 0 {
-                        (r / size) * cols + c
-                    } else {
-                        r * cols + c / size
-                    };
-                    q(k, x)
-                })
-                .collect()
+            for (i, (&x, dst)) in data.iter().zip(out.chunks_exact_mut(N)).enumerate() {
+                let (r, c) = (i / width, i % width);
+                let k = if dim == 0 {
+                    (r / size) * cols + c
+                } else {
+                    r * cols + c / size
+                };
+                put(dst, k, x);
+            }
         }
         (Some(axis), None) => {
             // Runs of `inner` values share a channel, the channels cycling.
             let c = shape[axis as usize];
             let inner: usize = shape[axis as usize + 1..].iter().product::<usize>().max(1);
-            data.chunks(inner)
+            for (run, (xs, dst)) in data
+                .chunks(inner)
+                .zip(out.chunks_mut(inner * N))
                 .enumerate()
-                .flat_map(|(run, xs)| xs.iter().map(move |&x| q(run % c, x)))
-                .collect()
+            {
+                let k = run % c;
+                for (&x, d) in xs.iter().zip(dst.chunks_exact_mut(N)) {
+                    put(d, k, x);
+                }
+            }
         }
-        _ => data.iter().map(|&x| q(0, x)).collect(),
+        _ => {
+            for (&x, dst) in data.iter().zip(out.chunks_exact_mut(N)) {
+                put(dst, 0, x);
+            }
+        }
     }
+    out
 }
 
 fn replace_with_storage(
@@ -427,10 +451,10 @@ fn replace_with_storage(
     let v = ctx.operand(op, idx);
     let loc = ctx.value_loc(v);
     let expressed = ctx.element_type(ctx.value_type(v));
-    let q = quantized_values(data, shape, p, rounding);
     let width = storage_width(p.bits);
+    let bytes = storage_bytes(data, shape, p, rounding, width);
     let storage_elem = ctx.int_type(width);
-    let storage = ir_util::constant_before(ctx, op, loc, shape, storage_elem, &q);
+    let storage = ir_util::constant_bytes_before(ctx, op, loc, shape, storage_elem, bytes);
     let qelem = quantized_type(ctx, p, expressed, Some(shape));
     let qty = ctx.tensor_type(shape.iter().map(|&d| d as i64).collect(), qelem);
     let fty = ctx.value_type(v);
@@ -782,4 +806,99 @@ pub fn apply_static(
         }
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::storage_bytes;
+    use crate::scheme::{QParams, Rounding};
+
+    /// The parameter set of each element of a row-major `shape`, from its multi-index.
+    fn set_of(i: usize, shape: &[usize], p: &QParams) -> usize {
+        let mut idx = vec![0; shape.len()];
+        let mut rest = i;
+        for d in (0..shape.len()).rev() {
+            idx[d] = rest % shape[d];
+            rest /= shape[d];
+        }
+        match (p.axis, p.block) {
+            (_, Some((dim, size))) => {
+                let mut blocks = shape.to_vec();
+                blocks[dim as usize] /= size as usize;
+                idx[dim as usize] /= size as usize;
+                idx[0] * blocks[1] + idx[1]
+            }
+            (Some(axis), None) => idx[axis as usize],
+            (None, None) => 0,
+        }
+    }
+
+    fn params(bits: u32, signed: bool, n: usize, axis: Option<u32>) -> QParams {
+        let (qmin, qmax) = if signed {
+            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+        } else {
+            (0, (1i64 << bits) - 1)
+        };
+        QParams {
+            bits,
+            signed,
+            qmin,
+            qmax,
+            scales: (0..n).map(|k| 0.01 * (k + 1) as f64 + 0.003).collect(),
+            zero_points: (0..n)
+                .map(|k| if signed { 0 } else { k as i64 % 7 })
+                .collect(),
+            axis,
+            block: None,
+        }
+    }
+
+    /// Every element against the parameter set its multi-index picks, for per-tensor,
+    /// per-channel (each axis) and per-block parameters, at 4, 8, 16 and 32 bits.
+    #[test]
+    fn storage_bytes_quantize_each_element_with_its_set() {
+        let shape = [4usize, 6, 3];
+        let n: usize = shape.iter().product();
+        let data: Vec<f64> = [f64::NAN, f64::INFINITY, -1e300, 0.5, -0.0]
+            .into_iter()
+            .chain((0..n).map(|i| ((i * 37 % 101) as f64 - 50.0) * 0.0137))
+            .take(n)
+            .collect();
+        let mut cases = Vec::new();
+        for (bits, signed) in [(4, true), (8, false), (8, true), (16, true), (32, true)] {
+            cases.push((shape.to_vec(), params(bits, signed, 1, None)));
+            for axis in 0..3u32 {
+                cases.push((
+                    shape.to_vec(),
+                    params(bits, signed, shape[axis as usize], Some(axis)),
+                ));
+            }
+            for (dim, size) in [(0u32, 2u32), (1, 3)] {
+                let blocks = if dim == 0 { (12 / 2) * 6 } else { 12 * 2 };
+                let mut p = params(bits, signed, blocks, None);
+                p.block = Some((dim, size));
+                cases.push((vec![12, 6], p));
+            }
+        }
+        for (shape, p) in cases {
+            for rounding in [
+                Rounding::NearestEven,
+                Rounding::NearestAway,
+                Rounding::HalfUp,
+            ] {
+                let width = super::storage_width(p.bits);
+                let got = storage_bytes(&data, &shape, &p, rounding, width);
+                let nb = width.div_ceil(8) as usize;
+                let want: Vec<u8> = data
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, &x)| {
+                        let q = p.quantize(set_of(i, &shape, &p), x, rounding);
+                        q.to_le_bytes()[..nb].to_vec()
+                    })
+                    .collect();
+                assert_eq!(got, want, "{shape:?} {p:?} {rounding:?}");
+            }
+        }
+    }
 }

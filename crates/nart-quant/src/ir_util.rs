@@ -71,6 +71,24 @@ pub fn constant_tensor(ctx: &Context, v: Value) -> Option<Tensor> {
     nart_interp::convert::tensor_from_attr(ctx, attr).ok()
 }
 
+/// The constant behind `v` as its shape and its elements in `f64`, if a constant op defines
+/// it and its elements are numbers: [`constant_tensor`] then
+/// [`Tensor::to_f64_vec`], but a dense `f32` constant is read from the attribute's bytes
+/// without the tensor in between.
+pub fn constant_f64(ctx: &Context, v: Value) -> Option<(Vec<usize>, Vec<f64>)> {
+    let attr = nart_ir::interfaces::constant_of(ctx, v)?;
+    if let Some((shape, bytes)) = nart_graph_opt::util::f32_elements(ctx, attr) {
+        let values = bytes
+            .chunks_exact(4)
+            .map(|b| f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+            .collect();
+        return Some((shape, values));
+    }
+    let t = nart_interp::convert::tensor_from_attr(ctx, attr).ok()?;
+    let values = t.to_f64_vec().ok()?;
+    Some((t.shape().to_vec(), values))
+}
+
 /// The element type of a tensor type (or the type itself).
 pub fn element_type(ctx: &Context, ty: Type) -> Type {
     ctx.element_type(ty)
@@ -117,7 +135,7 @@ pub fn dense_attr(
     values: &[f64],
 ) -> nart_ir::Attr {
     let ty = ctx.tensor_type(shape.iter().map(|&d| d as i64).collect(), elem);
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(values.len() * ctx.dense_elem_bytes(ty).unwrap_or(4));
     match ctx.type_data(elem).clone() {
         TypeData::Integer { width, .. } => {
             let n = (width as usize).div_ceil(8);
@@ -177,6 +195,35 @@ pub fn constant_before(
     values: &[f64],
 ) -> Value {
     let attr = dense_attr(ctx, shape, elem, values);
+    constant_attr_before(ctx, anchor, loc, shape, elem, attr)
+}
+
+/// A `graph.constant` of the given shape and element type holding `bytes`, the packed
+/// little-endian elements of a dense attribute, before `anchor`.
+pub fn constant_bytes_before(
+    ctx: &mut Context,
+    anchor: Op,
+    loc: Location,
+    shape: &[usize],
+    elem: Type,
+    bytes: Vec<u8>,
+) -> Value {
+    let ty = ctx.tensor_type(shape.iter().map(|&d| d as i64).collect(), elem);
+    let attr = ctx.intern_attr(AttrData::DenseElements {
+        ty,
+        data: DenseData::Elements(bytes),
+    });
+    constant_attr_before(ctx, anchor, loc, shape, elem, attr)
+}
+
+fn constant_attr_before(
+    ctx: &mut Context,
+    anchor: Op,
+    loc: Location,
+    shape: &[usize],
+    elem: Type,
+    attr: nart_ir::Attr,
+) -> Value {
     let ty = ctx.tensor_type(shape.iter().map(|&d| d as i64).collect(), elem);
     let state = OperationState::new(ctx, "graph.constant", loc)
         .results(&[ty])
