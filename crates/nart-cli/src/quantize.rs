@@ -188,8 +188,10 @@ impl Session {
         };
         // BatchNorm folds first, so that the folded convolution's output is what is measured.
         nart_quant::fold_bn::fold_batchnorm(&mut self.ctx, self.func);
-        let interp = Interpreter::new(&self.ctx, self.func)?;
-        let samples = nart_quant::dataset::load(&dir, interp.inputs())
+        // The inputs' declarations only: collect::calibrate plans the interpreter (and
+        // decodes the weights) once.
+        let inputs = Interpreter::input_specs(&self.ctx, self.func)?;
+        let samples = nart_quant::dataset::load(&dir, &inputs)
             .with_context(|| format!("bad calibration data in '{}'", dir.display()))?;
         let act = self.apply.scheme.activations.int().copied();
         let opts = CalibOptions {

@@ -38,6 +38,24 @@ pub struct InputSpec {
     pub default: Option<Tensor>,
 }
 
+/// The declared inputs of `func`, whose entry block is `block`.
+fn block_inputs(ctx: &Context, func: Op, block: Block) -> Result<Vec<InputSpec>> {
+    let arg_attrs = ctx.attr(func, "arg_attrs");
+    let mut inputs = Vec::new();
+    for (i, &a) in ctx.block_args(block).iter().enumerate() {
+        let ty = ctx.value_type(a);
+        let (dtype, shape) = tensor_type_info(ctx, ty).unwrap_or((None, None));
+        inputs.push(InputSpec {
+            name: arg_name(ctx, arg_attrs, i).unwrap_or_else(|| format!("input_{i}")),
+            dtype,
+            shape,
+            kind: value_kind(ctx, ty),
+            default: arg_default(ctx, arg_attrs, i)?,
+        });
+    }
+    Ok(inputs)
+}
+
 impl InputSpec {
     /// The declared shape as text, with `?` for dynamic dimensions.
     pub fn shape_text(&self) -> String {
@@ -470,20 +488,8 @@ impl Interpreter {
                 });
             }
         }
-        let arg_attrs = ctx.attr(func, "arg_attrs");
         let res_attrs = ctx.attr(func, "res_attrs");
-        let mut inputs = Vec::new();
-        for (i, &a) in ctx.block_args(blocks[0]).iter().enumerate() {
-            let ty = ctx.value_type(a);
-            let (dtype, shape) = tensor_type_info(ctx, ty).unwrap_or((None, None));
-            inputs.push(InputSpec {
-                name: arg_name(ctx, arg_attrs, i).unwrap_or_else(|| format!("input_{i}")),
-                dtype,
-                shape,
-                kind: value_kind(ctx, ty),
-                default: arg_default(ctx, arg_attrs, i)?,
-            });
-        }
+        let inputs = block_inputs(ctx, func, blocks[0])?;
         let output_kinds = ctx
             .block_last_op(blocks[0])
             .map(|ret| {
@@ -506,6 +512,17 @@ impl Interpreter {
             output_kinds,
             limits: Limits::default(),
         })
+    }
+
+    /// The declared inputs of `func` (what [`Interpreter::inputs`] of `Interpreter::new(ctx,
+    /// func)` gives), without planning the body: no constant is decoded.
+    pub fn input_specs(ctx: &Context, func: Op) -> Result<Vec<InputSpec>> {
+        let block = ctx
+            .regions(func)
+            .first()
+            .and_then(|&r| ctx.region_blocks(r).first().copied())
+            .ok_or_else(|| InterpError::BadFunction("the function has no body".into()))?;
+        block_inputs(ctx, func, block)
     }
 
     /// Sets the bounds of later runs.

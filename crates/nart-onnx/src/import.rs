@@ -49,7 +49,17 @@ pub fn import_file_with(
             format!("cannot read '{}': {e}", path.display()),
         )]
     })?;
-    import_model_with(ctx, &bytes, Some(path), opts)
+    crate::register_dialects(ctx);
+    let file_loc = ctx.file_loc(&path.display().to_string(), 0, 0);
+    let model = nart_onnx_proto::decode_model_owned(bytes).map_err(|e| undecodable(file_loc, e))?;
+    import_decoded(ctx, model, file_loc, Some(path), opts)
+}
+
+fn undecodable(file_loc: Location, e: nart_onnx_proto::DecodeError) -> Vec<Diagnostic> {
+    vec![Diagnostic::error(
+        file_loc,
+        format!("cannot decode the ONNX model: {e}"),
+    )]
 }
 
 /// Imports the bytes of an `.onnx` file. `model_path` names the file in locations and locates
@@ -72,12 +82,26 @@ pub fn import_model_with(
     crate::register_dialects(ctx);
     let file = model_path.map_or_else(|| "<onnx>".to_string(), |p| p.display().to_string());
     let file_loc = ctx.file_loc(&file, 0, 0);
-    let model = nart_onnx_proto::decode_model(bytes).map_err(|e| {
-        vec![Diagnostic::error(
-            file_loc,
-            format!("cannot decode the ONNX model: {e}"),
-        )]
-    })?;
+    let model = nart_onnx_proto::decode_model(bytes).map_err(|e| undecodable(file_loc, e))?;
+    import_decoded(ctx, model, file_loc, model_path, opts)
+}
+
+/// Imports a decoded model into a context with the graph and func dialects registered;
+/// `file_loc` is the model file's location.
+fn import_decoded(
+    ctx: &mut Context,
+    mut model: ModelProto,
+    file_loc: Location,
+    model_path: Option<&Path>,
+    opts: &ImportOptions,
+) -> Result<Op, Vec<Diagnostic>> {
+    // The main graph's initializer bytes move into the constants (Importer::taken).
+    let taken = model.graph.as_mut().map_or_else(Vec::new, |g| {
+        g.initializer
+            .iter_mut()
+            .map(|t| t.raw_data.take())
+            .collect()
+    });
     let mut imp = Importer {
         file_loc,
         model_dir: model_path.map(|p| p.parent().map(Path::to_path_buf).unwrap_or_default()),
@@ -89,6 +113,7 @@ pub fn import_model_with(
         depth: 0,
         poisoned: HashSet::new(),
         guessed: HashSet::new(),
+        taken,
     };
     let module = imp.import(ctx, &model);
     let mut errors = imp.errors;
@@ -128,6 +153,10 @@ struct Importer<'m> {
     poisoned: HashSet<String>,
     /// Values whose type is a guess (no inference rule, no value_info): declared types win.
     guessed: HashSet<Value>,
+    /// The `raw_data` of the main graph's initializers, by position, taken out of the decoded
+    /// model so that each moves into its constant without a copy; the main graph's
+    /// initializers are read through [`Importer::raw_of`].
+    taken: Vec<Option<Vec<u8>>>,
 }
 
 /// How a graph's nodes are being imported.
@@ -389,8 +418,12 @@ impl<'m> Importer<'m> {
         }
 
         self.check_unique_names(ctx, graph);
-        let inits: HashMap<&str, &TensorProto> =
-            graph.initializer.iter().map(|t| (t.name(), t)).collect();
+        let inits: HashMap<&str, (usize, &TensorProto)> = graph
+            .initializer
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name(), (i, t)))
+            .collect();
         // A graph input that is also an initializer overrides it, and the initializer is the
         // input's default value (ONNX IR version 4 and later; before, every initializer had to be
         // listed as an input, and ONNX Runtime reads them as constants, as nart does). Such
@@ -419,8 +452,9 @@ impl<'m> Importer<'m> {
             match self.convert_type(ctx, tp) {
                 Ok((ty, dims)) => {
                     let mut attrs = self.io_attrs(ctx, vi.name(), &dims);
-                    if let Some(t) = default {
-                        match self.default_value(ctx, t, ty) {
+                    if let Some((i, t)) = default {
+                        let raw = self.raw_of(Some(i), t);
+                        match self.default_value(ctx, t, raw, ty) {
                             Ok(d) => attrs = with_entry(ctx, attrs, "onnx.default", d),
                             Err(m) => {
                                 self.error(loc, format!("graph input '{}': {m}", vi.name()));
@@ -449,7 +483,7 @@ impl<'m> Importer<'m> {
             attr_env: None,
             prefix: String::new(),
         };
-        self.import_initializers(ctx, graph, entry, &mut scopes, &overridden);
+        self.import_initializers(ctx, graph, true, entry, &mut scopes, &overridden);
         self.import_nodes(ctx, &graph.node, entry, &mut scopes, &gcx);
 
         let mut results = Vec::new();
@@ -529,9 +563,10 @@ impl<'m> Importer<'m> {
         &mut self,
         ctx: &mut Context,
         t: &TensorProto,
+        raw: Option<Vec<u8>>,
         declared: Type,
     ) -> Result<Attr, String> {
-        let (ty, data) = crate::tensor::tensor_to_dense(ctx, t, self.model_dir.as_deref())
+        let (ty, data) = crate::tensor::tensor_to_dense_raw(ctx, t, raw, self.model_dir.as_deref())
             .map_err(|e| format!("its initializer: {e}"))?;
         if !fits(ctx, ty, declared) {
             return Err(format!(
@@ -720,40 +755,58 @@ impl<'m> Importer<'m> {
         v
     }
 
-    /// Imports the initializers of `graph` but those named in `overridden` (by graph inputs).
+    /// The `raw_data` of `t`: for initializer `main` of the main graph, the bytes taken out
+    /// of it (once); for any other tensor, a copy of its field.
+    fn raw_of(&mut self, main: Option<usize>, t: &TensorProto) -> Option<Vec<u8>> {
+        match main {
+            Some(i) => self.taken.get_mut(i).and_then(Option::take),
+            None => t.raw_data.clone(),
+        }
+    }
+
+    /// Imports the initializers of `graph` (the main graph when `main`) but those named in
+    /// `overridden` (by graph inputs).
     fn import_initializers(
         &mut self,
         ctx: &mut Context,
         graph: &GraphProto,
+        main: bool,
         block: Block,
         scopes: &mut Scopes,
         overridden: &HashSet<String>,
     ) {
-        for t in &graph.initializer {
+        for (i, t) in graph.initializer.iter().enumerate() {
             if !overridden.contains(t.name()) {
-                self.add_constant_tensor(ctx, t, t.name(), block, scopes);
+                let raw = self.raw_of(main.then_some(i), t);
+                self.add_constant_tensor(ctx, t, raw, t.name(), block, scopes);
             }
         }
         for st in &graph.sparse_initializer {
             let name = st.values.as_ref().map_or("", |v| v.name()).to_string();
             let loc = self.name_loc(ctx, &name);
             match self.densify(st) {
-                Ok(t) => self.add_constant_tensor(ctx, &t, &name, block, scopes),
+                Ok(mut t) => {
+                    let raw = t.raw_data.take();
+                    self.add_constant_tensor(ctx, &t, raw, &name, block, scopes)
+                }
                 Err(m) => self.error(loc, format!("sparse initializer '{name}': {m}")),
             }
         }
     }
 
+    /// A `graph.constant` named `name` for `t`, whose `raw_data` is `raw` (see
+    /// [`crate::tensor::tensor_to_dense_raw`]).
     fn add_constant_tensor(
         &mut self,
         ctx: &mut Context,
         t: &TensorProto,
+        raw: Option<Vec<u8>>,
         name: &str,
         block: Block,
         scopes: &mut Scopes,
     ) {
         let loc = self.name_loc(ctx, name);
-        match crate::tensor::tensor_to_dense(ctx, t, self.model_dir.as_deref()) {
+        match crate::tensor::tensor_to_dense_raw(ctx, t, raw, self.model_dir.as_deref()) {
             Ok((ty, data)) => {
                 let attr = ctx.intern_attr(AttrData::DenseElements { ty, data });
                 let st = OperationState::new(ctx, "graph.constant", loc)
@@ -1321,7 +1374,7 @@ impl<'m> Importer<'m> {
         // A subgraph's inputs always get values from the op, so they override initializers.
         self.check_unique_names(ctx, g);
         let inputs: HashSet<String> = g.input.iter().map(|vi| vi.name().to_string()).collect();
-        self.import_initializers(ctx, g, block, scopes, &inputs);
+        self.import_initializers(ctx, g, false, block, scopes, &inputs);
         self.import_nodes(ctx, &g.node, block, scopes, gcx);
         let mut outs = Vec::new();
         for vi in &g.output {

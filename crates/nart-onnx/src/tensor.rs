@@ -50,6 +50,18 @@ pub fn tensor_to_dense(
     t: &TensorProto,
     model_dir: Option<&Path>,
 ) -> Result<(Type, DenseData), TensorError> {
+    tensor_to_dense_raw(ctx, t, t.raw_data.clone(), model_dir)
+}
+
+/// [`tensor_to_dense`] of a tensor whose `raw_data` the caller has taken out of it: `raw`
+/// stands for that field, and its bytes move into the dense data rather than being copied
+/// (a model's weights are most of its bytes).
+pub fn tensor_to_dense_raw(
+    ctx: &mut Context,
+    t: &TensorProto,
+    raw: Option<Vec<u8>>,
+    model_dir: Option<&Path>,
+) -> Result<(Type, DenseData), TensorError> {
     let code = t.data_type();
     let elem = nart_dialect_graph::constraints::elem_type(ctx, code)
         .ok_or(TensorError::UnknownType(code))?;
@@ -76,7 +88,7 @@ pub fn tensor_to_dense(
     let raw: Option<Vec<u8>> = if external {
         Some(read_external(t, model_dir)?)
     } else {
-        t.raw_data.clone()
+        raw
     };
     let bytes = if let Some(raw) = raw {
         let packed_len = (count as u128 * bits as u128).div_ceil(8);

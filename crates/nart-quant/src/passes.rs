@@ -127,9 +127,9 @@ impl Pass for CalibratePass {
         }
         for f in ir_util::functions(ctx, op) {
             crate::register(ctx);
-            let interp = nart_interp::Interpreter::new(ctx, f)
+            let inputs = nart_interp::Interpreter::input_specs(ctx, f)
                 .map_err(|e| fail(ctx, f, QuantError::Ir(e.to_string())))?;
-            let samples = crate::dataset::load(Path::new(&self.opts.data), interp.inputs())
+            let samples = crate::dataset::load(Path::new(&self.opts.data), &inputs)
                 .map_err(|e| fail(ctx, f, e))?;
             let report =
                 crate::collect::calibrate(ctx, f, &samples, &opts).map_err(|e| fail(ctx, f, e))?;

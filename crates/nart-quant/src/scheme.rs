@@ -25,6 +25,7 @@ pub enum Rounding {
 
 impl Rounding {
     /// Rounds `x`.
+    #[inline]
     pub fn round(self, x: f64) -> f64 {
         match self {
             Rounding::NearestEven => nart_tensor::smallfloat::round_half_even(x),
@@ -599,6 +600,7 @@ pub struct QParams {
 
 impl QParams {
     /// Quantizes `x` with parameter set `i`.
+    #[inline]
     pub fn quantize(&self, i: usize, x: f64, rounding: Rounding) -> i64 {
         let q = rounding.round(x / self.scales[i]) + self.zero_points[i] as f64;
         (q.clamp(self.qmin as f64, self.qmax as f64)) as i64
