@@ -110,12 +110,16 @@ fn write_hex_blob(out: &mut String, bytes: &[u8]) {
     const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
     out.reserve(bytes.len() * 2 + 3);
     out.push_str("\"0x");
-    out.extend(
-        bytes
-            .iter()
-            .flat_map(|&b| [DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 15)]])
-            .map(char::from),
-    );
+    // Through a buffer of ASCII digits, a slice at a time: a weight has millions of bytes.
+    let mut buf = [0u8; 8192];
+    for chunk in bytes.chunks(buf.len() / 2) {
+        for (&b, d) in chunk.iter().zip(buf.chunks_exact_mut(2)) {
+            d[0] = DIGITS[usize::from(b >> 4)];
+            d[1] = DIGITS[usize::from(b & 15)];
+        }
+        let hex = &buf[..2 * chunk.len()];
+        out.push_str(std::str::from_utf8(hex).expect("hex digits are ASCII"));
+    }
     out.push('"');
 }
 
@@ -958,6 +962,18 @@ mod tests {
         let mut s = String::new();
         write_float(&mut s, kind, v);
         s
+    }
+
+    /// Blobs across the buffer's slices: every byte value, lengths around the slice size.
+    #[test]
+    fn hex_blobs() {
+        for n in [0usize, 1, 255, 4095, 4096, 4097, 10_000] {
+            let bytes: Vec<u8> = (0..n).map(|i| (i * 7 + i / 256) as u8).collect();
+            let mut got = String::from("x");
+            write_hex_blob(&mut got, &bytes);
+            let want: String = bytes.iter().map(|b| format!("{b:02X}")).collect();
+            assert_eq!(got, format!("x\"0x{want}\""), "{n} bytes");
+        }
     }
 
     #[test]
