@@ -388,14 +388,68 @@ fn storage_bytes(
     }
 }
 
-/// [`storage_bytes`] for `N` bytes per element: the low `N` bytes of each stored integer.
+/// Elements below which a weight is quantized on the calling thread only.
+const PARALLEL_MIN: usize = 1 << 19;
+
+/// [`storage_bytes`] for `N` bytes per element: the low `N` bytes of each stored integer. A
+/// large weight is cut into one piece per core, each of whole runs of elements that share a
+/// parameter set, quantized on its own thread; every element is computed as on one thread.
 fn store<const N: usize>(
     data: &[f64],
     shape: &[usize],
     p: &QParams,
     rounding: crate::scheme::Rounding,
 ) -> Vec<u8> {
+    let threads = if data.len() >= PARALLEL_MIN {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        1
+    };
+    store_on::<N>(data, shape, p, rounding, threads)
+}
+
+/// [`store`] on `threads` threads.
+fn store_on<const N: usize>(
+    data: &[f64],
+    shape: &[usize],
+    p: &QParams,
+    rounding: crate::scheme::Rounding,
+    threads: usize,
+) -> Vec<u8> {
     let mut out = vec![0u8; data.len() * N];
+    if threads <= 1 || data.is_empty() {
+        store_piece::<N>(data, 0, &mut out, shape, p, rounding);
+        return out;
+    }
+    let align = match (p.axis, p.block) {
+        (_, Some(_)) => shape[1],
+        (Some(axis), None) => shape[axis as usize + 1..].iter().product(),
+        (None, None) => 1,
+    }
+    .max(1);
+    let piece = data.len().div_ceil(threads).div_ceil(align) * align;
+    std::thread::scope(|scope| {
+        for (k, (xs, dst)) in data
+            .chunks(piece)
+            .zip(out.chunks_mut(piece * N))
+            .enumerate()
+        {
+            scope.spawn(move || store_piece::<N>(xs, k * piece, dst, shape, p, rounding));
+        }
+    });
+    out
+}
+
+/// [`store`] of the elements `start..start + data.len()` of the weight into `out`; `start`
+/// begins a run of elements that share a parameter set.
+fn store_piece<const N: usize>(
+    data: &[f64],
+    start: usize,
+    out: &mut [u8],
+    shape: &[usize],
+    p: &QParams,
+    rounding: crate::scheme::Rounding,
+) {
     let put = |dst: &mut [u8], k: usize, x: f64| {
         dst.copy_from_slice(&p.quantize(k, x, rounding).to_le_bytes()[..N]);
     };
@@ -405,7 +459,8 @@ fn store<const N: usize>(
             let (dim, size) = (dim as usize, size as usize);
             let width = shape[1];
             let cols = if dim == 1 { width / size } else { width };
-            for (i, (&x, dst)) in data.iter().zip(out.chunks_exact_mut(N)).enumerate() {
+            for (j, (&x, dst)) in data.iter().zip(out.chunks_exact_mut(N)).enumerate() {
+                let i = start + j;
                 let (r, c) = (i / width, i % width);
                 let k = if dim == 0 {
                     (r / size) * cols + c
@@ -419,12 +474,13 @@ fn store<const N: usize>(
             // Runs of `inner` values share a channel, the channels cycling.
             let c = shape[axis as usize];
             let inner: usize = shape[axis as usize + 1..].iter().product::<usize>().max(1);
+            let first = start / inner;
             for (run, (xs, dst)) in data
                 .chunks(inner)
                 .zip(out.chunks_mut(inner * N))
                 .enumerate()
             {
-                let k = run % c;
+                let k = (first + run) % c;
                 for (&x, d) in xs.iter().zip(dst.chunks_exact_mut(N)) {
                     put(d, k, x);
                 }
@@ -436,7 +492,6 @@ fn store<const N: usize>(
             }
         }
     }
-    out
 }
 
 fn replace_with_storage(
@@ -850,6 +905,32 @@ mod tests {
                 .collect(),
             axis,
             block: None,
+        }
+    }
+
+    /// Pieces on several threads give the bytes of one thread, whatever the cut.
+    #[test]
+    fn storage_bytes_on_threads_match_one_thread() {
+        let data: Vec<f64> = (0..60 * 7 * 5)
+            .map(|i| ((i * 7919 % 1000) as f64 - 500.0) * 0.01)
+            .collect();
+        let shape = [60usize, 7, 5];
+        let mut cases = vec![(shape.to_vec(), params(8, true, 1, None))];
+        for axis in 0..3u32 {
+            cases.push((
+                shape.to_vec(),
+                params(8, true, shape[axis as usize], Some(axis)),
+            ));
+        }
+        let mut p = params(4, false, 60 * 7, None);
+        p.block = Some((1, 5));
+        cases.push((vec![60, 35], p));
+        for (shape, p) in cases {
+            let one = super::store_on::<1>(&data, &shape, &p, Rounding::NearestEven, 1);
+            for threads in [2, 3, 7, 64] {
+                let many = super::store_on::<1>(&data, &shape, &p, Rounding::NearestEven, threads);
+                assert_eq!(one, many, "{shape:?} {p:?} on {threads} threads");
+            }
         }
     }
 
