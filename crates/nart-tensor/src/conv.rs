@@ -2,14 +2,16 @@
 //! and CausalConvWithState in submodules.
 //!
 //! Regular convolutions run as GEMM, straight on the input for pointwise (1x1, unit stride, unpadded)
-//! kernels and through im2col otherwise; depthwise and other thin-group 1-D/2-D convolutions run as a
-//! direct stencil (module `direct`).
+//! kernels and through im2col otherwise; f32 ones on x86-64 with FMA unfold straight into packed
+//! panels for nart's own tile kernels (module `packed`), with the same sums; depthwise and other
+//! thin-group 1-D/2-D convolutions run as a direct stencil (module `direct`).
 //! The bias is written into the output before the GEMM accumulates onto it.
 
 mod causal;
 mod col2im;
 mod deform;
 mod direct;
+mod packed;
 
 pub use causal::causal_conv_with_state;
 pub use col2im::col2im;
@@ -210,76 +212,141 @@ fn im2col<T: Copy + Default>(
     col0: usize,
     lines: std::ops::Range<usize>,
 ) {
-    let nd = g.input.len();
-    let ksz = numel(&g.kernel);
-    let isz = numel(&g.input);
-    let last = nd - 1;
-    let last_o = g.out[last];
-    let line0 = lines.start;
-    let in_strides = crate::layout::strides(&g.input);
-    let mut kidx = vec![0; nd];
-    let mut oidx = vec![0; nd];
-    let (s, dl, pb, iw) = (
-        g.strides[last],
-        g.dilations[last],
-        g.pad_begin[last] as isize,
-        g.input[last] as isize,
-    );
-    for c in 0..cg {
-        for kk in 0..ksz {
-            crate::layout::unravel(kk, &g.kernel, &mut kidx);
-            let row = (c * ksz + kk) * ld + col0;
-            for line in lines.clone() {
-                crate::layout::unravel(line, &g.out[..last], &mut oidx[..last]);
-                let at = row + (line - line0) * last_o;
-                let dst = &mut col[at..at + last_o];
-                let mut base = c * isz;
-                let mut valid = true;
-                for d in 0..last {
-                    let i = (oidx[d] * g.strides[d] + kidx[d] * g.dilations[d]) as isize
-                        - g.pad_begin[d] as isize;
-                    if i < 0 || i >= g.input[d] as isize {
-                        valid = false;
-                        break;
-                    }
-                    base += i as usize * in_strides[d];
+    let unfold = Unfold::new(g);
+    let mut idx = unfold.scratch();
+    let width = lines.len() * g.out[g.out.len() - 1];
+    for r in 0..cg * unfold.ksz {
+        let at = r * ld + col0;
+        unfold.row(x, r, lines.clone(), &mut col[at..at + width], 0, &mut idx);
+    }
+}
+
+/// The rows of im2col's matrix one at a time: row `r = c * prod(kernel) + k` holds input channel
+/// `c` as kernel tap `k` sees it at each output position.
+struct Unfold<'g> {
+    g: &'g Geom,
+    /// Taps per channel (`prod(kernel)`).
+    ksz: usize,
+    /// Input positions per channel.
+    isz: usize,
+    in_strides: Vec<usize>,
+}
+
+impl<'g> Unfold<'g> {
+    fn new(g: &'g Geom) -> Self {
+        Unfold {
+            g,
+            ksz: numel(&g.kernel),
+            isz: numel(&g.input),
+            in_strides: crate::layout::strides(&g.input),
+        }
+    }
+
+    /// Index scratch for [`Unfold::row`].
+    fn scratch(&self) -> Vec<usize> {
+        vec![0; 2 * self.g.input.len()]
+    }
+
+    /// Writes row `r` for output lines `lines` into `dst` from position `at0` on
+    /// (`lines.len() * last output extent` values, line after line); `idx` is
+    /// [`Unfold::scratch`].
+    fn row<T: Copy + Default, S: RowSink<T> + ?Sized>(
+        &self,
+        x: &[T],
+        r: usize,
+        lines: std::ops::Range<usize>,
+        dst: &mut S,
+        at0: usize,
+        idx: &mut [usize],
+    ) {
+        let g = self.g;
+        let nd = g.input.len();
+        let last = nd - 1;
+        let last_o = g.out[last];
+        let (kidx, oidx) = idx.split_at_mut(nd);
+        let (c, kk) = (r / self.ksz, r % self.ksz);
+        crate::layout::unravel(kk, &g.kernel, kidx);
+        let (s, dl, pb, iw) = (
+            g.strides[last],
+            g.dilations[last],
+            g.pad_begin[last] as isize,
+            g.input[last] as isize,
+        );
+        let line0 = lines.start;
+        for line in lines {
+            crate::layout::unravel(line, &g.out[..last], &mut oidx[..last]);
+            let at = at0 + (line - line0) * last_o;
+            let mut base = c * self.isz;
+            let mut valid = true;
+            for d in 0..last {
+                let i = (oidx[d] * g.strides[d] + kidx[d] * g.dilations[d]) as isize
+                    - g.pad_begin[d] as isize;
+                if i < 0 || i >= g.input[d] as isize {
+                    valid = false;
+                    break;
                 }
-                if !valid {
-                    dst.iter_mut().for_each(|v| *v = T::default());
-                    continue;
-                }
-                let off = (kidx[last] * dl) as isize - pb;
-                if s == 1 && off >= 0 && off + last_o as isize <= iw {
-                    let start = base + off as usize;
-                    dst.copy_from_slice(&x[start..start + last_o]);
-                    continue;
-                }
-                // Output columns whose input is inside the row: lo..hi.
-                let lo = if off >= 0 {
-                    0
+                base += i as usize * self.in_strides[d];
+            }
+            if !valid {
+                dst.zeros(at, last_o);
+                continue;
+            }
+            let off = (kidx[last] * dl) as isize - pb;
+            if s == 1 && off >= 0 && off + last_o as isize <= iw {
+                let start = base + off as usize;
+                dst.copy(at, &x[start..start + last_o]);
+                continue;
+            }
+            // Output columns whose input is inside the row: lo..hi.
+            let lo = if off >= 0 {
+                0
+            } else {
+                ((-off) as usize).div_ceil(s).min(last_o)
+            };
+            let hi = if iw - 1 - off < 0 {
+                0
+            } else {
+                (((iw - 1 - off) as usize) / s + 1).min(last_o)
+            };
+            let hi = hi.max(lo);
+            dst.zeros(at, lo);
+            dst.zeros(at + hi, last_o - hi);
+            if hi > lo {
+                // In bounds: lo * s + off >= 0 by the choice of lo.
+                let first = (base as isize + (lo * s) as isize + off) as usize;
+                let src = &x[first..first + (hi - lo - 1) * s + 1];
+                if s == 1 {
+                    dst.copy(at + lo, src);
                 } else {
-                    ((-off) as usize).div_ceil(s).min(last_o)
-                };
-                let hi = if iw - 1 - off < 0 {
-                    0
-                } else {
-                    (((iw - 1 - off) as usize) / s + 1).min(last_o)
-                };
-                let hi = hi.max(lo);
-                dst[..lo].iter_mut().for_each(|v| *v = T::default());
-                dst[hi..].iter_mut().for_each(|v| *v = T::default());
-                if hi > lo {
-                    // In bounds: lo * s + off >= 0 by the choice of lo.
-                    let first = (base as isize + (lo * s) as isize + off) as usize;
-                    if s == 1 {
-                        dst[lo..hi].copy_from_slice(&x[first..first + (hi - lo)]);
-                    } else {
-                        for (k, v) in dst[lo..hi].iter_mut().enumerate() {
-                            *v = x[first + k * s];
-                        }
-                    }
+                    dst.gather(at + lo, src, s);
                 }
             }
+        }
+    }
+}
+
+/// Where [`Unfold::row`] writes: positions of one row of the unfolded matrix.
+trait RowSink<T> {
+    /// Positions `at..at + len` are zero.
+    fn zeros(&mut self, at: usize, len: usize);
+    /// Positions `at..` are `src`.
+    fn copy(&mut self, at: usize, src: &[T]);
+    /// Positions `at..` are every `step`-th value of `src`, from the first.
+    fn gather(&mut self, at: usize, src: &[T], step: usize);
+}
+
+impl<T: Copy + Default> RowSink<T> for [T] {
+    fn zeros(&mut self, at: usize, len: usize) {
+        self[at..at + len].fill(T::default());
+    }
+
+    fn copy(&mut self, at: usize, src: &[T]) {
+        self[at..at + src.len()].copy_from_slice(src);
+    }
+
+    fn gather(&mut self, at: usize, src: &[T], step: usize) {
+        for (d, &v) in self[at..].iter_mut().zip(src.iter().step_by(step)) {
+            *d = v;
         }
     }
 }
@@ -347,6 +414,29 @@ trait GemmFloat: direct::DirectFloat + std::ops::AddAssign + MatrixFloat {
     /// Runs `f` on a scratch slice of `len` elements (contents unspecified), reused across calls on
     /// the same thread so that im2col does not allocate and fault in fresh pages every time.
     fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [Self]) -> R) -> R;
+
+    /// The instruction set of [`packed`]'s kernels for this type on this CPU, if they run here
+    /// (f32 on x86-64 with FMA).
+    fn packed_isa() -> Option<packed::Isa> {
+        None
+    }
+
+    /// `c [m, ld] = w [m, kdim] · im2col(images)` (`+=` when `accumulate`) through [`packed`],
+    /// with the same sums as [`GemmFloat::gemm`]; only called with what
+    /// [`GemmFloat::packed_isa`] gave.
+    #[allow(clippy::too_many_arguments)]
+    fn packed_gemm(
+        _isa: packed::Isa,
+        _g: &Geom,
+        _images: &[&[Self]],
+        _w: &[Self],
+        _m: usize,
+        _kdim: usize,
+        _accumulate: bool,
+        _c: &mut [Self],
+    ) {
+        unreachable!("packed_gemm without packed_isa");
+    }
 }
 
 /// Scratch buffers larger than this many elements are released after use.
@@ -376,11 +466,37 @@ fn scratch<T: Copy + Default, R>(
 thread_local! {
     static SCRATCH_F32: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
     static SCRATCH_F64: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The packed column panels of [`packed`] (the im2col buffer above may be in use by a caller).
+    static PANELS: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl GemmFloat for f32 {
     fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [f32]) -> R) -> R {
         SCRATCH_F32.with(|cell| scratch(cell, len, f))
+    }
+
+    fn packed_isa() -> Option<packed::Isa> {
+        static ISA: std::sync::OnceLock<Option<packed::Isa>> = std::sync::OnceLock::new();
+        *ISA.get_or_init(packed::Isa::detect)
+    }
+
+    fn packed_gemm(
+        isa: packed::Isa,
+        g: &Geom,
+        images: &[&[f32]],
+        w: &[f32],
+        m: usize,
+        kdim: usize,
+        accumulate: bool,
+        c: &mut [f32],
+    ) {
+        let last_o = g.out[g.out.len() - 1];
+        let cols = packed::Columns {
+            images: images.to_vec(),
+            lines: numel(&g.out) / last_o,
+            line_len: last_o,
+        };
+        packed::gemm(isa, g, &cols, w, m, kdim, accumulate, c);
     }
 }
 
@@ -475,12 +591,14 @@ fn conv_core<T: GemmFloat>(
     group: usize,
     g: &Geom,
 ) -> Vec<T> {
-    conv_core_with(conv_path(c, group, g), x, w, bias, n, c, m, group, g)
+    let path = conv_path(c, group, g);
+    conv_core_with(path, T::packed_isa(), x, w, bias, n, c, m, group, g)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn conv_core_with<T: GemmFloat>(
     path: ConvPath,
+    packed: Option<packed::Isa>,
     x: &[T],
     w: &[T],
     bias: Option<&[T]>,
@@ -514,13 +632,16 @@ fn conv_core_with<T: GemmFloat>(
         fill_bias(&mut y, bias, m, osz);
     }
     let acc = bias.is_some();
+    // Where the packed kernels run (f32 on x86-64 with FMA), they do pointwise convolutions too:
+    // unfolding a 1x1 kernel is the copy that `matrixmultiply` would make when packing.
+    let packed = packed.filter(|_| path != ConvPath::Direct);
     // Small images are unfolded side by side so that one GEMM covers several of them.
     let chunk = if group == 1 && n > 1 {
         (BATCH_COLS / osz).clamp(1, n)
     } else {
         1
     };
-    if chunk == 1 && path == ConvPath::Pointwise {
+    if chunk == 1 && path == ConvPath::Pointwise && packed.is_none() {
         for b in 0..n {
             for gi in 0..group {
                 let xs = &x[(b * c + gi * cg) * isz..(b * c + (gi + 1) * cg) * isz];
@@ -533,14 +654,20 @@ fn conv_core_with<T: GemmFloat>(
     }
     let last_o = g.out[g.out.len() - 1];
     let nlines = osz / last_o;
+    // The packed kernels unfold into buffers of their own.
+    let col_len = if packed.is_some() { 0 } else { kdim * osz };
     if chunk == 1 {
-        T::with_scratch(kdim * osz, |col| {
+        T::with_scratch(col_len, |col| {
             for b in 0..n {
                 for gi in 0..group {
                     let xs = &x[(b * c + gi * cg) * isz..(b * c + (gi + 1) * cg) * isz];
-                    im2col(xs, cg, g, col, osz, 0, 0..nlines);
                     let ws = &w[gi * mg * kdim..(gi + 1) * mg * kdim];
                     let ys = &mut y[(b * m + gi * mg) * osz..(b * m + (gi + 1) * mg) * osz];
+                    if let Some(isa) = packed {
+                        T::packed_gemm(isa, g, &[xs], ws, mg, kdim, acc, ys);
+                        continue;
+                    }
+                    im2col(xs, cg, g, col, osz, 0, 0..nlines);
                     T::gemm(mg, kdim, osz, ws, (kdim, 1), col, (osz, 1), acc, ys);
                 }
             }
@@ -550,29 +677,26 @@ fn conv_core_with<T: GemmFloat>(
     // group == 1: unfold `chunk` images into [kdim, chunk * osz], one GEMM into [m, chunk * osz],
     // then scatter the rows back to [chunk, m, osz].
     let mut tmp = vec![T::default(); m * chunk * osz];
-    T::with_scratch(kdim * chunk * osz, |col| {
+    T::with_scratch(col_len * chunk, |col| {
         for b0 in (0..n).step_by(chunk) {
             let nb = chunk.min(n - b0);
             let ld = nb * osz;
-            for bi in 0..nb {
-                let xs = &x[(b0 + bi) * c * isz..(b0 + bi + 1) * c * isz];
-                im2col(xs, c, g, col, ld, bi * osz, 0..nlines);
-            }
             let t = &mut tmp[..m * ld];
             for (oc, row) in t.chunks_exact_mut(ld).enumerate() {
                 row.fill(bias.map_or(T::default(), |b| b[oc]));
             }
-            T::gemm(
-                m,
-                kdim,
-                ld,
-                w,
-                (kdim, 1),
-                &col[..kdim * ld],
-                (ld, 1),
-                acc,
-                t,
-            );
+            let images: Vec<&[T]> = (b0..b0 + nb)
+                .map(|b| &x[b * c * isz..(b + 1) * c * isz])
+                .collect();
+            if let Some(isa) = packed {
+                T::packed_gemm(isa, g, &images, w, m, kdim, acc, t);
+            } else {
+                for (bi, xs) in images.iter().enumerate() {
+                    im2col(xs, c, g, col, ld, bi * osz, 0..nlines);
+                }
+                let col = &col[..kdim * ld];
+                T::gemm(m, kdim, ld, w, (kdim, 1), col, (ld, 1), acc, t);
+            }
             for bi in 0..nb {
                 for oc in 0..m {
                     let dst = &mut y[((b0 + bi) * m + oc) * osz..((b0 + bi) * m + oc + 1) * osz];
@@ -1209,9 +1333,10 @@ mod tests {
         let w = rand(seed, numel(&ws));
         let b = rand(seed, m);
         for bias in [None, Some(&b[..])] {
-            let want = conv_core_with(ConvPath::Im2col, &x, &w, bias, n, c, m, *group, &g);
+            let want = conv_core_with(ConvPath::Im2col, None, &x, &w, bias, n, c, m, *group, &g);
             for &path in paths {
-                let got = conv_core_with(path, &x, &w, bias, n, c, m, *group, &g);
+                let packed = f32::packed_isa();
+                let got = conv_core_with(path, packed, &x, &w, bias, n, c, m, *group, &g);
                 close_to(&got, &want, &format!("{path:?} on {case:?}"));
                 // The f64 instantiation agrees as well.
                 let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
@@ -1219,6 +1344,7 @@ mod tests {
                 let b64: Vec<f64> = b.iter().map(|&v| v as f64).collect();
                 let got64 = conv_core_with(
                     path,
+                    None,
                     &x64,
                     &w64,
                     bias.map(|_| &b64[..]),
