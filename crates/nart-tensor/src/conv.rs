@@ -217,7 +217,7 @@ fn im2col<T: Copy + Default>(
     let width = lines.len() * g.out[g.out.len() - 1];
     for r in 0..cg * unfold.ksz {
         let at = r * ld + col0;
-        unfold.row(x, r, lines.clone(), &mut col[at..at + width], 0, &mut idx);
+        unfold.row(x, r, lines.clone(), &mut col[at..at + width], &mut idx);
     }
 }
 
@@ -247,16 +247,14 @@ impl<'g> Unfold<'g> {
         vec![0; 2 * self.g.input.len()]
     }
 
-    /// Writes row `r` for output lines `lines` into `dst` from position `at0` on
-    /// (`lines.len() * last output extent` values, line after line); `idx` is
-    /// [`Unfold::scratch`].
-    fn row<T: Copy + Default, S: RowSink<T> + ?Sized>(
+    /// Writes row `r` for output lines `lines` into `dst` (`lines.len() * last output extent`
+    /// values, line after line); `idx` is [`Unfold::scratch`].
+    fn row<T: Copy + Default>(
         &self,
         x: &[T],
         r: usize,
         lines: std::ops::Range<usize>,
-        dst: &mut S,
-        at0: usize,
+        dst: &mut [T],
         idx: &mut [usize],
     ) {
         let g = self.g;
@@ -272,10 +270,16 @@ impl<'g> Unfold<'g> {
             g.pad_begin[last] as isize,
             g.input[last] as isize,
         );
+        if nd == 2 && s == 1 && g.strides[0] == 1 && last_o == g.input[1] {
+            let off = (kidx[1] * dl) as isize - pb;
+            self.rows_2d(x, c, kidx[0], off, lines, dst);
+            return;
+        }
         let line0 = lines.start;
         for line in lines {
             crate::layout::unravel(line, &g.out[..last], &mut oidx[..last]);
-            let at = at0 + (line - line0) * last_o;
+            let at = (line - line0) * last_o;
+            let dst = &mut dst[at..at + last_o];
             let mut base = c * self.isz;
             let mut valid = true;
             for d in 0..last {
@@ -288,13 +292,13 @@ impl<'g> Unfold<'g> {
                 base += i as usize * self.in_strides[d];
             }
             if !valid {
-                dst.zeros(at, last_o);
+                dst.fill(T::default());
                 continue;
             }
             let off = (kidx[last] * dl) as isize - pb;
             if s == 1 && off >= 0 && off + last_o as isize <= iw {
                 let start = base + off as usize;
-                dst.copy(at, &x[start..start + last_o]);
+                dst.copy_from_slice(&x[start..start + last_o]);
                 continue;
             }
             // Output columns whose input is inside the row: lo..hi.
@@ -309,44 +313,70 @@ impl<'g> Unfold<'g> {
                 (((iw - 1 - off) as usize) / s + 1).min(last_o)
             };
             let hi = hi.max(lo);
-            dst.zeros(at, lo);
-            dst.zeros(at + hi, last_o - hi);
+            dst[..lo].fill(T::default());
+            dst[hi..].fill(T::default());
             if hi > lo {
                 // In bounds: lo * s + off >= 0 by the choice of lo.
                 let first = (base as isize + (lo * s) as isize + off) as usize;
-                let src = &x[first..first + (hi - lo - 1) * s + 1];
                 if s == 1 {
-                    dst.copy(at + lo, src);
+                    dst[lo..hi].copy_from_slice(&x[first..first + (hi - lo)]);
                 } else {
-                    dst.gather(at + lo, src, s);
+                    let src = x[first..].iter().step_by(s);
+                    for (v, &from) in dst[lo..hi].iter_mut().zip(src) {
+                        *v = from;
+                    }
                 }
             }
         }
     }
 }
 
-/// Where [`Unfold::row`] writes: positions of one row of the unfolded matrix.
-trait RowSink<T> {
-    /// Positions `at..at + len` are zero.
-    fn zeros(&mut self, at: usize, len: usize);
-    /// Positions `at..` are `src`.
-    fn copy(&mut self, at: usize, src: &[T]);
-    /// Positions `at..` are every `step`-th value of `src`, from the first.
-    fn gather(&mut self, at: usize, src: &[T], step: usize);
-}
-
-impl<T: Copy + Default> RowSink<T> for [T] {
-    fn zeros(&mut self, at: usize, len: usize) {
-        self[at..at + len].fill(T::default());
-    }
-
-    fn copy(&mut self, at: usize, src: &[T]) {
-        self[at..at + src.len()].copy_from_slice(src);
-    }
-
-    fn gather(&mut self, at: usize, src: &[T], step: usize) {
-        for (d, &v) in self[at..].iter_mut().zip(src.iter().step_by(step)) {
-            *d = v;
+impl Unfold<'_> {
+    /// [`Unfold::row`] for 2-D geometries with unit strides and as many output as input columns
+    /// (the "same" convolutions): the lines of a row are then consecutive input rows, moved by
+    /// `off` columns, so all of them are one copy, after which the columns that fell off either
+    /// edge of their input row are zeroed. Channel `c`, kernel row `ky`.
+    fn rows_2d<T: Copy + Default>(
+        &self,
+        x: &[T],
+        c: usize,
+        ky: usize,
+        off: isize,
+        lines: std::ops::Range<usize>,
+        dst: &mut [T],
+    ) {
+        let g = self.g;
+        let (ih, w) = (g.input[0] as isize, g.input[1]);
+        let dst = &mut dst[..lines.len() * w];
+        // Output row y reads input row y + dy; the rows with one inside the input: y_lo..y_hi.
+        let dy = (ky * g.dilations[0]) as isize - g.pad_begin[0] as isize;
+        let clamp = |y: isize| y.clamp(lines.start as isize, lines.end as isize) as usize;
+        let (y_lo, y_hi) = (clamp(-dy), clamp(ih - dy).max(clamp(-dy)));
+        if off.unsigned_abs() >= w || y_lo == y_hi {
+            dst.fill(T::default());
+            return;
+        }
+        let (a, b) = ((y_lo - lines.start) * w, (y_hi - lines.start) * w);
+        dst[..a].fill(T::default());
+        dst[b..].fill(T::default());
+        // Position p of `dst[a..b]` reads `x[start + p]`; those before the channel's first value
+        // or past its last are edge columns, zeroed below.
+        let chan = c * self.isz;
+        let start = (chan + (y_lo as isize + dy) as usize * w) as isize + off;
+        let skip = (chan as isize - start).max(0) as usize;
+        let end = ((b - a) as isize)
+            .min((chan + self.isz) as isize - start)
+            .max(0) as usize;
+        let block = &mut dst[a..b];
+        let from = (start + skip as isize) as usize;
+        block[skip..end].copy_from_slice(&x[from..from + (end - skip)]);
+        block[end..].fill(T::default());
+        for line in block.chunks_exact_mut(w) {
+            if off < 0 {
+                line[..off.unsigned_abs()].fill(T::default());
+            } else {
+                line[w - off as usize..].fill(T::default());
+            }
         }
     }
 }
@@ -439,6 +469,15 @@ trait GemmFloat: direct::DirectFloat + std::ops::AddAssign + MatrixFloat {
     }
 }
 
+static PACKED_KERNELS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Lets f32 convolutions use the packed tile kernels where the CPU has them (the default), or
+/// makes every convolution go through im2col and `matrixmultiply`, for the whole process. The
+/// results are the same bits either way; benchmarks use it to compare the two.
+pub fn use_packed_kernels(on: bool) {
+    PACKED_KERNELS.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Scratch buffers larger than this many elements are released after use.
 const SCRATCH_KEEP: usize = 1 << 23;
 
@@ -477,6 +516,9 @@ impl GemmFloat for f32 {
 
     fn packed_isa() -> Option<packed::Isa> {
         static ISA: std::sync::OnceLock<Option<packed::Isa>> = std::sync::OnceLock::new();
+        if !PACKED_KERNELS.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
         *ISA.get_or_init(packed::Isa::detect)
     }
 
@@ -1590,5 +1632,75 @@ mod tests {
             &[ConvPath::Im2col],
             &mut seed,
         );
+    }
+
+    /// Every row of the unfolded matrix, for whole images and for runs of lines, is what its
+    /// definition says element by element: input `(c, o * stride + k * dilation - pad_begin)`
+    /// per axis, zero outside the input. Covers the one-copy path of "same" 2-D convolutions
+    /// (asymmetric pads and dilations included) and the line-by-line one.
+    #[test]
+    fn unfolded_rows_match_their_definition() {
+        let mut seed = 3;
+        // (channels, input, kernel, strides, dilations, pads)
+        #[rustfmt::skip]
+        let cases: Vec<(usize, Vec<usize>, Vec<usize>, Vec<usize>, Vec<usize>, Vec<usize>)> = vec![
+            (2, vec![5, 6], vec![3, 3], vec![], vec![], vec![1, 1, 1, 1]),
+            (2, vec![5, 6], vec![3, 3], vec![], vec![], vec![0, 2, 2, 0]),
+            (1, vec![6, 7], vec![3, 3], vec![], vec![2, 2], vec![2, 2, 2, 2]),
+            (3, vec![4, 4], vec![5, 5], vec![], vec![], vec![2, 2, 2, 2]),
+            (2, vec![3, 8], vec![3, 9], vec![], vec![], vec![1, 4, 1, 4]),
+            (2, vec![6, 6], vec![3, 3], vec![2, 1], vec![], vec![1, 1, 1, 1]),
+            (2, vec![6, 6], vec![3, 3], vec![1, 2], vec![], vec![1, 1, 1, 1]),
+            (1, vec![5, 7], vec![2, 3], vec![], vec![], vec![]),
+            (2, vec![9], vec![3], vec![], vec![], vec![1, 1]),
+            (1, vec![3, 4, 5], vec![2, 3, 3], vec![1, 1, 1], vec![], vec![1, 1, 1, 0, 1, 1]),
+        ];
+        for (c, input, kernel, strides, dilations, pads) in cases {
+            let mut xs = vec![1, c];
+            xs.extend(&input);
+            let mut ws = vec![1, c];
+            ws.extend(&kernel);
+            let attrs = ConvAttrs {
+                strides,
+                dilations,
+                pads,
+                ..Default::default()
+            };
+            let (_, _, _, g) = conv_setup("Conv", &xs, &ws, &attrs).unwrap();
+            let x = rand(&mut seed, c * numel(&input));
+            let unfold = Unfold::new(&g);
+            let mut idx = unfold.scratch();
+            let nd = input.len();
+            let last_o = g.out[nd - 1];
+            let nlines = numel(&g.out) / last_o;
+            let (mut kidx, mut oidx) = (vec![0; nd], vec![0; nd]);
+            for r in 0..c * unfold.ksz {
+                let want: Vec<f32> = (0..numel(&g.out))
+                    .map(|p| {
+                        crate::layout::unravel(r % unfold.ksz, &kernel, &mut kidx);
+                        crate::layout::unravel(p, &g.out, &mut oidx);
+                        let mut at = (r / unfold.ksz) * numel(&input);
+                        for d in 0..nd {
+                            let i = (oidx[d] * g.strides[d] + kidx[d] * g.dilations[d]) as isize
+                                - g.pad_begin[d] as isize;
+                            if i < 0 || i >= input[d] as isize {
+                                return 0.0;
+                            }
+                            at += i as usize * unfold.in_strides[d];
+                        }
+                        x[at]
+                    })
+                    .collect();
+                for lines in [0..nlines, 0..1, 1..nlines, nlines / 2..nlines] {
+                    let mut got = vec![f32::NAN; lines.len() * last_o];
+                    unfold.row(&x, r, lines.clone(), &mut got, &mut idx);
+                    let expect = &want[lines.start * last_o..lines.end * last_o];
+                    assert_eq!(
+                        got, expect,
+                        "row {r} lines {lines:?} of {input:?} * {kernel:?}, {attrs:?}"
+                    );
+                }
+            }
+        }
     }
 }

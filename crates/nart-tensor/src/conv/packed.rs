@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-use super::{Geom, RowSink, Unfold};
+use super::{Geom, Unfold};
 
 /// Terms per block of the reduction (`matrixmultiply`'s `kc` for f32).
 const KC: usize = 256;
@@ -239,27 +239,27 @@ unsafe fn columns(
         .collect();
     let unfold = Unfold::new(g);
     let mut idx = unfold.scratch();
+    // One row of the unfolded input; the columns past `width` stay zero.
+    let mut row = vec![0.0f32; panels * nr];
     let mut tile = [0.0f32; MAX_TILE];
     super::PANELS.with(|cell| {
         super::scratch(cell, panels * nr * KC.min(kdim), |b| {
             for k0 in (0..kdim).step_by(KC) {
                 let kc = KC.min(kdim - k0);
-                // B: the rows of the unfolded input, each written straight into the column
-                // panels; the columns past `width` in the last panel are zeros.
+                // B: row after row of the unfolded input, each cut into the column panels.
                 for k in 0..kc {
-                    let mut sink = PanelRow {
-                        b: &mut *b,
-                        kc,
-                        k,
-                        nr,
-                    };
                     let mut at = 0;
                     for (img, lines) in &pieces {
-                        let x = cols.images[*img];
-                        unfold.row(x, k0 + k, lines.clone(), &mut sink, at, &mut idx);
-                        at += lines.len() * cols.line_len;
+                        let n = lines.len() * cols.line_len;
+                        let dst = &mut row[at..at + n];
+                        unfold.row(cols.images[*img], k0 + k, lines.clone(), dst, &mut idx);
+                        at += n;
                     }
-                    sink.zeros(width, panels * nr - width);
+                    match nr {
+                        32 => scatter_row::<32>(&row, b, kc, k),
+                        16 => scatter_row::<16>(&row, b, kc, k),
+                        _ => unreachable!("tile widths are 16 or 32"),
+                    }
                 }
                 let add = k0 > 0 || accumulate;
                 for p in 0..panels {
@@ -302,51 +302,16 @@ unsafe fn columns(
     });
 }
 
-/// Row `k` of a block of `kc` rows of column panels `nr` wide: position `j` of the row lives at
-/// `(j / nr) * kc * nr + k * nr + j % nr`.
-struct PanelRow<'a> {
-    b: &'a mut [f32],
-    kc: usize,
-    k: usize,
-    nr: usize,
-}
-
-impl PanelRow<'_> {
-    /// Calls `f` on the runs of positions `at..at + len` that are contiguous in the panels,
-    /// with each run's offset from `at`.
-    fn runs(&mut self, at: usize, len: usize, mut f: impl FnMut(&mut [f32], usize)) {
-        // `nr` is a power of two: shifts and masks rather than divisions.
-        let (nr, end) = (self.nr, at + len);
-        let shift = nr.trailing_zeros();
-        let mut j = at;
-        while j < end {
-            let lane = j & (nr - 1);
-            let n = (nr - lane).min(end - j);
-            let start = (j >> shift) * self.kc * nr + self.k * nr + lane;
-            f(&mut self.b[start..start + n], j - at);
-            j += n;
-        }
-    }
-}
-
-impl RowSink<f32> for PanelRow<'_> {
-    fn zeros(&mut self, at: usize, len: usize) {
-        self.runs(at, len, |dst, _| dst.fill(0.0));
-    }
-
-    fn copy(&mut self, at: usize, src: &[f32]) {
-        self.runs(at, src.len(), |dst, off| {
-            dst.copy_from_slice(&src[off..off + dst.len()]);
-        });
-    }
-
-    fn gather(&mut self, at: usize, src: &[f32], step: usize) {
-        let len = src.len().div_ceil(step);
-        self.runs(at, len, |dst, off| {
-            for (d, &v) in dst.iter_mut().zip(src[off * step..].iter().step_by(step)) {
-                *d = v;
-            }
-        });
+/// Copies `row` into row `k` of a block of `kc` rows of column panels `NR` wide (position `j`
+/// goes to `(j / NR) * kc * NR + k * NR + j % NR`), in copies of a constant size, which
+/// compile to a few vector moves rather than calls.
+fn scatter_row<const NR: usize>(row: &[f32], b: &mut [f32], kc: usize, k: usize) {
+    for (p, chunk) in row.chunks_exact(NR).enumerate() {
+        let dst: &mut [f32; NR] = (&mut b[p * kc * NR + k * NR..][..NR])
+            .try_into()
+            .expect("NR values");
+        let src: &[f32; NR] = chunk.try_into().expect("NR values");
+        *dst = *src;
     }
 }
 
