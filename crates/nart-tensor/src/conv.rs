@@ -1634,6 +1634,16 @@ mod tests {
         );
     }
 
+    /// Channels, input, kernel, strides, dilations, pads.
+    type UnfoldCase = (
+        usize,
+        Vec<usize>,
+        Vec<usize>,
+        Vec<usize>,
+        Vec<usize>,
+        Vec<usize>,
+    );
+
     /// Every row of the unfolded matrix, for whole images and for runs of lines, is what its
     /// definition says element by element: input `(c, o * stride + k * dilation - pad_begin)`
     /// per axis, zero outside the input. Covers the one-copy path of "same" 2-D convolutions
@@ -1641,9 +1651,8 @@ mod tests {
     #[test]
     fn unfolded_rows_match_their_definition() {
         let mut seed = 3;
-        // (channels, input, kernel, strides, dilations, pads)
         #[rustfmt::skip]
-        let cases: Vec<(usize, Vec<usize>, Vec<usize>, Vec<usize>, Vec<usize>, Vec<usize>)> = vec![
+        let cases: Vec<UnfoldCase> = vec![
             (2, vec![5, 6], vec![3, 3], vec![], vec![], vec![1, 1, 1, 1]),
             (2, vec![5, 6], vec![3, 3], vec![], vec![], vec![0, 2, 2, 0]),
             (1, vec![6, 7], vec![3, 3], vec![], vec![2, 2], vec![2, 2, 2, 2]),
