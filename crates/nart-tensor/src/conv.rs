@@ -320,6 +320,12 @@ impl<'g> Unfold<'g> {
                 let first = (base as isize + (lo * s) as isize + off) as usize;
                 if s == 1 {
                     dst[lo..hi].copy_from_slice(&x[first..first + (hi - lo)]);
+                } else if s == 2 && first + 2 * (hi - lo) <= x.len() {
+                    // Pairs, which vectorize (stride 2 is most strided convolutions).
+                    let src = x[first..first + 2 * (hi - lo)].chunks_exact(2);
+                    for (v, pair) in dst[lo..hi].iter_mut().zip(src) {
+                        *v = pair[0];
+                    }
                 } else {
                     let src = x[first..].iter().step_by(s);
                     for (v, &from) in dst[lo..hi].iter_mut().zip(src) {

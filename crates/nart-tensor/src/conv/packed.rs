@@ -145,16 +145,22 @@ fn gemm_on(
     }
     // The weights are read in place, `mr` rows at a time; the last rows, when `m` does not
     // fill a tile, from a copy padded with zero rows.
-    let (mr, _) = isa.tile();
+    let (mr, nr) = isa.tile();
     let full = m / mr * mr;
     let mut tail = vec![0.0f32; if full < m { mr * kdim } else { 0 }];
     tail[..(m - full) * kdim].copy_from_slice(&w[full * kdim..m * kdim]);
     let total = cols.images.len() * cols.lines;
     let threads = threads.clamp(1, total);
     let out = OutPtr(c.as_mut_ptr());
-    // Each thread's lines go in chunks of about NC columns, so that a block of column panels
-    // (KC x NC) stays in the core's L2 cache while the tiles read it.
-    let chunk = NC.div_ceil(cols.line_len).max(1);
+    // Each thread's lines go in chunks of at most about NC columns, so that a block of column
+    // panels (KC x NC) stays in the core's L2 cache while the tiles read it. Chunks and threads
+    // start at multiples of `q` lines, which fill whole panels, where there are enough lines.
+    let q = nr / gcd(cols.line_len, nr);
+    let chunk = if q * cols.line_len <= NC {
+        NC / (q * cols.line_len) * q
+    } else {
+        NC.div_ceil(cols.line_len)
+    };
     let job = |range: Range<usize>| {
         for start in range.clone().step_by(chunk) {
             let sub = start..(start + chunk).min(range.end);
@@ -169,6 +175,7 @@ fn gemm_on(
     }
     std::thread::scope(|s| {
         let per = total.div_ceil(threads);
+        let per = if per >= q { per.div_ceil(q) * q } else { per };
         let handles: Vec<_> = (1..threads)
             .map(|t| (t * per).min(total)..((t + 1) * per).min(total))
             .filter(|r| !r.is_empty())
@@ -179,6 +186,14 @@ fn gemm_on(
             h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         }
     });
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 /// Threads for one convolution: `MATMUL_NUM_THREADS` (the knob of `matrixmultiply`, which
