@@ -277,16 +277,16 @@ unsafe fn columns(
                     }
                 }
                 let add = k0 > 0 || accumulate;
-                for p in 0..panels {
-                    let b_panel = b[p * kc * nr..][..kc * nr].as_ptr();
-                    let j0 = p * nr;
-                    let nj = nr.min(width - j0);
-                    for i0 in (0..m).step_by(mr) {
-                        let a = if i0 < m / mr * mr {
-                            &w[i0 * kdim + k0..]
-                        } else {
-                            &tail[k0..]
-                        };
+                for i0 in (0..m).step_by(mr) {
+                    let a = if i0 < m / mr * mr {
+                        &w[i0 * kdim + k0..]
+                    } else {
+                        &tail[k0..]
+                    };
+                    for p in 0..panels {
+                        let b_panel = b[p * kc * nr..][..kc * nr].as_ptr();
+                        let j0 = p * nr;
+                        let nj = nr.min(width - j0);
                         let rows = mr.min(m - i0);
                         // SAFETY: `a` has `mr` rows of `kdim >= k0 + kc` values and `b_panel`
                         // `kc * nr` values. A whole tile goes straight to `c`: rows `i0..i0 +
