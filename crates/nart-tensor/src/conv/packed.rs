@@ -5,8 +5,8 @@
 //! `[C * prod(kernel), positions]` matrix, the GEMM reads it to pack it into column panels and
 //! writes the panels, and its kernel reads them. On ResNet-18 that packing and im2col took more
 //! than a quarter of the interpreter's time. Here each row of the unfolded matrix is made in a
-//! buffer that stays in cache and copied into the panels at once, and the weights are packed once
-//! per convolution rather than once per block of output positions.
+//! buffer that stays in cache and copied into the panels at once, and the kernels read the
+//! weights in place (`mr` rows at a time), so they are not packed at all.
 //!
 //! The sums are `matrixmultiply`'s, term for term: the reduction index (channel, then kernel
 //! tap) is cut into blocks of [`KC`] consecutive terms; within a block the terms are
@@ -56,7 +56,7 @@ impl Isa {
 
     /// Tile rows (output channels) and columns (output positions).
     fn tile(self) -> (usize, usize) {
-        // `nr` must be a power of two (`PanelRow`).
+        // `nr` must be 16 or 32 (`scatter_row`).
         match self {
             Isa::Avx512 => (8, 32),
             Isa::Avx2 => (6, 16),
