@@ -1,4 +1,5 @@
-//! Measures the f32 convolution kernel: a 3x3 conv 64->64 on 56x56 and every conv of a ResNet-18 forward.
+//! Measures the f32 convolution kernel: a 3x3 conv 64->64 on 56x56, and every conv of a ResNet-18
+//! forward through both paths (im2col and `matrixmultiply`, and the packed kernels), per layer.
 //!
 //! Run with `cargo run --release -p nart-tensor --example conv_bench`.
 //! `MATMUL_NUM_THREADS` sets the GEMM threads (default: physical cores, at most 4).
@@ -88,19 +89,37 @@ fn main() {
         })
         .collect();
     let total: f64 = layers.iter().map(|&l| flops(l)).sum();
-    let mut best = f64::INFINITY;
-    for _ in 0..3 {
-        let t = Instant::now();
-        for (l, (x, w)) in layers.iter().zip(&inputs) {
-            run_layer(*l, x, w);
+    // Both paths in one run: im2col + matrixmultiply, then the packed kernels (the default),
+    // best of 5 per layer.
+    let mut times = [
+        vec![f64::INFINITY; layers.len()],
+        vec![f64::INFINITY; layers.len()],
+    ];
+    for (path, on) in [false, true].into_iter().enumerate() {
+        nart_tensor::conv::use_packed_kernels(on);
+        for _ in 0..5 {
+            for (i, (l, (x, w))) in layers.iter().zip(&inputs).enumerate() {
+                let t = Instant::now();
+                run_layer(*l, x, w);
+                times[path][i] = times[path][i].min(t.elapsed().as_secs_f64());
+            }
         }
-        best = best.min(t.elapsed().as_secs_f64());
     }
     println!(
-        "ResNet-18 convs ({} layers, {:.2} GFLOP): best of 3 {:.1} ms, {:.1} GFLOP/s",
-        layers.len(),
-        total / 1e9,
-        best * 1e3,
-        total / best / 1e9
+        "layer (in, out, kernel, stride, size) | im2col+matrixmultiply ms | packed ms | ratio"
     );
+    for (i, l) in layers.iter().enumerate() {
+        let (a, b) = (times[0][i], times[1][i]);
+        println!("{l:?} | {:.3} | {:.3} | {:.2}x", a * 1e3, b * 1e3, a / b);
+    }
+    for (path, name) in ["im2col+matrixmultiply", "packed"].iter().enumerate() {
+        let sum: f64 = times[path].iter().sum();
+        println!(
+            "ResNet-18 convs, {name} ({} layers, {:.2} GFLOP): {:.1} ms, {:.1} GFLOP/s",
+            layers.len(),
+            total / 1e9,
+            sum * 1e3,
+            total / sum / 1e9
+        );
+    }
 }

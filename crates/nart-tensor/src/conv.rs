@@ -2,14 +2,16 @@
 //! and CausalConvWithState in submodules.
 //!
 //! Regular convolutions run as GEMM, straight on the input for pointwise (1x1, unit stride, unpadded)
-//! kernels and through im2col otherwise; depthwise and other thin-group 1-D/2-D convolutions run as a
-//! direct stencil (module `direct`).
+//! kernels and through im2col otherwise; f32 ones on x86-64 with FMA unfold straight into packed
+//! panels for nart's own tile kernels (module `packed`), with the same sums; depthwise and other
+//! thin-group 1-D/2-D convolutions run as a direct stencil (module `direct`).
 //! The bias is written into the output before the GEMM accumulates onto it.
 
 mod causal;
 mod col2im;
 mod deform;
 mod direct;
+mod packed;
 
 pub use causal::causal_conv_with_state;
 pub use col2im::col2im;
@@ -210,75 +212,176 @@ fn im2col<T: Copy + Default>(
     col0: usize,
     lines: std::ops::Range<usize>,
 ) {
-    let nd = g.input.len();
-    let ksz = numel(&g.kernel);
-    let isz = numel(&g.input);
-    let last = nd - 1;
-    let last_o = g.out[last];
-    let line0 = lines.start;
-    let in_strides = crate::layout::strides(&g.input);
-    let mut kidx = vec![0; nd];
-    let mut oidx = vec![0; nd];
-    let (s, dl, pb, iw) = (
-        g.strides[last],
-        g.dilations[last],
-        g.pad_begin[last] as isize,
-        g.input[last] as isize,
-    );
-    for c in 0..cg {
-        for kk in 0..ksz {
-            crate::layout::unravel(kk, &g.kernel, &mut kidx);
-            let row = (c * ksz + kk) * ld + col0;
-            for line in lines.clone() {
-                crate::layout::unravel(line, &g.out[..last], &mut oidx[..last]);
-                let at = row + (line - line0) * last_o;
-                let dst = &mut col[at..at + last_o];
-                let mut base = c * isz;
-                let mut valid = true;
-                for d in 0..last {
-                    let i = (oidx[d] * g.strides[d] + kidx[d] * g.dilations[d]) as isize
-                        - g.pad_begin[d] as isize;
-                    if i < 0 || i >= g.input[d] as isize {
-                        valid = false;
-                        break;
+    let unfold = Unfold::new(g);
+    let mut idx = unfold.scratch();
+    let width = lines.len() * g.out[g.out.len() - 1];
+    for r in 0..cg * unfold.ksz {
+        let at = r * ld + col0;
+        unfold.row(x, r, lines.clone(), &mut col[at..at + width], &mut idx);
+    }
+}
+
+/// The rows of im2col's matrix one at a time: row `r = c * prod(kernel) + k` holds input channel
+/// `c` as kernel tap `k` sees it at each output position.
+struct Unfold<'g> {
+    g: &'g Geom,
+    /// Taps per channel (`prod(kernel)`).
+    ksz: usize,
+    /// Input positions per channel.
+    isz: usize,
+    in_strides: Vec<usize>,
+}
+
+impl<'g> Unfold<'g> {
+    fn new(g: &'g Geom) -> Self {
+        Unfold {
+            g,
+            ksz: numel(&g.kernel),
+            isz: numel(&g.input),
+            in_strides: crate::layout::strides(&g.input),
+        }
+    }
+
+    /// Index scratch for [`Unfold::row`].
+    fn scratch(&self) -> Vec<usize> {
+        vec![0; 2 * self.g.input.len()]
+    }
+
+    /// Writes row `r` for output lines `lines` into `dst` (`lines.len() * last output extent`
+    /// values, line after line); `idx` is [`Unfold::scratch`].
+    fn row<T: Copy + Default>(
+        &self,
+        x: &[T],
+        r: usize,
+        lines: std::ops::Range<usize>,
+        dst: &mut [T],
+        idx: &mut [usize],
+    ) {
+        let g = self.g;
+        let nd = g.input.len();
+        let last = nd - 1;
+        let last_o = g.out[last];
+        let (kidx, oidx) = idx.split_at_mut(nd);
+        let (c, kk) = (r / self.ksz, r % self.ksz);
+        crate::layout::unravel(kk, &g.kernel, kidx);
+        let (s, dl, pb, iw) = (
+            g.strides[last],
+            g.dilations[last],
+            g.pad_begin[last] as isize,
+            g.input[last] as isize,
+        );
+        if nd == 2 && s == 1 && g.strides[0] == 1 && last_o == g.input[1] {
+            let off = (kidx[1] * dl) as isize - pb;
+            self.rows_2d(x, c, kidx[0], off, lines, dst);
+            return;
+        }
+        let line0 = lines.start;
+        for line in lines {
+            crate::layout::unravel(line, &g.out[..last], &mut oidx[..last]);
+            let at = (line - line0) * last_o;
+            let dst = &mut dst[at..at + last_o];
+            let mut base = c * self.isz;
+            let mut valid = true;
+            for d in 0..last {
+                let i = (oidx[d] * g.strides[d] + kidx[d] * g.dilations[d]) as isize
+                    - g.pad_begin[d] as isize;
+                if i < 0 || i >= g.input[d] as isize {
+                    valid = false;
+                    break;
+                }
+                base += i as usize * self.in_strides[d];
+            }
+            if !valid {
+                dst.fill(T::default());
+                continue;
+            }
+            let off = (kidx[last] * dl) as isize - pb;
+            if s == 1 && off >= 0 && off + last_o as isize <= iw {
+                let start = base + off as usize;
+                dst.copy_from_slice(&x[start..start + last_o]);
+                continue;
+            }
+            // Output columns whose input is inside the row: lo..hi.
+            let lo = if off >= 0 {
+                0
+            } else {
+                ((-off) as usize).div_ceil(s).min(last_o)
+            };
+            let hi = if iw - 1 - off < 0 {
+                0
+            } else {
+                (((iw - 1 - off) as usize) / s + 1).min(last_o)
+            };
+            let hi = hi.max(lo);
+            dst[..lo].fill(T::default());
+            dst[hi..].fill(T::default());
+            if hi > lo {
+                // In bounds: lo * s + off >= 0 by the choice of lo.
+                let first = (base as isize + (lo * s) as isize + off) as usize;
+                if s == 1 {
+                    dst[lo..hi].copy_from_slice(&x[first..first + (hi - lo)]);
+                } else if s == 2 && first + 2 * (hi - lo) <= x.len() {
+                    // Pairs, which vectorize (stride 2 is most strided convolutions).
+                    let src = x[first..first + 2 * (hi - lo)].chunks_exact(2);
+                    for (v, pair) in dst[lo..hi].iter_mut().zip(src) {
+                        *v = pair[0];
                     }
-                    base += i as usize * in_strides[d];
-                }
-                if !valid {
-                    dst.iter_mut().for_each(|v| *v = T::default());
-                    continue;
-                }
-                let off = (kidx[last] * dl) as isize - pb;
-                if s == 1 && off >= 0 && off + last_o as isize <= iw {
-                    let start = base + off as usize;
-                    dst.copy_from_slice(&x[start..start + last_o]);
-                    continue;
-                }
-                // Output columns whose input is inside the row: lo..hi.
-                let lo = if off >= 0 {
-                    0
                 } else {
-                    ((-off) as usize).div_ceil(s).min(last_o)
-                };
-                let hi = if iw - 1 - off < 0 {
-                    0
-                } else {
-                    (((iw - 1 - off) as usize) / s + 1).min(last_o)
-                };
-                let hi = hi.max(lo);
-                dst[..lo].iter_mut().for_each(|v| *v = T::default());
-                dst[hi..].iter_mut().for_each(|v| *v = T::default());
-                if hi > lo {
-                    // In bounds: lo * s + off >= 0 by the choice of lo.
-                    let first = (base as isize + (lo * s) as isize + off) as usize;
-                    if s == 1 {
-                        dst[lo..hi].copy_from_slice(&x[first..first + (hi - lo)]);
-                    } else {
-                        for (k, v) in dst[lo..hi].iter_mut().enumerate() {
-                            *v = x[first + k * s];
-                        }
+                    let src = x[first..].iter().step_by(s);
+                    for (v, &from) in dst[lo..hi].iter_mut().zip(src) {
+                        *v = from;
                     }
                 }
+            }
+        }
+    }
+}
+
+impl Unfold<'_> {
+    /// [`Unfold::row`] for 2-D geometries with unit strides and as many output as input columns
+    /// (the "same" convolutions): the lines of a row are then consecutive input rows, moved by
+    /// `off` columns, so all of them are one copy, after which the columns that fell off either
+    /// edge of their input row are zeroed. Channel `c`, kernel row `ky`.
+    fn rows_2d<T: Copy + Default>(
+        &self,
+        x: &[T],
+        c: usize,
+        ky: usize,
+        off: isize,
+        lines: std::ops::Range<usize>,
+        dst: &mut [T],
+    ) {
+        let g = self.g;
+        let (ih, w) = (g.input[0] as isize, g.input[1]);
+        let dst = &mut dst[..lines.len() * w];
+        // Output row y reads input row y + dy; the rows with one inside the input: y_lo..y_hi.
+        let dy = (ky * g.dilations[0]) as isize - g.pad_begin[0] as isize;
+        let clamp = |y: isize| y.clamp(lines.start as isize, lines.end as isize) as usize;
+        let (y_lo, y_hi) = (clamp(-dy), clamp(ih - dy).max(clamp(-dy)));
+        if off.unsigned_abs() >= w || y_lo == y_hi {
+            dst.fill(T::default());
+            return;
+        }
+        let (a, b) = ((y_lo - lines.start) * w, (y_hi - lines.start) * w);
+        dst[..a].fill(T::default());
+        dst[b..].fill(T::default());
+        // Position p of `dst[a..b]` reads `x[start + p]`; those before the channel's first value
+        // or past its last are edge columns, zeroed below.
+        let chan = c * self.isz;
+        let start = (chan + (y_lo as isize + dy) as usize * w) as isize + off;
+        let skip = (chan as isize - start).max(0) as usize;
+        let end = ((b - a) as isize)
+            .min((chan + self.isz) as isize - start)
+            .max(0) as usize;
+        let block = &mut dst[a..b];
+        let from = (start + skip as isize) as usize;
+        block[skip..end].copy_from_slice(&x[from..from + (end - skip)]);
+        block[end..].fill(T::default());
+        for line in block.chunks_exact_mut(w) {
+            if off < 0 {
+                line[..off.unsigned_abs()].fill(T::default());
+            } else {
+                line[w - off as usize..].fill(T::default());
             }
         }
     }
@@ -347,6 +450,38 @@ trait GemmFloat: direct::DirectFloat + std::ops::AddAssign + MatrixFloat {
     /// Runs `f` on a scratch slice of `len` elements (contents unspecified), reused across calls on
     /// the same thread so that im2col does not allocate and fault in fresh pages every time.
     fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [Self]) -> R) -> R;
+
+    /// The instruction set of [`packed`]'s kernels for this type on this CPU, if they run here
+    /// (f32 on x86-64 with FMA).
+    fn packed_isa() -> Option<packed::Isa> {
+        None
+    }
+
+    /// `c [m, ld] = w [m, kdim] · im2col(images)` (`+=` when `accumulate`) through [`packed`],
+    /// with the same sums as [`GemmFloat::gemm`]; only called with what
+    /// [`GemmFloat::packed_isa`] gave.
+    #[allow(clippy::too_many_arguments)]
+    fn packed_gemm(
+        _isa: packed::Isa,
+        _g: &Geom,
+        _images: &[&[Self]],
+        _w: &[Self],
+        _m: usize,
+        _kdim: usize,
+        _accumulate: bool,
+        _c: &mut [Self],
+    ) {
+        unreachable!("packed_gemm without packed_isa");
+    }
+}
+
+static PACKED_KERNELS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Lets f32 convolutions use the packed tile kernels where the CPU has them (the default), or
+/// makes every convolution go through im2col and `matrixmultiply`, for the whole process. The
+/// results are the same bits either way; benchmarks use it to compare the two.
+pub fn use_packed_kernels(on: bool) {
+    PACKED_KERNELS.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Scratch buffers larger than this many elements are released after use.
@@ -376,11 +511,40 @@ fn scratch<T: Copy + Default, R>(
 thread_local! {
     static SCRATCH_F32: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
     static SCRATCH_F64: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The packed column panels of [`packed`] (the im2col buffer above may be in use by a caller).
+    static PANELS: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl GemmFloat for f32 {
     fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [f32]) -> R) -> R {
         SCRATCH_F32.with(|cell| scratch(cell, len, f))
+    }
+
+    fn packed_isa() -> Option<packed::Isa> {
+        static ISA: std::sync::OnceLock<Option<packed::Isa>> = std::sync::OnceLock::new();
+        if !PACKED_KERNELS.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        *ISA.get_or_init(packed::Isa::detect)
+    }
+
+    fn packed_gemm(
+        isa: packed::Isa,
+        g: &Geom,
+        images: &[&[f32]],
+        w: &[f32],
+        m: usize,
+        kdim: usize,
+        accumulate: bool,
+        c: &mut [f32],
+    ) {
+        let last_o = g.out[g.out.len() - 1];
+        let cols = packed::Columns {
+            images: images.to_vec(),
+            lines: numel(&g.out) / last_o,
+            line_len: last_o,
+        };
+        packed::gemm(isa, g, &cols, w, m, kdim, accumulate, c);
     }
 }
 
@@ -475,12 +639,14 @@ fn conv_core<T: GemmFloat>(
     group: usize,
     g: &Geom,
 ) -> Vec<T> {
-    conv_core_with(conv_path(c, group, g), x, w, bias, n, c, m, group, g)
+    let path = conv_path(c, group, g);
+    conv_core_with(path, T::packed_isa(), x, w, bias, n, c, m, group, g)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn conv_core_with<T: GemmFloat>(
     path: ConvPath,
+    packed: Option<packed::Isa>,
     x: &[T],
     w: &[T],
     bias: Option<&[T]>,
@@ -514,13 +680,16 @@ fn conv_core_with<T: GemmFloat>(
         fill_bias(&mut y, bias, m, osz);
     }
     let acc = bias.is_some();
+    // Where the packed kernels run (f32 on x86-64 with FMA), they do pointwise convolutions too:
+    // unfolding a 1x1 kernel is the copy that `matrixmultiply` would make when packing.
+    let packed = packed.filter(|_| path != ConvPath::Direct);
     // Small images are unfolded side by side so that one GEMM covers several of them.
     let chunk = if group == 1 && n > 1 {
         (BATCH_COLS / osz).clamp(1, n)
     } else {
         1
     };
-    if chunk == 1 && path == ConvPath::Pointwise {
+    if chunk == 1 && path == ConvPath::Pointwise && packed.is_none() {
         for b in 0..n {
             for gi in 0..group {
                 let xs = &x[(b * c + gi * cg) * isz..(b * c + (gi + 1) * cg) * isz];
@@ -533,14 +702,20 @@ fn conv_core_with<T: GemmFloat>(
     }
     let last_o = g.out[g.out.len() - 1];
     let nlines = osz / last_o;
+    // The packed kernels unfold into buffers of their own.
+    let col_len = if packed.is_some() { 0 } else { kdim * osz };
     if chunk == 1 {
-        T::with_scratch(kdim * osz, |col| {
+        T::with_scratch(col_len, |col| {
             for b in 0..n {
                 for gi in 0..group {
                     let xs = &x[(b * c + gi * cg) * isz..(b * c + (gi + 1) * cg) * isz];
-                    im2col(xs, cg, g, col, osz, 0, 0..nlines);
                     let ws = &w[gi * mg * kdim..(gi + 1) * mg * kdim];
                     let ys = &mut y[(b * m + gi * mg) * osz..(b * m + (gi + 1) * mg) * osz];
+                    if let Some(isa) = packed {
+                        T::packed_gemm(isa, g, &[xs], ws, mg, kdim, acc, ys);
+                        continue;
+                    }
+                    im2col(xs, cg, g, col, osz, 0, 0..nlines);
                     T::gemm(mg, kdim, osz, ws, (kdim, 1), col, (osz, 1), acc, ys);
                 }
             }
@@ -550,29 +725,26 @@ fn conv_core_with<T: GemmFloat>(
     // group == 1: unfold `chunk` images into [kdim, chunk * osz], one GEMM into [m, chunk * osz],
     // then scatter the rows back to [chunk, m, osz].
     let mut tmp = vec![T::default(); m * chunk * osz];
-    T::with_scratch(kdim * chunk * osz, |col| {
+    T::with_scratch(col_len * chunk, |col| {
         for b0 in (0..n).step_by(chunk) {
             let nb = chunk.min(n - b0);
             let ld = nb * osz;
-            for bi in 0..nb {
-                let xs = &x[(b0 + bi) * c * isz..(b0 + bi + 1) * c * isz];
-                im2col(xs, c, g, col, ld, bi * osz, 0..nlines);
-            }
             let t = &mut tmp[..m * ld];
             for (oc, row) in t.chunks_exact_mut(ld).enumerate() {
                 row.fill(bias.map_or(T::default(), |b| b[oc]));
             }
-            T::gemm(
-                m,
-                kdim,
-                ld,
-                w,
-                (kdim, 1),
-                &col[..kdim * ld],
-                (ld, 1),
-                acc,
-                t,
-            );
+            let images: Vec<&[T]> = (b0..b0 + nb)
+                .map(|b| &x[b * c * isz..(b + 1) * c * isz])
+                .collect();
+            if let Some(isa) = packed {
+                T::packed_gemm(isa, g, &images, w, m, kdim, acc, t);
+            } else {
+                for (bi, xs) in images.iter().enumerate() {
+                    im2col(xs, c, g, col, ld, bi * osz, 0..nlines);
+                }
+                let col = &col[..kdim * ld];
+                T::gemm(m, kdim, ld, w, (kdim, 1), col, (ld, 1), acc, t);
+            }
             for bi in 0..nb {
                 for oc in 0..m {
                     let dst = &mut y[((b0 + bi) * m + oc) * osz..((b0 + bi) * m + oc + 1) * osz];
@@ -1209,9 +1381,10 @@ mod tests {
         let w = rand(seed, numel(&ws));
         let b = rand(seed, m);
         for bias in [None, Some(&b[..])] {
-            let want = conv_core_with(ConvPath::Im2col, &x, &w, bias, n, c, m, *group, &g);
+            let want = conv_core_with(ConvPath::Im2col, None, &x, &w, bias, n, c, m, *group, &g);
             for &path in paths {
-                let got = conv_core_with(path, &x, &w, bias, n, c, m, *group, &g);
+                let packed = f32::packed_isa();
+                let got = conv_core_with(path, packed, &x, &w, bias, n, c, m, *group, &g);
                 close_to(&got, &want, &format!("{path:?} on {case:?}"));
                 // The f64 instantiation agrees as well.
                 let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
@@ -1219,6 +1392,7 @@ mod tests {
                 let b64: Vec<f64> = b.iter().map(|&v| v as f64).collect();
                 let got64 = conv_core_with(
                     path,
+                    None,
                     &x64,
                     &w64,
                     bias.map(|_| &b64[..]),
@@ -1464,5 +1638,84 @@ mod tests {
             &[ConvPath::Im2col],
             &mut seed,
         );
+    }
+
+    /// Channels, input, kernel, strides, dilations, pads.
+    type UnfoldCase = (
+        usize,
+        Vec<usize>,
+        Vec<usize>,
+        Vec<usize>,
+        Vec<usize>,
+        Vec<usize>,
+    );
+
+    /// Every row of the unfolded matrix, for whole images and for runs of lines, is what its
+    /// definition says element by element: input `(c, o * stride + k * dilation - pad_begin)`
+    /// per axis, zero outside the input. Covers the one-copy path of "same" 2-D convolutions
+    /// (asymmetric pads and dilations included) and the line-by-line one.
+    #[test]
+    fn unfolded_rows_match_their_definition() {
+        let mut seed = 3;
+        #[rustfmt::skip]
+        let cases: Vec<UnfoldCase> = vec![
+            (2, vec![5, 6], vec![3, 3], vec![], vec![], vec![1, 1, 1, 1]),
+            (2, vec![5, 6], vec![3, 3], vec![], vec![], vec![0, 2, 2, 0]),
+            (1, vec![6, 7], vec![3, 3], vec![], vec![2, 2], vec![2, 2, 2, 2]),
+            (3, vec![4, 4], vec![5, 5], vec![], vec![], vec![2, 2, 2, 2]),
+            (2, vec![3, 8], vec![3, 9], vec![], vec![], vec![1, 4, 1, 4]),
+            (2, vec![6, 6], vec![3, 3], vec![2, 1], vec![], vec![1, 1, 1, 1]),
+            (2, vec![6, 6], vec![3, 3], vec![1, 2], vec![], vec![1, 1, 1, 1]),
+            (1, vec![5, 7], vec![2, 3], vec![], vec![], vec![]),
+            (2, vec![9], vec![3], vec![], vec![], vec![1, 1]),
+            (1, vec![3, 4, 5], vec![2, 3, 3], vec![1, 1, 1], vec![], vec![1, 1, 1, 0, 1, 1]),
+        ];
+        for (c, input, kernel, strides, dilations, pads) in cases {
+            let mut xs = vec![1, c];
+            xs.extend(&input);
+            let mut ws = vec![1, c];
+            ws.extend(&kernel);
+            let attrs = ConvAttrs {
+                strides,
+                dilations,
+                pads,
+                ..Default::default()
+            };
+            let (_, _, _, g) = conv_setup("Conv", &xs, &ws, &attrs).unwrap();
+            let x = rand(&mut seed, c * numel(&input));
+            let unfold = Unfold::new(&g);
+            let mut idx = unfold.scratch();
+            let nd = input.len();
+            let last_o = g.out[nd - 1];
+            let nlines = numel(&g.out) / last_o;
+            let (mut kidx, mut oidx) = (vec![0; nd], vec![0; nd]);
+            for r in 0..c * unfold.ksz {
+                let want: Vec<f32> = (0..numel(&g.out))
+                    .map(|p| {
+                        crate::layout::unravel(r % unfold.ksz, &kernel, &mut kidx);
+                        crate::layout::unravel(p, &g.out, &mut oidx);
+                        let mut at = (r / unfold.ksz) * numel(&input);
+                        for d in 0..nd {
+                            let i = (oidx[d] * g.strides[d] + kidx[d] * g.dilations[d]) as isize
+                                - g.pad_begin[d] as isize;
+                            if i < 0 || i >= input[d] as isize {
+                                return 0.0;
+                            }
+                            at += i as usize * unfold.in_strides[d];
+                        }
+                        x[at]
+                    })
+                    .collect();
+                for lines in [0..nlines, 0..1, 1..nlines, nlines / 2..nlines] {
+                    let mut got = vec![f32::NAN; lines.len() * last_o];
+                    unfold.row(&x, r, lines.clone(), &mut got, &mut idx);
+                    let expect = &want[lines.start * last_o..lines.end * last_o];
+                    assert_eq!(
+                        got, expect,
+                        "row {r} lines {lines:?} of {input:?} * {kernel:?}, {attrs:?}"
+                    );
+                }
+            }
+        }
     }
 }

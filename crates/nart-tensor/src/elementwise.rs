@@ -218,14 +218,14 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         });
     }
     let shape = broadcast_shapes(name, a.shape(), b.shape())?;
-    let ia = broadcast_index(&shape, a.shape());
-    let ib = broadcast_index(&shape, b.shape());
     let bool_out = op.is_compare();
     match op {
         BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
             let (Data::Bool(x), Data::Bool(y)) = (a.data(), b.data()) else {
                 return Err(KernelError::dtype(name, da));
             };
+            let ia = broadcast_index(&shape, a.shape());
+            let ib = broadcast_index(&shape, b.shape());
             let v = ia
                 .iter()
                 .zip(&ib)
@@ -248,6 +248,20 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         }
         _ => {}
     }
+    if let (Data::F32(x), Data::F32(y), false) = (a.data(), b.data(), bool_out) {
+        if a.shape() == b.shape() {
+            // Same shapes: elementwise without index vectors (the arithmetic of the general
+            // path below).
+            let v = x
+                .iter()
+                .zip(y)
+                .map(|(&p, &q)| float_binary(op, p as f64, q as f64) as f32)
+                .collect();
+            return Tensor::new(DType::F32, shape, Data::F32(v));
+        }
+    }
+    let ia = broadcast_index(&shape, a.shape());
+    let ib = broadcast_index(&shape, b.shape());
     if bool_out {
         let v: Vec<bool> = match (a.data(), b.data()) {
             (Data::Str(x), Data::Str(y)) => ia
