@@ -65,17 +65,6 @@ pub fn decode_model(bytes: &[u8]) -> Result<ModelProto, DecodeError> {
     })
 }
 
-/// [`decode_model`] of a buffer the caller gives up, such as a whole `.onnx` file just read:
-/// each bytes field (a tensor's `raw_data`, most of a model's bytes) is copied out of the
-/// buffer once, where decoding from a slice copies it twice (into a shared buffer, then into
-/// the field's vector). The result is the same.
-pub fn decode_model_owned(bytes: Vec<u8>) -> Result<ModelProto, DecodeError> {
-    ModelProto::decode(prost::bytes::Bytes::from(bytes)).map_err(|source| DecodeError::Protobuf {
-        what: "ModelProto",
-        source,
-    })
-}
-
 /// Decodes one serialized [`TensorProto`], such as an ONNX test-data
 /// `input_0.pb` file.
 pub fn decode_tensor(bytes: &[u8]) -> Result<TensorProto, DecodeError> {
@@ -111,25 +100,6 @@ mod tests {
             .iter()
             .find(|it| it.name() == name)
             .unwrap_or_else(|| panic!("node {} has attribute {name}", node.name()))
-    }
-
-    #[test]
-    fn decoding_an_owned_buffer_gives_the_same_model() {
-        assert_eq!(
-            decode_model_owned(TINY.to_vec()).unwrap(),
-            decode_model(TINY).unwrap()
-        );
-        let tensor = decode_tensor(TENSOR_F32).unwrap();
-        let model = ModelProto {
-            graph: Some(GraphProto {
-                initializer: vec![tensor.clone(), tensor],
-                ..Default::default()
-            }),
-            ..Default::default()
-        };
-        let bytes = encode_model(&model);
-        assert_eq!(decode_model_owned(bytes.clone()).unwrap(), model);
-        assert!(decode_model_owned(bytes[..bytes.len() - 3].to_vec()).is_err());
     }
 
     #[test]
