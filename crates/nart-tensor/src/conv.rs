@@ -1329,7 +1329,29 @@ mod tests {
     }
 
     /// Deterministic pseudo-random values in [-1, 1).
-    fn rand(seed: &mut u64, len: usize) -> Vec<f32> {
+    /// The geometry of a one-image convolution of `c` channels (one output channel).
+    pub(super) fn geometry(
+        c: usize,
+        input: &[usize],
+        kernel: &[usize],
+        strides: Vec<usize>,
+        dilations: Vec<usize>,
+        pads: Vec<usize>,
+    ) -> Geom {
+        let mut xs = vec![1, c];
+        xs.extend(input);
+        let mut ws = vec![1, c];
+        ws.extend(kernel);
+        let attrs = ConvAttrs {
+            strides,
+            dilations,
+            pads,
+            ..Default::default()
+        };
+        conv_setup("Conv", &xs, &ws, &attrs).unwrap().3
+    }
+
+    pub(super) fn rand(seed: &mut u64, len: usize) -> Vec<f32> {
         (0..len)
             .map(|_| {
                 *seed = seed
@@ -1351,7 +1373,7 @@ mod tests {
     }
 
     /// One random convolution case: (n, c, m, group, input, kernel, strides, dilations, pads).
-    type Case = (
+    pub(super) type Case = (
         usize,
         usize,
         usize,
@@ -1671,17 +1693,7 @@ mod tests {
             (1, vec![3, 4, 5], vec![2, 3, 3], vec![1, 1, 1], vec![], vec![1, 1, 1, 0, 1, 1]),
         ];
         for (c, input, kernel, strides, dilations, pads) in cases {
-            let mut xs = vec![1, c];
-            xs.extend(&input);
-            let mut ws = vec![1, c];
-            ws.extend(&kernel);
-            let attrs = ConvAttrs {
-                strides,
-                dilations,
-                pads,
-                ..Default::default()
-            };
-            let (_, _, _, g) = conv_setup("Conv", &xs, &ws, &attrs).unwrap();
+            let g = geometry(c, &input, &kernel, strides, dilations, pads);
             let x = rand(&mut seed, c * numel(&input));
             let unfold = Unfold::new(&g);
             let mut idx = unfold.scratch();
@@ -1712,7 +1724,7 @@ mod tests {
                     let expect = &want[lines.start * last_o..lines.end * last_o];
                     assert_eq!(
                         got, expect,
-                        "row {r} lines {lines:?} of {input:?} * {kernel:?}, {attrs:?}"
+                        "row {r} lines {lines:?} of {input:?} * {kernel:?}, {g:?}"
                     );
                 }
             }

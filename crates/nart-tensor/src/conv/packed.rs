@@ -337,99 +337,72 @@ const MAX_TILE: usize = 8 * 32;
 mod x86 {
     use std::arch::x86_64::*;
 
-    /// 8 x 32 tile: each step loads 32 values of B and fused-multiply-adds each of 8 values of
-    /// A (broadcast) onto its row.
-    #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn kernel_avx512(
-        kc: usize,
-        a: *const f32,
-        lda: usize,
-        b: *const f32,
-        c: *mut f32,
-        ldc: usize,
-        add: bool,
-    ) {
-        const MR: usize = 8;
-        // SAFETY: the caller gives `MR` rows of `kc` values of A, `kc` steps of a packed panel
-        // of B, and a whole tile of C.
-        unsafe {
-            let mut acc = [[_mm512_setzero_ps(); 2]; MR];
-            for k in 0..kc {
-                let b0 = _mm512_loadu_ps(b.add(k * 32));
-                let b1 = _mm512_loadu_ps(b.add(k * 32 + 16));
-                for (i, row) in acc.iter_mut().enumerate() {
-                    let ai = _mm512_set1_ps(*a.add(i * lda + k));
-                    row[0] = _mm512_fmadd_ps(ai, b0, row[0]);
-                    row[1] = _mm512_fmadd_ps(ai, b1, row[1]);
+    /// A tile kernel: `MR` rows by two vectors of `lanes` columns. Each step loads two vectors
+    /// of B and fused-multiply-adds each of `MR` values of A (broadcast) onto its row.
+    macro_rules! tile_kernel {
+        ($(#[$doc:meta])* $name:ident, $feature:literal, MR = $mr:literal, lanes = $lanes:literal,
+         $zero:ident, $load:ident, $store:ident, $set1:ident, $fmadd:ident, $add:ident) => {
+            $(#[$doc])*
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn $name(
+                kc: usize,
+                a: *const f32,
+                lda: usize,
+                b: *const f32,
+                c: *mut f32,
+                ldc: usize,
+                add: bool,
+            ) {
+                const MR: usize = $mr;
+                const L: usize = $lanes;
+                // SAFETY: the caller gives `MR` rows of `kc` values of A, `kc` steps of a
+                // packed panel of B (`2 * L` wide), and a whole tile of C.
+                unsafe {
+                    let mut acc = [[$zero(); 2]; MR];
+                    for k in 0..kc {
+                        let b0 = $load(b.add(k * 2 * L));
+                        let b1 = $load(b.add(k * 2 * L + L));
+                        for (i, row) in acc.iter_mut().enumerate() {
+                            let ai = $set1(*a.add(i * lda + k));
+                            row[0] = $fmadd(ai, b0, row[0]);
+                            row[1] = $fmadd(ai, b1, row[1]);
+                        }
+                    }
+                    for (i, row) in acc.iter().enumerate() {
+                        let (c0, c1) = (c.add(i * ldc), c.add(i * ldc + L));
+                        if add {
+                            $store(c0, $add($load(c0), row[0]));
+                            $store(c1, $add($load(c1), row[1]));
+                        } else {
+                            $store(c0, row[0]);
+                            $store(c1, row[1]);
+                        }
+                    }
                 }
             }
-            for (i, row) in acc.iter().enumerate() {
-                let (c0, c1) = (c.add(i * ldc), c.add(i * ldc + 16));
-                if add {
-                    _mm512_storeu_ps(c0, _mm512_add_ps(_mm512_loadu_ps(c0), row[0]));
-                    _mm512_storeu_ps(c1, _mm512_add_ps(_mm512_loadu_ps(c1), row[1]));
-                } else {
-                    _mm512_storeu_ps(c0, row[0]);
-                    _mm512_storeu_ps(c1, row[1]);
-                }
-            }
-        }
+        };
     }
 
-    /// 6 x 16 tile, as [`kernel_avx512`] with 8-lane vectors.
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn kernel_avx2(
-        kc: usize,
-        a: *const f32,
-        lda: usize,
-        b: *const f32,
-        c: *mut f32,
-        ldc: usize,
-        add: bool,
-    ) {
-        const MR: usize = 6;
-        // SAFETY: as in `kernel_avx512`.
-        unsafe {
-            let mut acc = [[_mm256_setzero_ps(); 2]; MR];
-            for k in 0..kc {
-                let b0 = _mm256_loadu_ps(b.add(k * 16));
-                let b1 = _mm256_loadu_ps(b.add(k * 16 + 8));
-                for (i, row) in acc.iter_mut().enumerate() {
-                    let ai = _mm256_set1_ps(*a.add(i * lda + k));
-                    row[0] = _mm256_fmadd_ps(ai, b0, row[0]);
-                    row[1] = _mm256_fmadd_ps(ai, b1, row[1]);
-                }
-            }
-            for (i, row) in acc.iter().enumerate() {
-                let (c0, c1) = (c.add(i * ldc), c.add(i * ldc + 8));
-                if add {
-                    _mm256_storeu_ps(c0, _mm256_add_ps(_mm256_loadu_ps(c0), row[0]));
-                    _mm256_storeu_ps(c1, _mm256_add_ps(_mm256_loadu_ps(c1), row[1]));
-                } else {
-                    _mm256_storeu_ps(c0, row[0]);
-                    _mm256_storeu_ps(c1, row[1]);
-                }
-            }
-        }
-    }
+    tile_kernel!(
+        /// 8 x 32 tile, 16-lane vectors.
+        kernel_avx512, "avx512f", MR = 8, lanes = 16,
+        _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps,
+        _mm512_add_ps
+    );
+
+    tile_kernel!(
+        /// 6 x 16 tile, 8-lane vectors.
+        kernel_avx2, "avx2,fma", MR = 6, lanes = 8,
+        _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps,
+        _mm256_add_ps
+    );
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conv::{conv_setup, ConvAttrs};
+    use crate::conv::tests::{geometry, rand, Case};
     use crate::matmul::float_gemm;
-
-    fn rand(seed: &mut u64, len: usize) -> Vec<f32> {
-        (0..len)
-            .map(|_| {
-                *seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                ((*seed >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-            })
-            .collect()
-    }
 
     /// The instruction sets this CPU runs (an AVX-512 machine runs both kernels).
     fn isas() -> Vec<Isa> {
@@ -457,42 +430,21 @@ mod tests {
             return;
         }
         let mut seed = 5;
-        // (images, channels, out channels, spatial input, kernel, strides, dilations, pads)
-        type Case = (
-            usize,
-            usize,
-            usize,
-            Vec<usize>,
-            Vec<usize>,
-            Vec<usize>,
-            Vec<usize>,
-            Vec<usize>,
-        );
         #[rustfmt::skip]
         let cases: Vec<Case> = vec![
-            (1, 3, 5, vec![9, 11], vec![3, 3], vec![], vec![], vec![1, 1, 1, 1]),
+            (1, 3, 5, 1, vec![9, 11], vec![3, 3], vec![], vec![], vec![1, 1, 1, 1]),
             // Whole tiles of both kernels (24 channels, 320 positions), straight into the output.
-            (1, 30, 24, vec![8, 40], vec![3, 3], vec![], vec![], vec![1, 1, 1, 1]),
-            (1, 40, 13, vec![10, 9], vec![3, 3], vec![2, 1], vec![], vec![1, 0, 2, 1]),
+            (1, 30, 24, 1, vec![8, 40], vec![3, 3], vec![], vec![], vec![1, 1, 1, 1]),
+            (1, 40, 13, 1, vec![10, 9], vec![3, 3], vec![2, 1], vec![], vec![1, 0, 2, 1]),
             // More than NC positions: blocks of panels, one of them across two images.
-            (2, 12, 10, vec![14, 30], vec![3, 3], vec![], vec![], vec![1, 1, 1, 1]),
-            (2, 64, 17, vec![7, 7], vec![3, 3], vec![], vec![1, 2], vec![2, 2, 2, 2]),
-            (1, 33, 9, vec![12, 5], vec![1, 1], vec![], vec![], vec![]),
-            (1, 7, 6, vec![20], vec![5], vec![3], vec![], vec![2, 0]),
-            (1, 5, 4, vec![4, 5, 3], vec![2, 2, 2], vec![1, 2, 1], vec![], vec![1, 0, 1, 0, 1, 1]),
+            (2, 12, 10, 1, vec![14, 30], vec![3, 3], vec![], vec![], vec![1, 1, 1, 1]),
+            (2, 64, 17, 1, vec![7, 7], vec![3, 3], vec![], vec![1, 2], vec![2, 2, 2, 2]),
+            (1, 33, 9, 1, vec![12, 5], vec![1, 1], vec![], vec![], vec![]),
+            (1, 7, 6, 1, vec![20], vec![5], vec![3], vec![], vec![2, 0]),
+            (1, 5, 4, 1, vec![4, 5, 3], vec![2, 2, 2], vec![1, 2, 1], vec![], vec![1, 0, 1, 0, 1, 1]),
         ];
-        for (n, c, m, input, kernel, strides, dilations, pads) in cases {
-            let mut xs = vec![n, c];
-            xs.extend(&input);
-            let mut ws = vec![m, c];
-            ws.extend(&kernel);
-            let attrs = ConvAttrs {
-                strides,
-                dilations,
-                pads,
-                ..Default::default()
-            };
-            let (_, _, _, g) = conv_setup("Conv", &xs, &ws, &attrs).unwrap();
+        for (n, c, m, _, input, kernel, strides, dilations, pads) in cases {
+            let g = geometry(c, &input, &kernel, strides, dilations, pads);
             let isz: usize = input.iter().product();
             let osz: usize = g.out.iter().product();
             let kdim = c * kernel.iter().product::<usize>();
