@@ -280,21 +280,11 @@ impl<'g> Unfold<'g> {
             crate::layout::unravel(line, &g.out[..last], &mut oidx[..last]);
             let at = (line - line0) * last_o;
             let dst = &mut dst[at..at + last_o];
-            let mut base = c * self.isz;
-            let mut valid = true;
-            for d in 0..last {
-                let i = (oidx[d] * g.strides[d] + kidx[d] * g.dilations[d]) as isize
-                    - g.pad_begin[d] as isize;
-                if i < 0 || i >= g.input[d] as isize {
-                    valid = false;
-                    break;
-                }
-                base += i as usize * self.in_strides[d];
-            }
-            if !valid {
+            let tap = tap_offset(g, &oidx[..last], kidx, &g.input, &self.in_strides);
+            let Some(base) = tap.map(|o| o + c * self.isz) else {
                 dst.fill(T::default());
                 continue;
-            }
+            };
             let off = (kidx[last] * dl) as isize - pb;
             if s == 1 && off >= 0 && off + last_o as isize <= iw {
                 let start = base + off as usize;
@@ -387,6 +377,28 @@ impl Unfold<'_> {
     }
 }
 
+/// Where kernel tap `tap` of window position `pos` falls on a grid of `extent` (row-major
+/// `strides`), over the axes `pos` has: `pos * stride + tap * dilation - pad_begin` per axis, as
+/// a flat offset, or `None` when it falls outside.
+fn tap_offset(
+    g: &Geom,
+    pos: &[usize],
+    tap: &[usize],
+    extent: &[usize],
+    strides: &[usize],
+) -> Option<usize> {
+    let mut at = 0;
+    for d in 0..pos.len() {
+        let i =
+            (pos[d] * g.strides[d] + tap[d] * g.dilations[d]) as isize - g.pad_begin[d] as isize;
+        if i < 0 || i >= extent[d] as isize {
+            return None;
+        }
+        at += i as usize * strides[d];
+    }
+    Some(at)
+}
+
 /// Scatter-adds a `[cg * prod(kernel), prod(input)]` matrix into an image of spatial size `g.out`
 /// (the transposed-convolution counterpart of [`im2col`], and ONNX Col2Im); `g.input` is the
 /// source grid.
@@ -409,19 +421,8 @@ pub(crate) fn col2im_add<T: Copy + std::ops::AddAssign>(
             let row = (c * ksz + kk) * isz;
             for p in 0..isz {
                 crate::layout::unravel(p, &g.input, &mut pidx);
-                let mut o = c * osz;
-                let mut valid = true;
-                for d in 0..nd {
-                    let i = (pidx[d] * g.strides[d] + kidx[d] * g.dilations[d]) as isize
-                        - g.pad_begin[d] as isize;
-                    if i < 0 || i >= g.out[d] as isize {
-                        valid = false;
-                        break;
-                    }
-                    o += i as usize * out_strides[d];
-                }
-                if valid {
-                    y[o] += col[row + p];
+                if let Some(o) = tap_offset(g, &pidx, &kidx, &g.out, &out_strides) {
+                    y[c * osz + o] += col[row + p];
                 }
             }
         }
