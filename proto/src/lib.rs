@@ -47,6 +47,38 @@ pub use onnx::{
     TensorShapeProto, TrainingInfoProto, TypeProto, ValueInfoProto, Version,
 };
 
+impl ValueInfoProto {
+    /// The `ValueInfoProto` of a tensor `name` of element type `elem` and static `dims` (empty
+    /// for a scalar), as models built in code declare their inputs and outputs.
+    ///
+    /// ```
+    /// use nart_onnx_proto::{DataType, ValueInfoProto};
+    ///
+    /// let x = ValueInfoProto::tensor("x", DataType::Float, &[1, 3]);
+    /// assert_eq!(x.name.as_deref(), Some("x"));
+    /// ```
+    pub fn tensor(name: &str, elem: DataType, dims: &[i64]) -> ValueInfoProto {
+        let dim = dims
+            .iter()
+            .map(|&d| tensor_shape_proto::Dimension {
+                value: Some(tensor_shape_proto::dimension::Value::DimValue(d)),
+                denotation: None,
+            })
+            .collect();
+        ValueInfoProto {
+            name: Some(name.into()),
+            r#type: Some(TypeProto {
+                value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+                    elem_type: Some(elem.code()),
+                    shape: Some(TensorShapeProto { dim }),
+                })),
+                denotation: None,
+            }),
+            ..Default::default()
+        }
+    }
+}
+
 /// The `prost` crate this crate's types implement [`prost::Message`] with,
 /// re-exported so users need not pin a matching version themselves.
 pub use prost;

@@ -8,31 +8,12 @@
 use nart_ir::printer::{print_op, PrintOptions};
 use nart_ir::Context;
 use nart_onnx_proto::{
-    tensor_shape_proto, type_proto, AttributeProto, GraphProto, Message, ModelProto, NodeProto,
-    OperatorSetIdProto, TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
+    AttributeProto, GraphProto, Message, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,
+    ValueInfoProto,
 };
 
 fn f32_info(name: &str, dims: &[i64]) -> ValueInfoProto {
-    let shape = TensorShapeProto {
-        dim: dims
-            .iter()
-            .map(|&d| tensor_shape_proto::Dimension {
-                value: Some(tensor_shape_proto::dimension::Value::DimValue(d)),
-                ..Default::default()
-            })
-            .collect(),
-    };
-    ValueInfoProto {
-        name: Some(name.into()),
-        r#type: Some(TypeProto {
-            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
-                elem_type: Some(1),
-                shape: Some(shape),
-            })),
-            ..Default::default()
-        }),
-        ..Default::default()
-    }
+    ValueInfoProto::tensor(name, nart_onnx_proto::DataType::Float, dims)
 }
 
 fn f32_tensor(name: &str, dims: &[i64], vals: &[f32]) -> TensorProto {

@@ -381,26 +381,7 @@ fn constant(name: &str, t: nart_onnx_proto::TensorProto) -> nart_onnx_proto::Nod
 }
 
 fn f32_info(name: &str, dims: &[i64]) -> nart_onnx_proto::ValueInfoProto {
-    use nart_onnx_proto::{tensor_shape_proto, type_proto, TensorShapeProto, TypeProto};
-    nart_onnx_proto::ValueInfoProto {
-        name: Some(name.into()),
-        r#type: Some(TypeProto {
-            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
-                elem_type: Some(1),
-                shape: Some(TensorShapeProto {
-                    dim: dims
-                        .iter()
-                        .map(|&d| tensor_shape_proto::Dimension {
-                            value: Some(tensor_shape_proto::dimension::Value::DimValue(d)),
-                            denotation: None,
-                        })
-                        .collect(),
-                }),
-            })),
-            denotation: None,
-        }),
-        ..Default::default()
-    }
+    nart_onnx_proto::ValueInfoProto::tensor(name, nart_onnx_proto::DataType::Float, dims)
 }
 
 #[test]

@@ -9,9 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use nart_cli::package::{compile, load_package, read_package_inputs, CompileRequest};
-use nart_onnx_proto::{
-    tensor_shape_proto, type_proto, TensorShapeProto, TypeProto, ValueInfoProto,
-};
+use nart_onnx_proto::ValueInfoProto;
 use nart_target::TargetRegistry;
 use nart_tensor::Tensor;
 
@@ -199,25 +197,7 @@ pub fn read_pb(path: &Path) -> Tensor {
 
 /// The `ValueInfoProto` of an `f32` tensor `name` of static `dims`, for models built in tests.
 pub fn float_info(name: &str, dims: &[i64]) -> ValueInfoProto {
-    ValueInfoProto {
-        name: Some(name.into()),
-        r#type: Some(TypeProto {
-            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
-                elem_type: Some(1),
-                shape: Some(TensorShapeProto {
-                    dim: dims
-                        .iter()
-                        .map(|&d| tensor_shape_proto::Dimension {
-                            value: Some(tensor_shape_proto::dimension::Value::DimValue(d)),
-                            denotation: None,
-                        })
-                        .collect(),
-                }),
-            })),
-            denotation: None,
-        }),
-        ..Default::default()
-    }
+    ValueInfoProto::tensor(name, nart_onnx_proto::DataType::Float, dims)
 }
 
 /// The batch the digits_cnn tests compile for (that of its `test_data_set_0`).
